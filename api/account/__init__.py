@@ -1,0 +1,1 @@
+"""Accounts: enterprise and personal account holders, operators and reseller admins."""

@@ -1,0 +1,75 @@
+"""SQLAlchemy 2 typed models and Flask-Migrate.
+
+Every model derives from `Model`; constraint names follow one convention so Alembic migrations name
+them identically on PostgreSQL and SQLite (batch mode needs named constraints).
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import UTC, datetime
+
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import DateTime, Enum, MetaData, func
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, registry
+from sqlalchemy.types import TypeDecorator
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timestamps are stored in UTC and always come back time-zone aware, on SQLite too."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return value
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Model(DeclarativeBase):
+    registry = registry(
+        metadata=MetaData(naming_convention=NAMING_CONVENTION),
+        type_annotation_map={datetime: UTCDateTime()},
+    )
+
+
+class TimestampMixin:
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow, server_default=func.now())
+
+
+def render_migration_type(type_: str, obj, autogen_context):
+    """Migrations spell UTCDateTime as a plain timezone-aware DateTime: they must not import app code."""
+    if type_ == "type" and isinstance(obj, UTCDateTime):
+        return "sa.DateTime(timezone=True)"
+    return False
+
+
+db = SQLAlchemy(model_class=Model)
+migrate = Migrate(compare_type=True, render_as_batch=True, render_item=render_migration_type)
+
+
+def str_enum(enum_cls: type[enum.StrEnum], length: int = 20) -> Enum:
+    """Store an enum by its value as plain VARCHAR (portable, and readable in SQL)."""
+    return Enum(enum_cls, native_enum=False, length=length, values_callable=lambda cls: [m.value for m in cls])

@@ -1,0 +1,69 @@
+"""Languages and time zones of the caller.
+
+Locale: `Accept-Language` (zh-CN / en-US), else zh-CN, or en-US in the overseas edition.
+Time zone: the `X-Timezone` header (an IANA name); an unknown name falls back to the default so a
+misconfigured browser never breaks a call. Times are stored in UTC and rendered in this zone.
+"""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from flask import current_app, has_request_context, request
+from flask_babel import Babel, get_locale
+
+TIMEZONE_HEADER = "X-Timezone"
+_KNOWN_ZONES = frozenset(available_timezones())
+
+babel = Babel()
+
+
+def N_(message: str) -> str:
+    """Mark a message for extraction; it is translated later with gettext(message)."""
+    return message
+
+
+def default_locale() -> str:
+    return "en_US" if current_app.config["OVERSEAS"] else "zh_CN"
+
+
+def select_locale() -> str:
+    if not has_request_context():
+        return default_locale()
+    supported = current_app.config["LANGUAGES"]
+    # Browsers send zh-CN / en-US; werkzeug matches them against zh_CN / en_US case-insensitively
+    # once the separators agree.
+    offered = [code.replace("_", "-") for code in supported]
+    best = request.accept_languages.best_match(offered)
+    if best is None:
+        # A bare "en" or "zh" still picks the right catalogue.
+        for lang, _quality in request.accept_languages:
+            prefix = lang.split("-")[0].lower()
+            best = next((code for code in offered if code.lower().startswith(prefix)), None)
+            if best:
+                break
+    return best.replace("-", "_") if best else default_locale()
+
+
+def select_timezone() -> str:
+    if has_request_context():
+        name = request.headers.get(TIMEZONE_HEADER, "").strip()
+        if name in _KNOWN_ZONES:
+            return name
+    return current_app.config["DEFAULT_TIMEZONE"]
+
+
+def caller_zone() -> ZoneInfo:
+    try:
+        return ZoneInfo(select_timezone())
+    except ZoneInfoNotFoundError:  # pragma: no cover - DEFAULT_TIMEZONE misconfigured
+        return ZoneInfo("UTC")
+
+
+def locale_tag() -> str:
+    """The caller's language as the web writes it: zh-CN or en-US."""
+    return str(get_locale()).replace("_", "-")
+
+
+def init_app(app) -> None:
+    babel.init_app(app, locale_selector=select_locale, timezone_selector=select_timezone)

@@ -1,0 +1,200 @@
+"""The API's shared bases: Api, Blueprint, Schema, the `{code, msg, data}` envelope and errors.
+
+Views return plain data; `Blueprint.response` wraps it in the envelope and documents the wrapped
+shape, so `/api/openapi.json` describes exactly what clients receive. Business failures raise
+`ApiError`; every HTTP error (404, 405, 422 ...) leaves through one handler with a localized `msg`.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from http import HTTPStatus
+from typing import Any
+
+import marshmallow as ma
+from flask import current_app
+from flask_babel import gettext
+from flask_smorest import Api as BaseApi
+from flask_smorest import Blueprint as BaseBlueprint
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
+
+from api.extensions.i18n import N_, caller_zone
+from api.extensions.validation_messages import first_errors, localize_tree
+
+log = logging.getLogger(__name__)
+
+# Body codes beyond the HTTP status ones; the spec names 0 (success) and 2010 (session expired).
+SUCCESS = 0
+SESSION_EXPIRED = 2010
+
+# Messages for HTTP errors; 401 / 403 / 500 / network wording comes from the spec's catalogue.
+HTTP_MESSAGES = {
+    400: N_("Bad request."),
+    401: N_("Logon timeout, please login again"),
+    403: N_("Access Denied"),
+    404: N_("The requested resource does not exist."),
+    405: N_("This method is not allowed here."),
+    409: N_("The request conflicts with the current state."),
+    413: N_("The file is too large"),
+    415: N_("Unsupported content type."),
+    421: N_("This site is not configured on the platform."),
+    422: N_("Invalid input"),
+    429: N_("Too many requests, please try again later."),
+    500: N_("Server Exception"),
+}
+WEBARGS_LOCATIONS = {"json", "query", "querystring", "form", "files", "headers", "cookies", "path", "view_args"}
+
+
+class ApiError(Exception):
+    """A business failure: a non-zero body code and a localized message (already translated)."""
+
+    def __init__(self, msg: str, *, code: int = 400, http_status: int = 400, data: Any = None):
+        super().__init__(msg)
+        self.msg = msg
+        self.code = code
+        self.http_status = http_status
+        self.data = data
+
+
+def envelope(data: Any = None, *, code: int = SUCCESS, msg: str | None = None) -> dict[str, Any]:
+    return {"code": code, "msg": msg if msg is not None else gettext("success"), "data": data}
+
+
+class Schema(ma.Schema):
+    """Base of every schema: unknown fields are refused, datetimes render in the caller's zone."""
+
+    class Meta:
+        unknown = ma.RAISE
+        ordered = True
+
+
+class LocalDateTime(ma.fields.DateTime):
+    """A UTC timestamp rendered as ISO 8601 with the caller's offset (X-Timezone header)."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        if value is None:
+            return None
+        return super()._serialize(value.astimezone(caller_zone()), attr, obj, **kwargs)
+
+
+class ErrorEnvelopeSchema(Schema):
+    code = ma.fields.Integer(required=True, metadata={"description": "Non-zero body code"})
+    msg = ma.fields.String(required=True, metadata={"description": "Localized message"})
+    data = ma.fields.Raw(allow_none=True, metadata={"description": "Details, e.g. field errors"})
+
+
+class PageQuerySchema(Schema):
+    start = ma.fields.Integer(load_default=1, validate=ma.validate.Range(min=1), metadata={"description": "1-based page"})
+    pageSize = ma.fields.Integer(load_default=10, validate=ma.validate.Range(min=1, max=200))
+
+
+_envelopes: dict[tuple[str, str], type[ma.Schema]] = {}
+
+
+def envelope_schema(schema: type[ma.Schema] | ma.Schema | None, kind: str = "one") -> type[ma.Schema]:
+    """Schema class describing `{code, msg, data}` around `schema` (one object, a list or a page)."""
+    if isinstance(schema, ma.Schema):
+        kind = "list" if schema.many and kind == "one" else kind
+        schema_cls = type(schema)
+    else:
+        schema_cls = schema
+    name = schema_cls.__name__.removesuffix("Schema") if schema_cls else "Empty"
+    key = (name, kind)
+    if key not in _envelopes:
+        if schema_cls is None:
+            data_field: ma.fields.Field = ma.fields.Raw(allow_none=True)
+        elif kind == "list":
+            data_field = ma.fields.List(ma.fields.Nested(schema_cls))
+        elif kind == "page":
+            page_cls = type(f"{name}PageSchema", (Schema,), {
+                "list": ma.fields.List(ma.fields.Nested(schema_cls), required=True),
+                "total": ma.fields.Integer(required=True),
+            })
+            data_field = ma.fields.Nested(page_cls)
+        else:
+            data_field = ma.fields.Nested(schema_cls, allow_none=True)
+        suffix = {"one": "", "list": "List", "page": "Page"}[kind]
+        _envelopes[key] = type(f"{name}{suffix}EnvelopeSchema", (Schema,), {
+            "code": ma.fields.Integer(required=True),
+            "msg": ma.fields.String(required=True),
+            "data": data_field,
+        })
+    return _envelopes[key]
+
+
+class Blueprint(BaseBlueprint):
+    """A smorest Blueprint whose `response` wraps the view's result in the envelope."""
+
+    def response(self, status_code=200, schema=None, *, page: bool = False, **kwargs):
+        wrapped_schema = envelope_schema(schema, "page" if page else "one")
+        document = super().response(status_code, wrapped_schema, **kwargs)
+
+        def decorator(view):
+            @functools.wraps(view)
+            def wrapper(*args, **view_kwargs):
+                result = view(*args, **view_kwargs)
+                if isinstance(result, current_app.response_class):
+                    return result
+                return envelope(result)
+
+            return document(wrapper)
+
+        return decorator
+
+    def file_response(self, content_type: str, *, description: str | None = None):
+        """Document a view that returns a file (a Response) instead of an envelope."""
+        binary = {"type": "string", "format": "binary"}
+        return super().response(200, binary, content_type=content_type, description=description)
+
+
+class Api(BaseApi):
+    ERROR_SCHEMA = ErrorEnvelopeSchema
+
+    def _register_error_handlers(self):
+        self._app.register_error_handler(HTTPException, self.handle_http_exception)
+        self._app.register_error_handler(ApiError, handle_api_error)
+        self._app.register_error_handler(Exception, handle_unexpected_error)
+
+    def handle_http_exception(self, error: HTTPException):
+        status = error.code or 500
+        data = getattr(error, "data", None) or {}
+        headers = data.get("headers") or {}
+        msg = data.get("message") or gettext(HTTP_MESSAGES.get(status, HTTPStatus(status).phrase))
+        details = None
+        messages = data.get("errors") or data.get("messages")
+        if messages:
+            details = localize_tree(_without_locations(messages))
+            fields = first_errors(details)
+            if fields:
+                listed = "; ".join(f"{field}: {message}" for field, message in fields)
+                msg = gettext("Invalid input") + " - " + listed
+            details = {"errors": details}
+        if isinstance(error, MethodNotAllowed) and error.valid_methods:
+            headers = {**headers, "Allow": ", ".join(error.valid_methods)}
+        return envelope(details, code=status, msg=msg), status, headers
+
+
+def _without_locations(messages: dict) -> dict:
+    """webargs nests errors under their location (json, query ...); clients want the field names."""
+    if isinstance(messages, dict) and messages and set(messages) <= WEBARGS_LOCATIONS:
+        merged: dict = {}
+        for location_errors in messages.values():
+            if isinstance(location_errors, dict):
+                merged.update(location_errors)
+        return merged
+    return messages
+
+
+def handle_api_error(error: ApiError):
+    return envelope(error.data, code=error.code, msg=error.msg), error.http_status
+
+
+def handle_unexpected_error(error: Exception):
+    if isinstance(error, HTTPException):  # pragma: no cover - routed to handle_http_exception
+        raise error
+    log.exception("unhandled error", exc_info=error)
+    return envelope(None, code=500, msg=gettext(HTTP_MESSAGES[500])), InternalServerError.code
+
+
+api = Api()

@@ -1,0 +1,1 @@
+"""Liveness of the api and its engines, and the cron heartbeat."""

@@ -1,0 +1,98 @@
+"""Background jobs on RQ: named queues, the `@job` decorator and the in-process fallback.
+
+Jobs take ids, never ORM objects, and must be idempotent: RQ may run a job again after a crash.
+With no Redis reachable (the embedded default of `make run`), `enqueue` runs the job at once in the
+calling process and logs that it did so; production turns that fallback off.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
+
+from flask import Flask, current_app, has_app_context
+from redis import Redis
+from redis.exceptions import RedisError
+from rq import Queue, Retry
+
+log = logging.getLogger(__name__)
+
+NOTIFICATIONS, EXPORTS, REPORTS, DEFAULT = "notifications", "exports", "reports", "default"
+QUEUES = (NOTIFICATIONS, EXPORTS, REPORTS, DEFAULT)
+# How long an unreachable Redis is believed down before the next connection attempt.
+REDIS_RECHECK_SECONDS = 30
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_worker_app: Flask | None = None
+
+
+class JobsUnavailable(RuntimeError):
+    pass
+
+
+def redis_connection(app: Flask | None = None) -> Redis | None:
+    """The app's Redis connection, or None while Redis is unreachable."""
+    app = app or current_app._get_current_object()  # type: ignore[attr-defined]
+    state = app.extensions.setdefault("jobs", {"redis": None, "down_until": 0.0})
+    if state["redis"] is not None:
+        return state["redis"]
+    if time.monotonic() < state["down_until"]:
+        return None
+    connection = Redis.from_url(app.config["REDIS_URL"], socket_connect_timeout=1, socket_timeout=5)
+    try:
+        connection.ping()
+    except (RedisError, OSError) as exc:
+        state["down_until"] = time.monotonic() + REDIS_RECHECK_SECONDS
+        log.warning("Redis unreachable at %s (%s)", app.config["REDIS_URL"], exc)
+        return None
+    state["redis"] = connection
+    return connection
+
+
+def _app_for_worker() -> Flask:
+    global _worker_app
+    if _worker_app is None:
+        from api import create_app
+
+        _worker_app = create_app()
+    return _worker_app
+
+
+def job(queue: str = DEFAULT, *, retry: Retry | None = None, timeout: int = 600):
+    """Declare a job bound to a named queue; the function gains `.enqueue(*ids)`."""
+    if queue not in QUEUES:
+        raise ValueError(f"unknown queue {queue!r}")
+
+    def decorator(func: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(func)
+        def run(*args: P.args, **kwargs: P.kwargs) -> R:
+            if has_app_context():
+                return func(*args, **kwargs)
+            with _app_for_worker().app_context():
+                return func(*args, **kwargs)
+
+        def enqueue(*args: Any, job_id: str | None = None, **kwargs: Any):
+            return enqueue_job(run, queue, args, kwargs, retry=retry, timeout=timeout, job_id=job_id)
+
+        run.enqueue = enqueue  # type: ignore[attr-defined]
+        run.queue_name = queue  # type: ignore[attr-defined]
+        return run
+
+    return decorator
+
+
+def enqueue_job(func, queue: str, args: tuple, kwargs: dict, *, retry=None, timeout=600, job_id=None):
+    connection = redis_connection()
+    if connection is not None:
+        return Queue(queue, connection=connection).enqueue(
+            func, *args, **kwargs, retry=retry, job_timeout=timeout, job_id=job_id
+        )
+    if not current_app.config["JOBS_INLINE_FALLBACK"]:
+        raise JobsUnavailable(f"Redis unreachable at {current_app.config['REDIS_URL']}")
+    log.warning("No Redis: running job %s.%s in-process", func.__module__, func.__name__)
+    return func(*args, **kwargs)

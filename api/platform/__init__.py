@@ -1,0 +1,1 @@
+"""Platforms: the branded sites (BaseCustomPage), their domains and style models."""

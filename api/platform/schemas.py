@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate
+
+from api.extensions.i18n import locale_tag
+from api.extensions.smorest import LocalDateTime, Schema
+
+HEX_COLOUR = validate.Regexp(r"^#[0-9a-fA-F]{6}$", error="Not a valid colour, expected #RRGGBB.")
+DOMAIN = validate.Regexp(
+    r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$",
+    error="Not a valid domain name.",
+)
+LOCALES = ("zh-CN", "en-US")
+LOGO_KEYS = ("browserLogo", "loginLogo", "indexLogo", "loginBackground")
+
+
+class BrandingQuerySchema(Schema):
+    topDomain = ma.fields.String(required=True, validate=validate.Length(min=1, max=253))
+
+
+class BrandingSchema(Schema):
+    """What any visitor of a site may know about it (before sign-in)."""
+
+    id = ma.fields.Integer()
+    slug = ma.fields.String()
+    enterpriseName = ma.fields.String(attribute="enterprise_name")
+    topDomain = ma.fields.String(attribute="top_domain")
+    domains = ma.fields.Method("dump_domains")
+    title = ma.fields.Method("dump_title")
+    https = ma.fields.Boolean()
+    loginPage = ma.fields.String(attribute="login_page")
+    themeColor = ma.fields.String(attribute="theme_color")
+    styleModel = ma.fields.String(attribute="style_model")
+    defaultLocale = ma.fields.String(attribute="default_locale")
+    enableRegister = ma.fields.Boolean(attribute="enable_register")
+    defaultCamp = ma.fields.Boolean(attribute="default_camp")
+    independent = ma.fields.Boolean()
+    browserLogo = ma.fields.String(attribute="browser_logo", allow_none=True)
+    loginLogo = ma.fields.String(attribute="login_logo", allow_none=True)
+    indexLogo = ma.fields.String(attribute="index_logo", allow_none=True)
+    loginBackground = ma.fields.String(attribute="login_background", allow_none=True)
+    recordCompany = ma.fields.String(attribute="record_company", allow_none=True)
+    recordNumber = ma.fields.String(attribute="record_number", allow_none=True)
+    recordLink = ma.fields.String(attribute="record_link", allow_none=True)
+    remark = ma.fields.String(allow_none=True)
+    gmtCreate = LocalDateTime(attribute="created_at")
+    gmtModified = LocalDateTime(attribute="updated_at")
+
+    def dump_domains(self, platform) -> list[str]:
+        return [d.domain for d in platform.domains]
+
+    def dump_title(self, platform) -> str:
+        return platform.title_for(locale_tag())
+
+
+class TenantRecordSchema(Schema):
+    company = ma.fields.String(required=True, validate=validate.Length(min=1, max=100))
+    number = ma.fields.String(required=True, validate=validate.Length(min=1, max=100))
+    link = ma.fields.Url(required=True)
+
+
+class TenantLogosSchema(Schema):
+    browserLogo = ma.fields.String(required=True)
+    loginLogo = ma.fields.String(required=True)
+    indexLogo = ma.fields.String(required=True)
+    loginBackground = ma.fields.String(required=True)
+
+
+class TenantDefinitionSchema(Schema):
+    """tenants/<slug>/tenant.json, checked before anything is written to the database."""
+
+    slug = ma.fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z0-9-]{1,49}$"))
+    enterpriseName = ma.fields.String(required=True, validate=validate.Length(min=1, max=100))
+    topDomain = ma.fields.String(required=True, validate=DOMAIN)
+    domains = ma.fields.List(ma.fields.String(validate=DOMAIN), load_default=list)
+    title = ma.fields.Dict(
+        keys=ma.fields.String(validate=validate.OneOf(LOCALES)),
+        values=ma.fields.String(validate=validate.Length(min=1, max=100)),
+        required=True,
+        validate=validate.Length(min=1),
+    )
+    https = ma.fields.Boolean(required=True)
+    loginPage = ma.fields.String(required=True, validate=validate.Length(min=1, max=30))
+    themeColor = ma.fields.String(required=True, validate=HEX_COLOUR)
+    styleModel = ma.fields.String(required=True)
+    defaultLocale = ma.fields.String(load_default="zh-CN", validate=validate.OneOf(LOCALES))
+    enableRegister = ma.fields.Boolean(required=True)
+    defaultCamp = ma.fields.Boolean(required=True)
+    independent = ma.fields.Boolean(required=True)
+    logos = ma.fields.Nested(TenantLogosSchema, required=True)
+    record = ma.fields.Nested(TenantRecordSchema, required=True)
+    remark = ma.fields.String(load_default=None, validate=validate.Length(min=1, max=50))
+    oauth = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Dict(), load_default=dict)
+
+    @ma.validates("styleModel")
+    def validate_style_model(self, value: str, **kwargs) -> None:
+        known = self.context_style_models
+        if value not in known:
+            raise ma.ValidationError(f"Unknown style model {value!r}; known: {', '.join(known)}.")
+
+    def __init__(self, *args, style_models: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.context_style_models = style_models

@@ -1,0 +1,101 @@
+"""Configuration classes, read from the environment.
+
+Every setting an operator may change is an environment variable; the defaults are the safe ones
+(captcha on, no trusted proxy, production-like host checking) except where a development default is
+plainly harmless (a local SQLite file, loopback aliases for the demo sites).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def parse_host_aliases(raw: str) -> dict[str, str]:
+    """`localhost=default,junjia.localhost=junjia` -> {host: tenant slug}."""
+    aliases: dict[str, str] = {}
+    for pair in raw.split(","):
+        host, sep, slug = pair.partition("=")
+        if sep and host.strip() and slug.strip():
+            aliases[host.strip().lower()] = slug.strip()
+    return aliases
+
+
+class BaseConfig:
+    TESTING = False
+    SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-change-me")
+
+    SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'coldchain.db'}")
+    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    MQTT_URL = os.environ.get("MQTT_URL", "mqtt://127.0.0.1:1883")
+
+    # Tenancy: the directories of declarative tenants and style models, the loopback aliases that
+    # map development hosts onto tenants, and the proxies whose X-Forwarded-* headers are believed.
+    TENANTS_DIR = Path(os.environ.get("TENANTS_DIR", ROOT / "tenants"))
+    THEMES_DIR = Path(os.environ.get("THEMES_DIR", ROOT / "themes"))
+    HOST_ALIASES = parse_host_aliases(
+        os.environ.get("HOST_ALIASES", "localhost=default,127.0.0.1=default,junjia.localhost=junjia")
+    )
+    TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+    OPERATOR_TENANT = os.environ.get("OPERATOR_TENANT", "default")
+
+    # Languages and the overseas edition (English by default, spec console-shell section 1).
+    OVERSEAS = env_bool("OVERSEAS", False)
+    LANGUAGES = ("zh_CN", "en_US")
+    BABEL_TRANSLATION_DIRECTORIES = str(ROOT / "api" / "translations")
+    DEFAULT_TIMEZONE = os.environ.get("DEFAULT_TIMEZONE", "Asia/Shanghai")
+
+    CAPTCHA_REQUIRED = env_bool("CAPTCHA_REQUIRED", True)
+    # Jobs run in-process only when Redis cannot be reached (the embedded default of make run).
+    JOBS_INLINE_FALLBACK = env_bool("JOBS_INLINE_FALLBACK", True)
+
+    RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI", "")
+    RATELIMIT_HEADERS_ENABLED = True
+
+    API_TITLE = "Cold-chain monitoring platform API"
+    API_VERSION = "1.0"
+    OPENAPI_VERSION = "3.0.3"
+    OPENAPI_URL_PREFIX = "/api"
+    OPENAPI_JSON_PATH = "openapi.json"
+    OPENAPI_SWAGGER_UI_PATH = "/docs"
+    OPENAPI_SWAGGER_UI_URL = os.environ.get("SWAGGER_UI_URL", "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5.17.14/")
+
+
+class DevelopmentConfig(BaseConfig):
+    pass
+
+
+class TestConfig(BaseConfig):
+    TESTING = True
+    SQLALCHEMY_DATABASE_URI = os.environ.get(
+        "TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+    )
+    REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
+    CAPTCHA_REQUIRED = False
+
+
+class ProductionConfig(BaseConfig):
+    APP_ENV_PRODUCTION = True
+    HOST_ALIASES = parse_host_aliases(os.environ.get("HOST_ALIASES", ""))
+    JOBS_INLINE_FALLBACK = env_bool("JOBS_INLINE_FALLBACK", False)
+
+
+CONFIGS = {"development": DevelopmentConfig, "test": TestConfig, "production": ProductionConfig}
+
+
+def config_from_env() -> type[BaseConfig]:
+    return CONFIGS.get(os.environ.get("APP_ENV", "development"), DevelopmentConfig)

@@ -1,0 +1,87 @@
+"""Who is asking: the platform of the request's host and, later, the signed-in account.
+
+This is the one place where tenant scoping lives. Handlers and services call `current_platform()`
+and `scoped()`; none of them filters by platform on its own.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from flask import current_app, g, request
+from flask_babel import gettext
+from sqlalchemy import ForeignKey, Select, select
+from sqlalchemy.orm import Mapped, declared_attr, mapped_column
+
+from api.extensions.db import db
+from api.extensions.smorest import ApiError
+from api.platform.models import Platform, PlatformDomain
+
+# Endpoints that answer on any host: load balancer health checks address the api by IP.
+HOST_EXEMPT_ENDPOINTS = frozenset({"health.Health"})
+
+T = TypeVar("T")
+
+
+def normalize_host(host: str) -> str:
+    """`Junjia.Example.com:443` -> `junjia.example.com`; IPv6 literals keep their brackets off."""
+    host = host.strip().lower().rstrip(".")
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def find_platform(host: str) -> Platform | None:
+    """The platform answering `host`: a configured domain, else a development alias."""
+    name = normalize_host(host)
+    platform = db.session.scalar(
+        select(Platform).join(PlatformDomain).where(PlatformDomain.domain == name)
+    ) or db.session.scalar(select(Platform).where(Platform.top_domain == name))
+    if platform is None and name in current_app.config["HOST_ALIASES"]:
+        platform = db.session.scalar(select(Platform).where(Platform.slug == current_app.config["HOST_ALIASES"][name]))
+    return platform
+
+
+def resolve_request_platform() -> None:
+    """before_request: bind the host's platform, or refuse the request (421 Misdirected Request)."""
+    if request.endpoint in HOST_EXEMPT_ENDPOINTS:
+        return
+    platform = find_platform(request.host)
+    if platform is None:
+        raise ApiError(
+            gettext("This site (%(host)s) is not configured on the platform.", host=normalize_host(request.host)),
+            code=421,
+            http_status=421,
+        )
+    g.platform = platform
+
+
+def current_platform() -> Platform:
+    return g.platform
+
+
+def operator_platform() -> Platform:
+    slug = current_app.config["OPERATOR_TENANT"]
+    platform = db.session.scalar(select(Platform).where(Platform.slug == slug))
+    if platform is None:
+        raise RuntimeError(f"operator tenant {slug!r} is missing: run `flask sync-tenants`")
+    return platform
+
+
+def data_platform() -> Platform:
+    """Whose accounts and devices this site shows: its own if independent, else the operator's."""
+    platform = current_platform()
+    return platform if platform.independent else operator_platform()
+
+
+class TenantOwned:
+    """Mixin for rows that belong to a platform's data space (accounts, devices ...)."""
+
+    @declared_attr
+    def platform_id(cls) -> Mapped[int]:  # noqa: N805 - SQLAlchemy declared_attr convention
+        return mapped_column(ForeignKey("platform.id"), index=True)
+
+
+def scoped(stmt: Select[tuple[T]], model: type[TenantOwned]) -> Select[tuple[T]]:
+    """Restrict a query to the data space of the current request's platform."""
+    return stmt.where(model.platform_id == data_platform().id)
