@@ -7,10 +7,9 @@ from typing import Any
 
 from flask import Flask
 
-from api.extensions import api, db, migrate
-from api.extensions import i18n, ratelimit
+from api.extensions import api, db, i18n, migrate, ratelimit
 from api.extensions.proxy import TrustedProxyMiddleware
-from api.settings import BaseConfig, ROOT, config_from_env
+from api.settings import DEV_SECRET_KEY, ROOT, BaseConfig, config_from_env
 
 
 def _blueprints():
@@ -23,7 +22,7 @@ def _blueprints():
 
 def _models() -> None:
     """Import every area's models so metadata (and Alembic autogenerate) sees all tables."""
-    import api.account.models  # noqa: F401
+    import api.account.models
     import api.platform.models  # noqa: F401
 
 
@@ -33,7 +32,7 @@ def create_app(config: type[BaseConfig] | None = None, overrides: Mapping[str, A
     if overrides:
         app.config.update(overrides)
     app.json.sort_keys = False  # keep the envelope readable: code, msg, data
-    if app.config.get("APP_ENV_PRODUCTION") and app.config["SECRET_KEY"] == "dev-only-change-me":
+    if app.config.get("APP_ENV_PRODUCTION") and app.config["SECRET_KEY"] == DEV_SECRET_KEY:
         raise RuntimeError("SECRET_KEY must be set in production")
 
     _models()

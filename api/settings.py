@@ -11,6 +11,8 @@ import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Signs nothing users depend on yet; production refuses to start with it.
+DEV_SECRET_KEY = "dev-only-change-me"  # noqa: S105
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -36,7 +38,7 @@ def parse_host_aliases(raw: str) -> dict[str, str]:
 
 class BaseConfig:
     TESTING = False
-    SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-change-me")
+    SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
 
     SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'coldchain.db'}")
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
@@ -56,6 +58,7 @@ class BaseConfig:
     # Languages and the overseas edition (English by default, spec console-shell section 1).
     OVERSEAS = env_bool("OVERSEAS", False)
     LANGUAGES = ("zh_CN", "en_US")
+    # Babel resolves zh_CN to its CLDR name zh_Hans_CN, so the Chinese catalogue lives in that folder.
     BABEL_TRANSLATION_DIRECTORIES = str(ROOT / "api" / "translations")
     DEFAULT_TIMEZONE = os.environ.get("DEFAULT_TIMEZONE", "Asia/Shanghai")
 
@@ -81,9 +84,7 @@ class DevelopmentConfig(BaseConfig):
 
 class TestConfig(BaseConfig):
     TESTING = True
-    SQLALCHEMY_DATABASE_URI = os.environ.get(
-        "TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-    )
+    SQLALCHEMY_DATABASE_URI = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
     REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
     CAPTCHA_REQUIRED = False
 

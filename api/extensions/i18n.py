@@ -18,7 +18,7 @@ _KNOWN_ZONES = frozenset(available_timezones())
 babel = Babel()
 
 
-def N_(message: str) -> str:
+def N_(message: str) -> str:  # noqa: N802 - the gettext convention for a no-op marker
     """Mark a message for extraction; it is translated later with gettext(message)."""
     return message
 

@@ -85,8 +85,10 @@ class ErrorEnvelopeSchema(Schema):
 
 
 class PageQuerySchema(Schema):
-    start = ma.fields.Integer(load_default=1, validate=ma.validate.Range(min=1), metadata={"description": "1-based page"})
-    pageSize = ma.fields.Integer(load_default=10, validate=ma.validate.Range(min=1, max=200))
+    start = ma.fields.Integer(
+        load_default=1, validate=ma.validate.Range(min=1), metadata={"description": "1-based page"}
+    )
+    pageSize = ma.fields.Integer(load_default=10, validate=ma.validate.Range(min=1, max=200))  # noqa: N815 - spec name
 
 
 _envelopes: dict[tuple[str, str], type[ma.Schema]] = {}
@@ -107,19 +109,27 @@ def envelope_schema(schema: type[ma.Schema] | ma.Schema | None, kind: str = "one
         elif kind == "list":
             data_field = ma.fields.List(ma.fields.Nested(schema_cls))
         elif kind == "page":
-            page_cls = type(f"{name}PageSchema", (Schema,), {
-                "list": ma.fields.List(ma.fields.Nested(schema_cls), required=True),
-                "total": ma.fields.Integer(required=True),
-            })
+            page_cls = type(
+                f"{name}PageSchema",
+                (Schema,),
+                {
+                    "list": ma.fields.List(ma.fields.Nested(schema_cls), required=True),
+                    "total": ma.fields.Integer(required=True),
+                },
+            )
             data_field = ma.fields.Nested(page_cls)
         else:
             data_field = ma.fields.Nested(schema_cls, allow_none=True)
         suffix = {"one": "", "list": "List", "page": "Page"}[kind]
-        _envelopes[key] = type(f"{name}{suffix}EnvelopeSchema", (Schema,), {
-            "code": ma.fields.Integer(required=True),
-            "msg": ma.fields.String(required=True),
-            "data": data_field,
-        })
+        _envelopes[key] = type(
+            f"{name}{suffix}EnvelopeSchema",
+            (Schema,),
+            {
+                "code": ma.fields.Integer(required=True),
+                "msg": ma.fields.String(required=True),
+                "data": data_field,
+            },
+        )
     return _envelopes[key]
 
 

@@ -31,7 +31,7 @@ R = TypeVar("R")
 _worker_app: Flask | None = None
 
 
-class JobsUnavailable(RuntimeError):
+class JobsUnavailableError(RuntimeError):
     pass
 
 
@@ -93,6 +93,6 @@ def enqueue_job(func, queue: str, args: tuple, kwargs: dict, *, retry=None, time
             func, *args, **kwargs, retry=retry, job_timeout=timeout, job_id=job_id
         )
     if not current_app.config["JOBS_INLINE_FALLBACK"]:
-        raise JobsUnavailable(f"Redis unreachable at {current_app.config['REDIS_URL']}")
+        raise JobsUnavailableError(f"Redis unreachable at {current_app.config['REDIS_URL']}")
     log.warning("No Redis: running job %s.%s in-process", func.__module__, func.__name__)
     return func(*args, **kwargs)

@@ -22,9 +22,7 @@ class PeriodicJob:
     timeout: int = 600
 
 
-PERIODIC_JOBS: tuple[PeriodicJob, ...] = (
-    PeriodicJob("api.health.jobs.record_heartbeat", interval=60, timeout=30),
-)
+PERIODIC_JOBS: tuple[PeriodicJob, ...] = (PeriodicJob("api.health.jobs.record_heartbeat", interval=60, timeout=30),)
 
 
 def resolve(dotted: str):

@@ -44,7 +44,9 @@ class Platform(TimestampMixin, Model):
     )
 
     def title_for(self, locale_tag: str) -> str:
-        return self.titles.get(locale_tag) or self.titles.get(self.default_locale) or next(iter(self.titles.values()), "")
+        return (
+            self.titles.get(locale_tag) or self.titles.get(self.default_locale) or next(iter(self.titles.values()), "")
+        )
 
 
 class PlatformDomain(Model):

@@ -21,8 +21,19 @@ log = logging.getLogger(__name__)
 
 # Branding images a browser may be served; the type is checked by name here and by content when
 # operators upload their own (later issue).
-BRANDING_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".ico": "image/x-icon"}
-LOGO_COLUMNS = {"browserLogo": "browser_logo", "loginLogo": "login_logo", "indexLogo": "index_logo", "loginBackground": "login_background"}
+BRANDING_TYPES = {
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".ico": "image/x-icon",
+}
+LOGO_COLUMNS = {
+    "browserLogo": "browser_logo",
+    "loginLogo": "login_logo",
+    "indexLogo": "index_logo",
+    "loginBackground": "login_background",
+}
 
 
 class TenantDefinitionError(ValueError):

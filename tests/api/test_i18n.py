@@ -1,0 +1,46 @@
+"""Locale from Accept-Language (default zh-CN, en-US in the overseas edition); time-zone header."""
+
+from __future__ import annotations
+
+from api import create_app
+from api.settings import TestConfig
+
+BRANDING = "/api/base/BaseCustomPage/queryByTopDomain?topDomain=localhost"
+
+
+def branding(client, headers):
+    return client.get(BRANDING, headers={"Host": "localhost", **headers}).get_json()
+
+
+def test_default_language_is_chinese(app):
+    body = branding(app.test_client(), {})
+    assert body["msg"] == "成功"
+    assert body["data"]["title"] == "冷迹云监测平台"
+
+
+def test_accept_language_picks_the_catalogue(app):
+    client = app.test_client()
+    assert branding(client, {"Accept-Language": "en-US,en;q=0.8"})["data"]["title"] == "ColdTrace Monitoring"
+    assert branding(client, {"Accept-Language": "en"})["msg"] == "success"
+    assert branding(client, {"Accept-Language": "fr-FR"})["msg"] == "成功"
+
+
+def test_overseas_edition_defaults_to_english(app):
+    overseas = create_app(TestConfig, {"OVERSEAS": True})
+    client = overseas.test_client()
+    assert branding(client, {})["msg"] == "success"
+    assert branding(client, {"Accept-Language": "zh-CN"})["msg"] == "成功"
+
+
+def test_timezone_header_renders_times_in_the_callers_zone(app):
+    client = app.test_client()
+    new_york = branding(client, {"X-Timezone": "America/New_York"})["data"]["gmtCreate"]
+    shanghai = branding(client, {"X-Timezone": "Asia/Shanghai"})["data"]["gmtCreate"]
+    assert new_york.endswith(("-05:00", "-04:00"))
+    assert shanghai.endswith("+08:00")
+
+
+def test_unknown_timezone_falls_back_to_the_default(app):
+    body = branding(app.test_client(), {"X-Timezone": "Mars/Olympus_Mons"})
+    assert body["code"] == 0
+    assert body["data"]["gmtCreate"].endswith("+08:00")
