@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from flask import current_app, g, request
 from flask_babel import gettext
-from sqlalchemy import ForeignKey, Select, select
+from sqlalchemy import ForeignKey, Select, case, or_, select
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column
 
 from api.extensions.db import db
@@ -32,14 +32,15 @@ def normalize_host(host: str) -> str:
 
 
 def find_platform(host: str) -> Platform | None:
-    """The platform answering `host`: a configured domain, else a development alias."""
+    """The platform answering `host`: a configured domain, else a development alias (one query)."""
     name = normalize_host(host)
-    platform = db.session.scalar(
-        select(Platform).join(PlatformDomain).where(PlatformDomain.domain == name)
-    ) or db.session.scalar(select(Platform).where(Platform.top_domain == name))
-    if platform is None and name in current_app.config["HOST_ALIASES"]:
-        platform = db.session.scalar(select(Platform).where(Platform.slug == current_app.config["HOST_ALIASES"][name]))
-    return platform
+    matches = [PlatformDomain.domain == name, Platform.top_domain == name]
+    alias = current_app.config["HOST_ALIASES"].get(name)
+    if alias:
+        matches.append(Platform.slug == alias)
+    preference = case((PlatformDomain.domain == name, 0), (Platform.top_domain == name, 1), else_=2)
+    stmt = select(Platform).outerjoin(PlatformDomain).where(or_(*matches)).order_by(preference).limit(1)
+    return db.session.scalar(stmt)
 
 
 def resolve_request_platform() -> None:

@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import marshmallow as ma
-from flask import current_app
+from flask import current_app, request
 from sqlalchemy import select
 
 from api.extensions.db import db
 from api.platform.models import Platform, PlatformDomain
 from api.platform.schemas import TenantDefinitionSchema
 from api.platform.styles import style_model_names
-from api.tenancy import find_platform
+from api.tenancy import current_platform, find_platform, normalize_host
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +115,9 @@ def _apply_definition(platform: Platform, definition: dict[str, Any]) -> None:
 
 
 def branding_for(top_domain: str) -> Platform | None:
+    """Usually the site asks for its own branding: reuse the platform the request resolved."""
+    if normalize_host(top_domain) == normalize_host(request.host):
+        return current_platform()
     return find_platform(top_domain)
 
 

@@ -46,6 +46,6 @@ def test_catalogues_cover_every_message(tmp_path):
     ids = extracted_ids(tmp_path)
     for language, must_translate in CATALOGUES.items():
         messages = catalogue(language)
-        assert ids - set(messages) == set(), f"{language} lacks messages: run `make translations`"
+        assert ids - set(messages) == set(), f"{language} lacks messages: run `make update-translations`"
         if must_translate:
             assert [mid for mid in ids if not messages[mid]] == [], f"{language} has untranslated messages"

@@ -1,0 +1,127 @@
+# Two commands matter: `make run` (everything, on a fresh machine) and `make test` (the whole suite).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+API_PORT ?= 5000
+WEB_PORT ?= 3000
+# `make run`'s own settings; the tests choose theirs (tests/conftest.py, tests/e2e/run.mjs).
+DATABASE_URL ?= sqlite:///$(CURDIR)/var/coldchain.db
+REDIS_URL ?= redis://127.0.0.1:6379/0
+# The web server proxies /api to the api and tells it the browser's host.
+TRUSTED_PROXIES ?= 127.0.0.1,::1
+RUN_ENV := DATABASE_URL=$(DATABASE_URL) REDIS_URL=$(REDIS_URL) TRUSTED_PROXIES=$(TRUSTED_PROXIES) FLASK_APP=api
+
+.PHONY: help install python-deps node-deps translations update-translations build migrate seed run test test-setup services \
+        system-packages lint pytest web-test e2e bench clean
+
+help:
+	@echo "make run    install, build, migrate a SQLite database, seed the demo, start everything"
+	@echo "make test   the whole suite (lint, api tests on PostgreSQL + Redis, web unit tests, browser tests)"
+	@echo "make bench  benchmarks, one 'BENCH <name> <value> <unit>' line each"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Re-install only when the lock file changes.
+$(VENV)/.installed: requirements.lock pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements.lock
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $@
+
+python-deps: $(VENV)/.installed
+
+node_modules/.package-lock.json: package-lock.json package.json web/package.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+node-deps: node_modules/.package-lock.json
+
+translations: python-deps
+	$(BIN)/pybabel compile --use-fuzzy -d api/translations >/dev/null
+
+# After adding messages: extract, merge into both catalogues, then translate zh_Hans_CN.
+update-translations: python-deps
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -o api/translations/messages.pot --no-location --sort-output --project coldchain .
+	$(BIN)/pybabel update -i api/translations/messages.pot -d api/translations --no-location --omit-header
+
+install: python-deps node-deps translations
+
+build: install
+	npm run build -w web
+
+migrate: install
+	@mkdir -p var
+	$(RUN_ENV) $(BIN)/flask db upgrade
+
+seed: migrate
+	$(RUN_ENV) $(BIN)/flask seed-demo
+
+run: build seed
+	@export $(RUN_ENV); \
+	trap 'trap - INT TERM EXIT; kill 0 2>/dev/null; wait 2>/dev/null' INT TERM EXIT; \
+	$(BIN)/flask run --host 127.0.0.1 --port $(API_PORT) --no-reload & \
+	if $(BIN)/python -c "import redis,os,sys; redis.Redis.from_url(os.environ['REDIS_URL'], socket_connect_timeout=1).ping()" 2>/dev/null; then \
+	  $(BIN)/rq worker --url $$REDIS_URL --with-scheduler notifications exports reports default & \
+	  $(BIN)/rq cron --url $$REDIS_URL api/jobs/schedule.py & \
+	else echo "No Redis at $$REDIS_URL: jobs run inside the api process (embedded default)"; fi; \
+	API_URL=http://127.0.0.1:$(API_PORT) WEB_PORT=$(WEB_PORT) npm run start -w web & \
+	for i in $$(seq 1 120); do curl -fs -o /dev/null http://localhost:$(WEB_PORT)/user/login && break; sleep 1; done; \
+	echo; \
+	echo "  Cold-chain platform is running (Ctrl-C stops everything)"; \
+	echo "  operator site : http://localhost:$(WEB_PORT)/user/login"; \
+	echo "  reseller site : http://junjia.localhost:$(WEB_PORT)/user/login"; \
+	echo "  api docs      : http://localhost:$(API_PORT)/api/docs"; \
+	echo "  demo logins   : demouser / Cold#2026 (enterprise, operator site)"; \
+	echo "                  operator / Cold#2026 (platform operator)"; \
+	echo "                  reseller / Cold#2026 (admin of the junjia site)"; \
+	echo; \
+	wait
+
+# ---- tests -------------------------------------------------------------------------------------
+
+system-packages:
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "wenquanyi micro hei"; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get install -y --no-install-recommends chromium fonts-wqy-microhei >/dev/null 2>&1 || \
+	    (apt-get update >/dev/null && apt-get install -y --no-install-recommends chromium fonts-wqy-microhei >/dev/null); \
+	  else echo "chromium and fonts-wqy-microhei are needed: apt-get install chromium fonts-wqy-microhei"; exit 1; fi; \
+	fi
+
+# Start the engines the tests use when they are down (commands of this machine's env page).
+services:
+	@pg_isready -q -h 127.0.0.1 -p 5432 || { pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start; \
+	  for i in $$(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done; }
+	@redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 \
+	  --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log
+	@(exec 3<>/dev/tcp/127.0.0.1/1883) 2>/dev/null || mosquitto -d -c /etc/mosquitto/mosquitto.conf
+	@psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='test'" | grep -q 1 || \
+	  createdb -h 127.0.0.1 -U postgres test
+
+test-setup: system-packages services install
+
+lint: install
+	$(BIN)/ruff check api tests bench
+	$(BIN)/ruff format --check api tests bench
+	npm run lint -w web
+	npm run typecheck -w web
+
+pytest: test-setup
+	$(BIN)/pytest -q tests/api
+
+web-test: install
+	npm run test -w web
+
+e2e: test-setup
+	npm run e2e
+
+test: test-setup lint pytest web-test e2e
+
+bench: test-setup
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf var web/.next tests/e2e/artifacts

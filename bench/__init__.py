@@ -1,0 +1,1 @@
+"""Benchmarks: each module's `run()` prints `BENCH <name> <value> <unit>` lines."""
