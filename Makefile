@@ -46,7 +46,7 @@ translations: python-deps
 # After adding messages: extract, merge into both catalogues, then translate zh_Hans_CN.
 update-translations: python-deps
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -o api/translations/messages.pot --no-location --sort-output --project coldchain .
-	$(BIN)/pybabel update -i api/translations/messages.pot -d api/translations --no-location --omit-header
+	$(BIN)/pybabel update -i api/translations/messages.pot -d api/translations --omit-header --ignore-obsolete
 
 install: python-deps node-deps translations
 

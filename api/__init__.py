@@ -14,10 +14,11 @@ from api.settings import DEV_SECRET_KEY, ROOT, BaseConfig, config_from_env
 
 def _blueprints():
     """Every area's blueprint, in the order they appear in the API documentation."""
+    from api.account.routes import blp as account
     from api.health.routes import blp as health
     from api.platform.routes import blp as platform
 
-    return [health, platform]
+    return [health, platform, account]
 
 
 def _models() -> None:

@@ -63,6 +63,19 @@ class BaseConfig:
     DEFAULT_TIMEZONE = os.environ.get("DEFAULT_TIMEZONE", "Asia/Shanghai")
 
     CAPTCHA_REQUIRED = env_bool("CAPTCHA_REQUIRED", True)
+
+    # Providers: email over SMTP, SMS and voice over an HTTP API (empty in development: logged).
+    SMTP_HOST = os.environ.get("SMTP_HOST", "")
+    SMTP_PORT = int(os.environ.get("SMTP_PORT", "587"))
+    SMTP_USER = os.environ.get("SMTP_USER", "")
+    SMTP_PASSWORD = os.environ.get("SMTP_PASSWORD", "")
+    SMTP_STARTTLS = env_bool("SMTP_STARTTLS", True)
+    MAIL_FROM = os.environ.get("MAIL_FROM", "no-reply@coldtrace.example.com")
+    SMS_API_URL = os.environ.get("SMS_API_URL", "")
+    SMS_API_KEY = os.environ.get("SMS_API_KEY", "")
+    SMS_API_SECRET = os.environ.get("SMS_API_SECRET", "")
+    # The old platform whose users may sign in once and be moved here (login/toOldPaltform).
+    OLD_PLATFORM_URL = os.environ.get("OLD_PLATFORM_URL", "")
     # Jobs run in-process only when Redis cannot be reached (the embedded default of make run).
     JOBS_INLINE_FALLBACK = env_bool("JOBS_INLINE_FALLBACK", True)
 

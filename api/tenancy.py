@@ -14,7 +14,7 @@ from sqlalchemy import ForeignKey, Select, case, or_, select
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column
 
 from api.extensions.db import db
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import SESSION_EXPIRED, ApiError
 from api.platform.models import Platform, PlatformDomain
 
 # Endpoints that answer on any host: load balancer health checks address the api by IP.
@@ -86,3 +86,31 @@ class TenantOwned:
 def scoped(stmt: Select[tuple[T]], model: type[TenantOwned]) -> Select[tuple[T]]:
     """Restrict a query to the data space of the current request's platform."""
     return stmt.where(model.platform_id == data_platform().id)
+
+
+def bearer_token() -> str | None:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def require_account(permission: str | None = None):
+    """The signed-in account of this request on this site, or 401 (no token) / 401 + 2010 (expired,
+    revoked, cancelled, or issued on another site) / 403 (the permission key is not granted)."""
+    from api.account.permissions import has_permission
+    from api.account.sessions import find_session, is_live
+
+    if "account" not in g:
+        token = bearer_token()
+        if token is None:
+            raise ApiError(gettext("Logon timeout, please login again"), code=401, http_status=401)
+        session = find_session(token)
+        if not is_live(session, current_platform()):
+            raise ApiError(gettext("Logon timeout, please login again"), code=SESSION_EXPIRED, http_status=401)
+        g.account, g.account_session = session.account, session
+    if permission is not None and not has_permission(g.account, permission):
+        raise ApiError(gettext("Access Denied"), code=403, http_status=403)
+    return g.account
+
+
+def current_account():
+    return require_account()

@@ -3,8 +3,8 @@ from __future__ import annotations
 import enum
 from datetime import datetime
 
-from sqlalchemy import String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import ForeignKey, String, UniqueConstraint, false, text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from api.extensions.db import Model, TimestampMixin, str_enum, utcnow
 from api.tenancy import TenantOwned
@@ -39,8 +39,37 @@ class Account(TenantOwned, TimestampMixin, Model):
     account_type: Mapped[AccountType] = mapped_column(str_enum(AccountType))
     staff_role: Mapped[StaffRole | None] = mapped_column(str_enum(StaffRole))
     company_name: Mapped[str | None] = mapped_column(String(50))
+    account_photo: Mapped[str | None] = mapped_column(String(255))
+    home_page: Mapped[str | None] = mapped_column(String(100))
     time_zone: Mapped[str] = mapped_column(String(64), default="Asia/Shanghai")
     temperature_unit: Mapped[str] = mapped_column(String(1), default="C")
     # Password ageing (spec: warning from day 75, 90-day lifetime) counts from here.
     prev_reset_at: Mapped[datetime] = mapped_column(default=utcnow)
     cancelled: Mapped[bool] = mapped_column(default=False)
+    # Consecutive failed password sign-ins and the lock they caused (see services.PASSWORD_LOCK).
+    failed_logins: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    locked_until: Mapped[datetime | None] = mapped_column()
+    wechat_followed: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+    @property
+    def is_active(self) -> bool:
+        return not self.cancelled
+
+
+class AccountSession(Model):
+    """A sign-in: an opaque bearer token, kept only as its SHA-256, valid for seven days."""
+
+    __tablename__ = "account_session"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    # The site it was issued on: a token is refused on any other platform's host.
+    platform_id: Mapped[int] = mapped_column(ForeignKey("platform.id", ondelete="CASCADE"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column()
+    revoked_at: Mapped[datetime | None] = mapped_column()
+    client_ip: Mapped[str | None] = mapped_column(String(45))
+    user_agent: Mapped[str | None] = mapped_column(String(255))
+
+    account: Mapped[Account] = relationship()

@@ -1,21 +1,251 @@
-"""Account rules. Sign-in, sessions and recovery arrive with the sign-in issue; the pieces the
-demo data needs (hashing, creating an account) live here already."""
+"""Account rules: sign-in, registration, recovery, binding, sessions, cancellation."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from flask import current_app, request
+from flask_babel import format_datetime, gettext
 from sqlalchemy import select
 
+from api.account import sessions
 from api.account.models import Account, AccountType, StaffRole
+from api.account.permissions import permission_keys
+from api.account.validators import normalize_phone
 from api.extensions.db import db, utcnow
+from api.extensions.smorest import ApiError
 from api.platform.models import Platform
+from api.platform.styles import load_style_models
+from api.tenancy import current_platform, data_platform, require_account
+from api.verification import services as verification
+from api.verification.models import CodeChannel, CodePurpose
 
 # argon2id, RFC 9106 "low memory" profile: t=3, m=64 MiB, p=4 (OWASP minimum is t=2, m=19 MiB).
 password_hasher = PasswordHasher()
+# Five wrong passwords in a row lock password sign-in for 15 minutes. The lock expires by itself,
+# email-code sign-in and password recovery still work while it lasts, and an operator can lift it,
+# so an attacker cannot keep the owner out.
+MAX_FAILED_LOGINS = 5
+PASSWORD_LOCK = timedelta(minutes=15)
 
 
 def hash_password(password: str) -> str:
     return password_hasher.hash(password)
+
+
+def password_matches(account: Account, password: str) -> bool:
+    try:
+        return password_hasher.verify(account.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+# ---- lookups --------------------------------------------------------------------------------------
+
+
+def _accounts():
+    return select(Account).where(Account.platform_id == data_platform().id, Account.cancelled.is_(False))
+
+
+def find_by_identifier(identifier: str) -> Account | None:
+    """The user name, phone number or email address someone signs in with."""
+    identifier = identifier.strip()
+    if "@" in identifier:
+        return db.session.scalar(_accounts().where(Account.email == identifier.lower()))
+    phone = normalize_phone(identifier) if identifier.lstrip("+").isdigit() else None
+    if phone:
+        return db.session.scalar(_accounts().where(Account.phone == phone))
+    return db.session.scalar(_accounts().where(Account.user_name == identifier))
+
+
+def find_by_contact(channel: CodeChannel, target: str) -> Account | None:
+    column = Account.phone if channel == CodeChannel.PHONE else Account.email
+    return db.session.scalar(_accounts().where(column == target))
+
+
+# ---- sign-in ----------------------------------------------------------------------------------------
+
+
+def login_with_password(identifier: str, password: str, captcha_key: str | None, captcha_answer: str | None) -> str:
+    verification.check_captcha(captcha_key, captcha_answer)
+    account = find_by_identifier(identifier)
+    wrong = ApiError(gettext("Incorrect account or password."), code=1001)
+    if account is None:
+        password_hasher.hash(password)  # same work as a real check: no timing hint that the name is unknown
+        raise wrong
+    now = utcnow()
+    if account.locked_until and account.locked_until > now:
+        raise _locked(account)
+    if not password_matches(account, password):
+        account.failed_logins += 1
+        if account.failed_logins >= MAX_FAILED_LOGINS:
+            account.failed_logins = 0
+            account.locked_until = now + PASSWORD_LOCK
+            db.session.commit()
+            raise _locked(account)
+        db.session.commit()
+        raise wrong
+    account.failed_logins = 0
+    account.locked_until = None
+    if password_hasher.check_needs_rehash(account.password_hash):
+        account.password_hash = hash_password(password)
+    return sessions.issue_token(account, current_platform())
+
+
+def _locked(account: Account) -> ApiError:
+    return ApiError(
+        gettext(
+            "Too many wrong passwords: password sign-in is locked until %(time)s. "
+            "Sign in with an email code or reset the password.",
+            time=format_datetime(account.locked_until, "HH:mm"),
+        ),
+        code=429,
+        http_status=429,
+    )
+
+
+def login_with_email_code(email: str, code: str) -> str:
+    account = find_by_contact(CodeChannel.EMAIL, email)
+    # Checked even for an unknown address, so the answer never tells whether it is registered.
+    verification.verify_code(current_platform(), CodeChannel.EMAIL, email, CodePurpose.LOGIN, code)
+    if account is None:
+        db.session.rollback()
+        raise ApiError(gettext("The code is wrong or has expired, please get a new one."), code=1003)
+    return sessions.issue_token(account, current_platform())
+
+
+def send_code(channel: CodeChannel, target: str, purpose: CodePurpose) -> None:
+    """Registration and binding need an unused address; sign-in and recovery a known one. For the
+    latter the answer is the same either way (no account discovery), only the message is skipped."""
+    existing = find_by_contact(channel, target)
+    if purpose in (CodePurpose.REGISTER, CodePurpose.BIND) and existing is not None:
+        raise ApiError(gettext("The user already exists"), code=1004)
+    deliver = existing is not None or purpose in (CodePurpose.REGISTER, CodePurpose.BIND)
+    verification.send_code(current_platform(), channel, target, purpose, request.remote_addr or "", deliver=deliver)
+
+
+# ---- registration and recovery ----------------------------------------------------------------------
+
+
+def register(data: dict) -> str:
+    platform = current_platform()
+    if platform.enable_register:  # spec: enableRegister set means registration is closed on this site
+        raise ApiError(gettext("Registration is closed on this site."), code=403, http_status=403)
+    channel, target = (CodeChannel.PHONE, data["phone"]) if data.get("phone") else (CodeChannel.EMAIL, data["email"])
+    taken = db.session.scalar(_accounts().where(Account.user_name == data["userName"]))
+    if taken is not None or find_by_contact(channel, target) is not None:
+        raise ApiError(gettext("The user already exists"), code=1004)
+    verification.verify_code(platform, channel, target, CodePurpose.REGISTER, data["code"])
+    account = Account(
+        platform_id=data_platform().id,
+        user_name=data["userName"],
+        phone=data.get("phone"),
+        email=data.get("email"),
+        password_hash=hash_password(data["password"]),
+        account_type=data["accountType"],
+        company_name=data.get("companyName"),
+        real_name=data.get("realName"),
+    )
+    db.session.add(account)
+    db.session.flush()
+    return sessions.issue_token(account, platform)
+
+
+def reset_forgotten_password(data: dict) -> None:
+    channel, target = (CodeChannel.PHONE, data["phone"]) if data.get("phone") else (CodeChannel.EMAIL, data["email"])
+    verification.verify_code(current_platform(), channel, target, CodePurpose.FORGOT, data["code"])
+    account = find_by_contact(channel, target)
+    if account is None:
+        db.session.rollback()
+        raise ApiError(gettext("The code is wrong or has expired, please get a new one."), code=1003)
+    _set_password(account, data["password"])
+    account.locked_until = None
+    account.failed_logins = 0
+    db.session.commit()
+
+
+def change_password(account: Account, old_password: str, new_password: str) -> None:
+    if not password_matches(account, old_password):
+        raise ApiError(gettext("The original password is incorrect."), code=1005)
+    _set_password(account, new_password)
+    db.session.commit()
+
+
+def _set_password(account: Account, new_password: str) -> None:
+    if password_matches(account, new_password):
+        raise ApiError(gettext("The new password must differ from the original one."), code=1006)
+    account.password_hash = hash_password(new_password)
+    account.prev_reset_at = utcnow()
+    sessions.revoke_all(account)
+
+
+def bind_contact(account: Account, channel: CodeChannel, target: str, code: str) -> None:
+    if find_by_contact(channel, target) is not None:
+        raise ApiError(gettext("The user already exists"), code=1004)
+    verification.verify_code(current_platform(), channel, target, CodePurpose.BIND, code)
+    if channel == CodeChannel.PHONE:
+        account.phone = target
+    else:
+        account.email = target
+    db.session.commit()
+
+
+# ---- session end ------------------------------------------------------------------------------------
+
+
+def logout() -> None:
+    """Revokes the presented token if it is live; answers the same either way."""
+    from api.tenancy import bearer_token
+
+    token = bearer_token()
+    session = sessions.find_session(token) if token else None
+    if session is not None and session.platform_id == current_platform().id:
+        sessions.revoke(session)
+        db.session.commit()
+
+
+def cancel(account: Account) -> None:
+    """Account cancellation: the account can no longer sign in; its name, phone and email are freed."""
+    account.cancelled = True
+    suffix = f"#cancelled{account.id}"
+    account.user_name = (account.user_name[: 50 - len(suffix)]) + suffix
+    account.phone = None
+    account.email = None
+    sessions.revoke_all(account)
+    db.session.commit()
+
+
+def unlock(account_id: int) -> None:
+    account = db.session.scalar(
+        select(Account).where(Account.id == account_id, Account.platform_id == data_platform().id)
+    )
+    if account is None:
+        raise ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
+    account.locked_until = None
+    account.failed_logins = 0
+    db.session.commit()
+
+
+# ---- account info -----------------------------------------------------------------------------------
+
+
+def account_info() -> dict:
+    account = require_account()
+    keys = permission_keys(account)
+    if not keys:
+        raise ApiError("getInfo: roles must be a non-null array", code=1007)
+    style = load_style_models(current_app.config["THEMES_DIR"]).get(current_platform().style_model, {})
+    return {
+        "baseAccount": account,
+        "permissionRoutes": keys,
+        "orgWithMyRole": [],
+        "userProfile": {"homePage": account.home_page or style.get("landing", "/home")},
+    }
+
+
+# ---- demo data and operator tools -------------------------------------------------------------------
 
 
 def ensure_account(
@@ -34,16 +264,14 @@ def ensure_account(
     if account is None:
         account = Account(platform_id=platform.id, user_name=user_name)
         db.session.add(account)
-    try:
-        verified = bool(account.password_hash) and password_hasher.verify(account.password_hash, password)
-    except Exception:  # argon2 raises on mismatch or on an unreadable hash: set it anew
-        verified = False
-    if not verified:
+    if not account.password_hash or not password_matches(account, password):
         account.password_hash = hash_password(password)
         account.prev_reset_at = utcnow()
     account.account_type = account_type
     account.staff_role = staff_role
     account.cancelled = False
+    account.locked_until = None
+    account.failed_logins = 0
     for field, value in profile.items():
         setattr(account, field, value)
     return account

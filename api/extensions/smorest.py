@@ -152,6 +152,22 @@ class Blueprint(BaseBlueprint):
 
         return decorator
 
+    def login_required(self, permission: str | None = None):
+        """Only for a signed-in account of this site (holding `permission`, if given)."""
+
+        def decorator(view):
+            @functools.wraps(view)
+            def wrapper(*args, **kwargs):
+                from api.tenancy import require_account
+
+                require_account(permission)
+                return view(*args, **kwargs)
+
+            documented = self.doc(security=[{"bearerAuth": []}])(wrapper)
+            return self.alt_response(401, schema=ErrorEnvelopeSchema, description="Not signed in")(documented)
+
+        return decorator
+
     def file_response(self, content_type: str, *, description: str | None = None):
         """Document a view that returns a file (a Response) instead of an envelope."""
         binary = {"type": "string", "format": "binary"}
@@ -160,6 +176,10 @@ class Blueprint(BaseBlueprint):
 
 class Api(BaseApi):
     ERROR_SCHEMA = ErrorEnvelopeSchema
+
+    def init_app(self, app, *, spec_kwargs=None):
+        super().init_app(app, spec_kwargs=spec_kwargs)
+        self.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
 
     def _register_error_handlers(self):
         self._app.register_error_handler(HTTPException, self.handle_http_exception)

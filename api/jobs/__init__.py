@@ -95,4 +95,9 @@ def enqueue_job(func, queue: str, args: tuple, kwargs: dict, *, retry=None, time
     if not current_app.config["JOBS_INLINE_FALLBACK"]:
         raise JobsUnavailableError(f"Redis unreachable at {current_app.config['REDIS_URL']}")
     log.warning("No Redis: running job %s.%s in-process", func.__module__, func.__name__)
-    return func(*args, **kwargs)
+    try:
+        return func(*args, **kwargs)
+    except Exception:
+        # A queued job would fail on its own; an in-process one must not fail the caller's request.
+        log.exception("in-process job %s.%s failed", func.__module__, func.__name__)
+        return None

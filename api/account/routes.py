@@ -1,0 +1,194 @@
+from __future__ import annotations
+
+from flask import make_response
+from flask.views import MethodView
+
+from api.account import services
+from api.account.schemas import (
+    AccountInfoQuerySchema,
+    AccountInfoSchema,
+    BindEmailSchema,
+    BindPhoneSchema,
+    ChangePasswordSchema,
+    CodeSentSchema,
+    EmailCodeQuerySchema,
+    EmailLoginSchema,
+    ForgotSchema,
+    PasswordLoginSchema,
+    PhoneCodeQuerySchema,
+    RegisterSchema,
+    TokenSchema,
+)
+from api.extensions.ratelimit import limiter
+from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
+from api.tenancy import current_account
+from api.verification import services as verification
+from api.verification.models import CodeChannel
+
+blp = Blueprint("account", __name__, url_prefix="/api/base/BaseAccount", description="Sign-in, accounts and sessions")
+
+# Per client address; per account and per destination limits live in the services.
+LOGIN_LIMIT = "10 per minute;100 per hour"
+CODE_LIMIT = "5 per minute;30 per hour"
+
+
+def refused(status: int, description: str):
+    return blp.alt_response(status, schema=ErrorEnvelopeSchema, description=description)
+
+
+@blp.route("/newVerify")
+class Captcha(MethodView):
+    @blp.file_response("image/png", description="Captcha image; its key is in the X-Captcha-Key header")
+    def get(self):
+        """A new image captcha (single use, 5 minutes). Send its key back as verifyKey."""
+        key, image = verification.new_captcha()
+        response = make_response(image)
+        response.headers.update(
+            {
+                "Content-Type": "image/png",
+                "X-Captcha-Key": key,
+                "Cache-Control": "no-store",
+                "Access-Control-Expose-Headers": "X-Captcha-Key",
+            }
+        )
+        return response
+
+
+@blp.route("/login")
+class PasswordLogin(MethodView):
+    decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
+
+    @blp.arguments(PasswordLoginSchema)
+    @blp.response(200, TokenSchema)
+    @refused(429, "Too many attempts (per address) or password sign-in locked (per account)")
+    def post(self, args):
+        """Sign in with user name, phone or email, password and the image captcha."""
+        token = services.login_with_password(args["userName"], args["password"], args["verifyKey"], args["verifyCode"])
+        return {"token": token}
+
+
+@blp.route("/login/email")
+class EmailLogin(MethodView):
+    decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
+
+    @blp.arguments(EmailLoginSchema)
+    @blp.response(200, TokenSchema)
+    def post(self, args):
+        """Sign in with an email address and the code sent to it (GET code/email, type=login)."""
+        return {"token": services.login_with_email_code(args["email"], args["code"])}
+
+
+@blp.route("/code/phone")
+class PhoneCode(MethodView):
+    decorators = [limiter.limit(CODE_LIMIT, methods=["GET"])]
+
+    @blp.arguments(PhoneCodeQuerySchema, location="query")
+    @blp.response(200, CodeSentSchema)
+    @refused(429, "Asked again too soon or too often")
+    def get(self, args):
+        """Send a verification code by SMS (type: login, register, forgot, bind)."""
+        services.send_code(CodeChannel.PHONE, args["phone"], args["type"])
+        return {"resendAfter": int(verification.CODE_RESEND_AFTER.total_seconds())}
+
+
+@blp.route("/code/email")
+class EmailCode(MethodView):
+    decorators = [limiter.limit(CODE_LIMIT, methods=["GET"])]
+
+    @blp.arguments(EmailCodeQuerySchema, location="query")
+    @blp.response(200, CodeSentSchema)
+    @refused(429, "Asked again too soon or too often")
+    def get(self, args):
+        """Send a verification code by email (type: login, register, forgot, bind)."""
+        services.send_code(CodeChannel.EMAIL, args["email"], args["type"])
+        return {"resendAfter": int(verification.CODE_RESEND_AFTER.total_seconds())}
+
+
+@blp.route("/register")
+class Register(MethodView):
+    decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
+
+    @blp.arguments(RegisterSchema)
+    @blp.response(200, TokenSchema)
+    @refused(403, "Registration is closed on this site")
+    def post(self, args):
+        """Register a business or personal account with a phone or email code; signs in."""
+        return {"token": services.register(args)}
+
+
+@blp.route("/forgot")
+class Forgot(MethodView):
+    decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
+
+    @blp.arguments(ForgotSchema)
+    @blp.response(200)
+    def post(self, args):
+        """Set a new password with a code sent to the account's phone or email."""
+        services.reset_forgotten_password(args)
+
+
+@blp.route("/updatePassword")
+class ChangePassword(MethodView):
+    @blp.login_required()
+    @blp.arguments(ChangePasswordSchema)
+    @blp.response(200)
+    def post(self, args):
+        """Change the password; every session of the account ends, this one included."""
+        services.change_password(current_account(), args["oldPassword"], args["password"])
+
+
+@blp.route("/bindPhone")
+class BindPhone(MethodView):
+    @blp.login_required()
+    @blp.arguments(BindPhoneSchema)
+    @blp.response(200)
+    def post(self, args):
+        """Bind a phone number to the signed-in account (code from GET code/phone, type=bind)."""
+        services.bind_contact(current_account(), CodeChannel.PHONE, args["phone"], args["code"])
+
+
+@blp.route("/bindEmail")
+class BindEmail(MethodView):
+    @blp.login_required()
+    @blp.arguments(BindEmailSchema)
+    @blp.response(200)
+    def post(self, args):
+        """Bind an email address to the signed-in account (code from GET code/email, type=bind)."""
+        services.bind_contact(current_account(), CodeChannel.EMAIL, args["email"], args["code"])
+
+
+@blp.route("/loginOut")
+class Logout(MethodView):
+    @blp.response(200)
+    def get(self):
+        """Revoke the presented token. Always succeeds, so a client can always sign out."""
+        services.logout()
+
+
+@blp.route("/cancelWithNoParam")
+class Cancel(MethodView):
+    @blp.login_required()
+    @blp.response(200)
+    def post(self):
+        """Cancel the signed-in account: it can no longer sign in and its sessions end."""
+        services.cancel(current_account())
+
+
+@blp.route("/accountInfo")
+class AccountInfo(MethodView):
+    @blp.login_required()
+    @blp.arguments(AccountInfoQuerySchema, location="query")
+    @blp.response(200, AccountInfoSchema)
+    def get(self, args):
+        """The signed-in account, its permission keys, organisations and home page."""
+        return services.account_info()
+
+
+@blp.route("/unlock/<int:account_id>")
+class Unlock(MethodView):
+    @blp.login_required("operation.unlock")
+    @blp.response(200)
+    @refused(404, "No such account on this platform")
+    def post(self, account_id: int):
+        """Lift the password lock of an account (platform staff)."""
+        services.unlock(account_id)

@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate
+
+from api.account.models import AccountType
+from api.account.validators import LowerEmail, Phone, confirm_matches, validate_password, validate_user_name
+from api.extensions.smorest import LocalDateTime, Schema
+from api.verification.models import CodePurpose
+
+CODE = validate.Regexp(r"^\d{6}$")
+
+
+class PasswordLoginSchema(Schema):
+    """userName may be the user name, the phone number or the email address."""
+
+    userName = ma.fields.String(required=True, validate=validate.Length(min=1, max=254))
+    password = ma.fields.String(required=True, load_only=True, validate=validate.Length(min=1, max=128))
+    verifyCode = ma.fields.String(load_default=None, validate=validate.Length(max=10))
+    verifyKey = ma.fields.String(load_default=None, validate=validate.Length(max=32))
+
+
+class EmailLoginSchema(Schema):
+    email = LowerEmail(required=True)
+    code = ma.fields.String(required=True, validate=CODE)
+
+
+class TokenSchema(Schema):
+    token = ma.fields.String(required=True)
+
+
+class PhoneCodeQuerySchema(Schema):
+    phone = Phone(required=True)
+    type = ma.fields.Enum(CodePurpose, by_value=True, load_default=CodePurpose.LOGIN)
+
+
+class EmailCodeQuerySchema(Schema):
+    email = LowerEmail(required=True)
+    type = ma.fields.Enum(CodePurpose, by_value=True, load_default=CodePurpose.LOGIN)
+
+
+class CodeSentSchema(Schema):
+    resendAfter = ma.fields.Integer(required=True, metadata={"description": "seconds before another code"})
+
+
+class NewPasswordMixin(Schema):
+    password = ma.fields.String(required=True, load_only=True, validate=validate_password)
+    confirmPassword = ma.fields.String(required=True, load_only=True)
+
+    @ma.validates_schema
+    def passwords_match(self, data, **kwargs):
+        confirm_matches(data)
+
+
+class RegisterSchema(NewPasswordMixin):
+    accountType = ma.fields.Enum(AccountType, by_value=True, required=True)
+    userName = ma.fields.String(required=True, validate=validate_user_name)
+    phone = Phone(load_default=None)
+    email = LowerEmail(load_default=None)
+    code = ma.fields.String(required=True, validate=CODE)
+    companyName = ma.fields.String(load_default=None, validate=validate.Length(min=2, max=50))
+    realName = ma.fields.String(load_default=None, validate=validate.Length(max=20))
+
+    @ma.validates_schema
+    def contact_and_company(self, data, **kwargs):
+        from flask_babel import gettext
+
+        if bool(data.get("phone")) == bool(data.get("email")):
+            raise ma.ValidationError(gettext("Enter either a phone number or an email address."), "phone")
+        if data["accountType"] == AccountType.ENTERPRISE and not data.get("companyName"):
+            raise ma.ValidationError(gettext("This field is required."), "companyName")
+
+
+class ForgotSchema(NewPasswordMixin):
+    phone = Phone(load_default=None)
+    email = LowerEmail(load_default=None)
+    code = ma.fields.String(required=True, validate=CODE)
+
+    @ma.validates_schema
+    def one_contact(self, data, **kwargs):
+        from flask_babel import gettext
+
+        if bool(data.get("phone")) == bool(data.get("email")):
+            raise ma.ValidationError(gettext("Enter either a phone number or an email address."), "phone")
+
+
+class ChangePasswordSchema(NewPasswordMixin):
+    oldPassword = ma.fields.String(required=True, load_only=True, validate=validate.Length(min=1, max=128))
+
+
+class BindPhoneSchema(Schema):
+    phone = Phone(required=True)
+    code = ma.fields.String(required=True, validate=CODE)
+
+
+class BindEmailSchema(Schema):
+    email = LowerEmail(required=True)
+    code = ma.fields.String(required=True, validate=CODE)
+
+
+class AccountInfoQuerySchema(Schema):
+    timeStamp = ma.fields.Integer(load_default=None, metadata={"description": "cache buster, ignored"})
+
+
+class BaseAccountSchema(Schema):
+    id = ma.fields.Integer(required=True)
+    userName = ma.fields.String(attribute="user_name", required=True)
+    realName = ma.fields.String(attribute="real_name", allow_none=True)
+    accountPhoto = ma.fields.String(attribute="account_photo", allow_none=True)
+    accountType = ma.fields.Enum(AccountType, by_value=True, attribute="account_type")
+    phone = ma.fields.String(allow_none=True)
+    email = ma.fields.String(allow_none=True)
+    companyName = ma.fields.String(attribute="company_name", allow_none=True)
+    timeZone = ma.fields.String(attribute="time_zone")
+    temperatureUnit = ma.fields.String(attribute="temperature_unit")
+    prevResetAt = LocalDateTime(attribute="prev_reset_at")
+
+
+class OrgWithRoleSchema(Schema):
+    organizationId = ma.fields.Integer()
+    organizationName = ma.fields.String()
+    roleName = ma.fields.String()
+
+
+class UserProfileSchema(Schema):
+    homePage = ma.fields.String(required=True)
+
+
+class AccountInfoSchema(Schema):
+    baseAccount = ma.fields.Nested(BaseAccountSchema, required=True)
+    permissionRoutes = ma.fields.List(ma.fields.String(), required=True)
+    orgWithMyRole = ma.fields.List(ma.fields.Nested(OrgWithRoleSchema), required=True)
+    userProfile = ma.fields.Nested(UserProfileSchema, required=True)

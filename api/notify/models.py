@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from api.extensions.db import Model, str_enum, utcnow
+
+
+class Channel(enum.StrEnum):
+    SMS = "sms"
+    VOICE = "voice"
+    EMAIL = "email"
+    WEBHOOK = "webhook"
+
+
+class DeliveryStatus(enum.StrEnum):
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+class OutboundMessage(Model):
+    """One message to one recipient. Written in the transaction that decided to send it; the
+    delivery job only ever moves it from pending to sent or failed, so a re-run never sends twice."""
+
+    __tablename__ = "outbound_message"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("platform.id", ondelete="CASCADE"), index=True)
+    channel: Mapped[Channel] = mapped_column(str_enum(Channel))
+    recipient: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str | None] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
+    # Secrets (verification codes) are wiped from the row once delivered.
+    sensitive: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[DeliveryStatus] = mapped_column(str_enum(DeliveryStatus), default=DeliveryStatus.PENDING, index=True)
+    attempts: Mapped[int] = mapped_column(default=0)
+    last_error: Mapped[str | None] = mapped_column(String(500))
+    provider_ref: Mapped[str | None] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column()
