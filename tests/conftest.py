@@ -12,6 +12,7 @@ from sqlalchemy import text
 
 from api import create_app
 from api.extensions.db import db
+from api.jobs import redis_connection
 from api.platform.services import sync_tenants
 from api.settings import TestConfig
 
@@ -46,6 +47,10 @@ def clean_database(request, app):
         db.session.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
         db.session.commit()
         sync_tenants()
+        # Rate-limit counters and queued jobs of one test must not leak into the next.
+        connection = redis_connection()
+        if connection is not None:
+            connection.flushdb()
     yield
     with app.app_context():
         db.session.remove()
@@ -86,3 +91,18 @@ def make_client(app):
         return ApiClient(app, host, lang)
 
     return make
+
+
+@pytest.fixture
+def run_jobs(app):
+    """Run every queued job now, in this process, as a worker would."""
+    from rq import Queue, SimpleWorker
+
+    from api.jobs import QUEUES
+
+    def run() -> None:
+        with app.app_context():
+            connection = redis_connection()
+            SimpleWorker([Queue(q, connection=connection) for q in QUEUES], connection=connection).work(burst=True)
+
+    return run

@@ -22,12 +22,14 @@ def token_digest(token: str) -> str:
 
 def issue_token(account: Account, platform: Platform) -> str:
     token = secrets.token_urlsafe(32)
+    now = utcnow()
     db.session.add(
         AccountSession(
             account_id=account.id,
             platform_id=platform.id,
             token_hash=token_digest(token),
-            expires_at=utcnow() + TOKEN_LIFETIME,
+            created_at=now,
+            expires_at=now + TOKEN_LIFETIME,
             client_ip=request.remote_addr,
             user_agent=(request.user_agent.string or "")[:255],
         )

@@ -55,6 +55,6 @@ class LowerEmail(ma.fields.Email):
         return super()._deserialize(value, attr, data, **kwargs).strip().lower()
 
 
-def confirm_matches(data: dict, password_field: str = "password", confirm_field: str = "confirmPassword") -> None:
+def confirm_matches(data: dict, password_field: str = "password", confirm_field: str = "confirmPassword") -> None:  # noqa: S107
     if data.get(password_field) != data.get(confirm_field):
         raise ma.ValidationError(gettext("The two passwords do not match."), confirm_field)

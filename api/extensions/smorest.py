@@ -47,9 +47,12 @@ WEBARGS_LOCATIONS = {"json", "query", "querystring", "form", "files", "headers",
 
 
 class ApiError(Exception):
-    """A business failure: a non-zero body code and a localized message (already translated)."""
+    """A business failure: a non-zero body code and a localized message (already translated).
 
-    def __init__(self, msg: str, *, code: int = 400, http_status: int = 400, data: Any = None):
+    Business refusals (wrong password, code expired ...) answer HTTP 200 with the code, as the web's
+    error catalogue expects; protocol-level ones (401, 403, 404, 421, 429) also set the HTTP status."""
+
+    def __init__(self, msg: str, *, code: int = 400, http_status: int = 200, data: Any = None):
         super().__init__(msg)
         self.msg = msg
         self.code = code

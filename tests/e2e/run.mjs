@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+// Browser tests: start the api and the web on their own ports against a fresh database, run
+// tests/e2e/specs with node's test runner (Chromium from Debian through playwright-core), stop
+// everything, exit with the tests' status.
+//
+// Environment (all optional):
+//   E2E_API_PORT (5100), E2E_WEB_PORT (3100)
+//   E2E_DATABASE_URL  postgresql+psycopg://postgres@127.0.0.1:5432/coldchain_e2e  (dropped and
+//                     created again on every run; a sqlite:/// URL is deleted instead)
+//   E2E_REDIS_URL     redis://127.0.0.1:6379/15
+//   CHROMIUM          /usr/bin/chromium
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ARTIFACTS = path.join(ROOT, 'tests/e2e/artifacts');
+const API_PORT = process.env.E2E_API_PORT || '5100';
+const WEB_PORT = process.env.E2E_WEB_PORT || '3100';
+const DATABASE_URL = process.env.E2E_DATABASE_URL || 'postgresql+psycopg://postgres@127.0.0.1:5432/coldchain_e2e';
+const REDIS_URL = process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379/15';
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const FLASK = path.join(ROOT, '.venv/bin/flask');
+const READY_TIMEOUT_MS = 90_000;
+
+const apiEnv = {
+  ...process.env,
+  DATABASE_URL,
+  REDIS_URL,
+  CAPTCHA_REQUIRED: '0',
+  TRUSTED_PROXIES: '127.0.0.1,::1',
+  FLASK_DEBUG: '0',
+};
+const webEnv = {
+  ...process.env,
+  API_URL: `http://127.0.0.1:${API_PORT}`,
+  WEB_PORT,
+  // A build of its own: the /api rewrite is fixed at build time and must not replace a dev build.
+  NEXT_DIST_DIR: '.next-e2e',
+  NEXT_TELEMETRY_DISABLED: '1',
+};
+
+const children = [];
+const started = Date.now();
+
+function log(message) {
+  console.log(`[e2e +${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
+}
+
+class Failure extends Error {
+  constructor(message, logFile) {
+    super(message);
+    this.logFile = logFile;
+  }
+}
+
+function fail(message, logFile) {
+  throw new Failure(message, logFile);
+}
+
+function report(error) {
+  console.error(`[e2e] ${error instanceof Failure ? error.message : error.stack || error}`);
+  if (error.logFile && fs.existsSync(error.logFile)) {
+    console.error(`--- last lines of ${path.relative(ROOT, error.logFile)} ---`);
+    console.error(fs.readFileSync(error.logFile, 'utf8').split('\n').slice(-40).join('\n'));
+  }
+}
+
+/** Run a command to completion, its output into a log file; fail the run when it fails. */
+function step(name, command, args, options) {
+  const logFile = path.join(ARTIFACTS, `${name}.log`);
+  log(`${name}: ${command} ${args.join(' ')}`);
+  const out = fs.openSync(logFile, 'w');
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: ['ignore', out, out], ...options });
+  fs.closeSync(out);
+  if (result.status !== 0) fail(`${name} failed (exit ${result.status ?? result.signal})`, logFile);
+}
+
+/** Start a long-running process in its own process group, its output into a log file. */
+function background(name, command, args, options) {
+  const logFile = path.join(ARTIFACTS, `${name}.log`);
+  log(`${name}: ${command} ${args.join(' ')}`);
+  const out = fs.openSync(logFile, 'w');
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', out, out], detached: true, ...options });
+  fs.closeSync(out);
+  child.logFile = logFile;
+  child.on('exit', (code, signal) => {
+    child.exited = true;
+    if (!stopping) log(`${name} exited early (${code ?? signal})`);
+  });
+  children.push(child);
+  return child;
+}
+
+let stopping = false;
+
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** SIGTERM to every process group we started, SIGKILL to those still there after 5 s. */
+async function stopAll() {
+  stopping = true;
+  const running = children.filter((child) => !child.exited);
+  for (const child of running) signalGroup(child, 'SIGTERM');
+  await Promise.all(
+    running.map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exited) return resolve();
+          const timer = setTimeout(() => {
+            signalGroup(child, 'SIGKILL');
+            resolve();
+          }, 5_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        }),
+    ),
+  );
+}
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ port: Number(port), host: '0.0.0.0' }, () => server.close(() => resolve(true)));
+  });
+}
+
+async function waitFor(name, child, url, headers = {}) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exited) fail(`${name} stopped before it was ready`, child.logFile);
+    try {
+      const response = await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(5_000) });
+      if (response.status === 200) return log(`${name} ready`);
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  fail(`${name} not ready after ${READY_TIMEOUT_MS / 1000}s (${url})`, child.logFile);
+}
+
+/** Drop and create the e2e database, so every run starts from an empty schema. */
+function resetDatabase() {
+  if (DATABASE_URL.startsWith('sqlite:///')) {
+    fs.rmSync(DATABASE_URL.slice('sqlite:///'.length), { force: true });
+    return;
+  }
+  const url = new URL(DATABASE_URL);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!/^[\w-]*e2e[\w-]*$/.test(name)) fail(`refusing to drop database "${name}": its name must contain "e2e"`);
+  const args = ['-h', url.hostname || '127.0.0.1', '-p', url.port || '5432', '-U', decodeURIComponent(url.username || 'postgres')];
+  const env = { ...process.env, PGPASSWORD: decodeURIComponent(url.password) };
+  step('dropdb', 'dropdb', [...args, '--if-exists', '--force', name], { env });
+  step('createdb', 'createdb', [...args, name], { env });
+}
+
+async function main() {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  if (!fs.existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing: apt-get install -y chromium fonts-wqy-microhei`);
+  if (!fs.existsSync(FLASK)) fail(`${FLASK} is missing: install the api into .venv first`);
+  for (const port of [API_PORT, WEB_PORT]) {
+    if (!(await portFree(port))) fail(`port ${port} is busy; stop what runs there or set E2E_API_PORT / E2E_WEB_PORT`);
+  }
+
+  resetDatabase();
+  step('api-migrate', FLASK, ['--app', 'api', 'db', 'upgrade'], { env: apiEnv });
+  step('api-seed', FLASK, ['--app', 'api', 'seed-demo'], { env: apiEnv });
+  const api = background('api', FLASK, ['--app', 'api', 'run', '--host', '127.0.0.1', '--port', API_PORT], { env: apiEnv });
+  step('web-build', 'npm', ['run', 'build', '-w', 'web'], { env: webEnv });
+  const web = background('web', 'npm', ['run', 'start', '-w', 'web'], { env: webEnv });
+  await waitFor('api', api, `http://127.0.0.1:${API_PORT}/api/health`);
+  await waitFor('web', web, `http://127.0.0.1:${WEB_PORT}/user/login`, { Host: `localhost:${WEB_PORT}` });
+
+  log('running tests/e2e/specs');
+  const tests = spawnSync(process.execPath, ['--test', '--test-concurrency=1', 'tests/e2e/specs/'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, E2E_WEB_PORT: WEB_PORT, E2E_API_PORT: API_PORT, CHROMIUM },
+  });
+  log(`tests exited ${tests.status ?? tests.signal}`);
+  return tests.status ?? 1;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    void stopAll().then(() => process.exit(130));
+  });
+}
+
+let status = 1;
+try {
+  status = await main();
+} catch (error) {
+  report(error);
+}
+await stopAll();
+process.exit(status);
