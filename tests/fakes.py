@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from dataclasses import dataclass, field
 from email import message_from_bytes
@@ -27,14 +28,20 @@ class SmtpInbox:
         return [m.get_payload(decode=True).decode() for m in self.messages if m["To"] == address]
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 class SmtpServer:
     def __init__(self):
         self.inbox = SmtpInbox()
-        self.controller = Controller(self.inbox, hostname="127.0.0.1", port=0)
+        self.port = free_port()
+        self.controller = Controller(self.inbox, hostname="127.0.0.1", port=self.port)
 
     def __enter__(self):
         self.controller.start()
-        self.port = self.controller.server.sockets[0].getsockname()[1]
         return self
 
     def __exit__(self, *exc):

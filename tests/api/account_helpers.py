@@ -17,7 +17,11 @@ BASE = "/api/base/BaseAccount"
 def make_account(app, host="localhost", user_name="demouser", staff_role=None, **profile) -> int:
     with app.app_context():
         account = ensure_account(
-            find_platform(host), user_name, PASSWORD, account_type=AccountType.ENTERPRISE, staff_role=staff_role,
+            find_platform(host),
+            user_name,
+            PASSWORD,
+            account_type=AccountType.ENTERPRISE,
+            staff_role=staff_role,
             **profile,
         )
         db.session.commit()
@@ -50,8 +54,13 @@ def last_code(texts: list[str]) -> str:
 def providers(app, monkeypatch):
     with SmtpServer() as smtp, SmsProvider() as sms:
         for key, value in {
-            "SMTP_HOST": "127.0.0.1", "SMTP_PORT": smtp.port, "SMTP_STARTTLS": False, "SMTP_USER": "",
-            "SMS_API_URL": f"{sms.url}/send", "SMS_API_KEY": sms.key, "SMS_API_SECRET": sms.secret,
+            "SMTP_HOST": "127.0.0.1",
+            "SMTP_PORT": smtp.port,
+            "SMTP_STARTTLS": False,
+            "SMTP_USER": "",
+            "SMS_API_URL": f"{sms.url}/send",
+            "SMS_API_KEY": sms.key,
+            "SMS_API_SECRET": sms.secret,
         }.items():
             monkeypatch.setitem(app.config, key, value)
         yield smtp.inbox, sms

@@ -82,7 +82,9 @@ class TestCaptcha:
         base = {"userName": "demouser", "password": PASSWORD, "verifyKey": key}
         assert client.post(f"{BASE}/login", json={**base, "verifyCode": "zzzz"}).get_json()["code"] == 1002
         assert client.post(f"{BASE}/login", json={**base, "verifyCode": answer}).get_json()["code"] == 1002
-        assert client.post(f"{BASE}/login", json={"userName": "demouser", "password": PASSWORD}).get_json()["code"] == 1002
+        assert (
+            client.post(f"{BASE}/login", json={"userName": "demouser", "password": PASSWORD}).get_json()["code"] == 1002
+        )
 
     def test_expired_challenge_is_refused(self, app, client, demo):
         from api.verification.models import CaptchaChallenge
@@ -208,9 +210,11 @@ class TestTokens:
 
     def test_independent_site_accounts_cannot_sign_in_elsewhere(self, app, make_client):
         make_account(app, host="junjia.localhost", user_name="reseller")
-        body = make_client(host="localhost").post(
-            f"{BASE}/login", json={"userName": "reseller", "password": PASSWORD}
-        ).get_json()
+        body = (
+            make_client(host="localhost")
+            .post(f"{BASE}/login", json={"userName": "reseller", "password": PASSWORD})
+            .get_json()
+        )
         assert body["code"] == 1001
 
     def test_stored_token_is_only_a_hash(self, app, client, demo):
