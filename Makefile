@@ -41,12 +41,12 @@ node_modules/.package-lock.json: package-lock.json package.json web/package.json
 node-deps: node_modules/.package-lock.json
 
 translations: python-deps
-	$(BIN)/pybabel compile --use-fuzzy -d api/translations >/dev/null
+	$(BIN)/pybabel compile -d api/translations >/dev/null
 
 # After adding messages: extract, merge into both catalogues, then translate zh_Hans_CN.
 update-translations: python-deps
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -o api/translations/messages.pot --no-location --sort-output --project coldchain .
-	$(BIN)/pybabel update -i api/translations/messages.pot -d api/translations --omit-header --ignore-obsolete
+	$(BIN)/pybabel update -i api/translations/messages.pot -d api/translations --omit-header --ignore-obsolete --no-fuzzy-matching
 
 install: python-deps node-deps translations
 

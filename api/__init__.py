@@ -16,9 +16,10 @@ def _blueprints():
     """Every area's blueprint, in the order they appear in the API documentation."""
     from api.account.routes import blp as account
     from api.health.routes import blp as health
+    from api.notice.routes import blp as notice
     from api.platform.routes import blp as platform
 
-    return [health, platform, account]
+    return [health, platform, account, notice]
 
 
 def _models() -> None:

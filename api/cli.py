@@ -11,7 +11,7 @@ from api.extensions.db import db
 from api.platform.services import TenantDefinitionError, sync_tenants
 
 # Fixed demo facts, printed by `make run` and listed in the README.
-DEMO_PASSWORD = "Cold#2026"  # noqa: S105 - published demo login
+DEMO_PASSWORD = "Cold#2026"
 DEMO_ACCOUNTS = (
     # (tenant slug, user name, account type, staff role, profile)
     (

@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # Signs nothing users depend on yet; production refuses to start with it.
-DEV_SECRET_KEY = "dev-only-change-me"  # noqa: S105
+DEV_SECRET_KEY = "dev-only-change-me"
 
 
 def env_bool(name: str, default: bool) -> bool:

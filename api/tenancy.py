@@ -114,3 +114,8 @@ def require_account(permission: str | None = None):
 
 def current_account():
     return require_account()
+
+
+def site_scoped(stmt: Select[tuple[T]], model) -> Select[tuple[T]]:
+    """Restrict a query to rows published by the current request's site."""
+    return stmt.where(model.platform_id == current_platform().id)

@@ -89,3 +89,71 @@ class SmsProvider(HttpFake):
 
     def texts_to(self, phone: str) -> list[str]:
         return [m["text"] for m in self.received if m["to"] == phone]
+
+
+class OAuthProvider(HttpFake):
+    """One fake for WeChat, QQ and Facebook: issues codes bound to a redirect URI, checks the client
+    credentials (under each provider's parameter names) and that redirect URI at the token step."""
+
+    def __init__(self, client_id: str = "app-id", client_secret: str = "app-secret"):
+        self.client_id, self.client_secret = client_id, client_secret
+        self.codes: dict[str, dict] = {}
+        self.tokens: dict[str, str] = {}
+        self.token_requests: list[dict] = []
+
+    def issue_code(self, subject: str, redirect_uri: str) -> str:
+        code = f"code-{len(self.codes)}"
+        self.codes[code] = {"subject": subject, "redirect_uri": redirect_uri}
+        return code
+
+    def handle(self, request: Request) -> Response:
+        if request.path == "/token":
+            params = {**request.args.to_dict(), **request.form.to_dict()}
+            self.token_requests.append(params)
+            client_id = params.get("client_id") or params.get("appid")
+            secret = params.get("client_secret") or params.get("secret")
+            grant = self.codes.pop(params.get("code", ""), None)
+            if client_id != self.client_id or secret != self.client_secret:
+                return Response(json.dumps({"error": "invalid_client"}), status=401, content_type="application/json")
+            if grant is None or grant["redirect_uri"] != params.get("redirect_uri"):
+                return Response(json.dumps({"error": "invalid_grant"}), status=400, content_type="application/json")
+            access = f"access-{grant['subject']}"
+            self.tokens[access] = grant["subject"]
+            return Response(
+                json.dumps(
+                    {"access_token": access, "token_type": "bearer", "expires_in": 7200, "openid": grant["subject"]}
+                ),
+                content_type="application/json",
+            )
+        if request.path == "/userinfo":
+            subject = self.tokens.get(request.args.get("access_token", ""))
+            if subject is None:
+                return Response(json.dumps({"error": "invalid_token"}), status=401, content_type="application/json")
+            return Response(
+                json.dumps({"openid": subject, "id": subject, "nickname": "Cold Fan", "name": "Cold Fan"}),
+                content_type="application/json",
+            )
+        return Response("not found", status=404)
+
+    def tenant_settings(self) -> dict:
+        return {
+            "clientId": self.client_id,
+            "clientSecret": self.client_secret,
+            "authorizeUrl": f"{self.url}/authorize",
+            "tokenUrl": f"{self.url}/token",
+            "userinfoUrl": f"{self.url}/userinfo",
+            "officialAccountQr": "https://example.com/qr.png",
+        }
+
+
+class OldPlatform(HttpFake):
+    def __init__(self, users: dict[str, str]):
+        self.users = users
+
+    def handle(self, request: Request) -> Response:
+        if request.path != "/api/base/BaseAccount/login":
+            return Response("not found", status=404)
+        data = request.get_json()
+        ok = self.users.get(data.get("userName")) == data.get("password")
+        body = {"code": 0, "msg": "ok", "data": {"token": "old"}} if ok else {"code": 1, "msg": "bad credentials"}
+        return Response(json.dumps(body), content_type="application/json")

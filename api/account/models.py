@@ -73,3 +73,34 @@ class AccountSession(Model):
     user_agent: Mapped[str | None] = mapped_column(String(255))
 
     account: Mapped[Account] = relationship()
+
+
+class OAuthState(Model):
+    """An authorization request in flight: its state is single use and bound to provider, site and
+    redirect URI, which must come back unchanged."""
+
+    __tablename__ = "oauth_state"
+
+    state_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    provider: Mapped[str] = mapped_column(String(20))
+    platform_id: Mapped[int] = mapped_column(ForeignKey("platform.id", ondelete="CASCADE"))
+    redirect_uri: Mapped[str] = mapped_column(String(500))
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+
+
+class SocialIdentity(Model):
+    """A WeChat / QQ / Facebook user seen on a site, and the account it is bound to (once bound)."""
+
+    __tablename__ = "social_identity"
+    __table_args__ = (UniqueConstraint("platform_id", "provider", "subject"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("platform.id", ondelete="CASCADE"))
+    provider: Mapped[str] = mapped_column(String(20))
+    subject: Mapped[str] = mapped_column(String(128))
+    display_name: Mapped[str | None] = mapped_column(String(100))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    # A first-time user proves who they are with this ticket at /binding (hashed, 10 minutes).
+    binding_ticket_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    binding_expires_at: Mapped[datetime | None] = mapped_column()
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -3,21 +3,27 @@ from __future__ import annotations
 from flask import make_response
 from flask.views import MethodView
 
-from api.account import services
+from api.account import services, social
 from api.account.schemas import (
     AccountInfoQuerySchema,
     AccountInfoSchema,
     BindEmailSchema,
+    BindingSchema,
     BindPhoneSchema,
     ChangePasswordSchema,
     CodeSentSchema,
     EmailCodeQuerySchema,
     EmailLoginSchema,
     ForgotSchema,
+    OAuthAuthorizeSchema,
+    OAuthCallbackSchema,
+    OldPlatformLoginSchema,
     PasswordLoginSchema,
     PhoneCodeQuerySchema,
     RegisterSchema,
+    SocialLoginResultSchema,
     TokenSchema,
+    WechatFollowSchema,
 )
 from api.extensions.ratelimit import limiter
 from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
@@ -192,3 +198,75 @@ class Unlock(MethodView):
     def post(self, account_id: int):
         """Lift the password lock of an account (platform staff)."""
         services.unlock(account_id)
+
+
+@blp.route("/login/<any(wechat, qq, facebook):provider>/web/authorize")
+class SocialAuthorize(MethodView):
+    @blp.response(200, OAuthAuthorizeSchema)
+    def get(self, provider: str):
+        """Where to send the browser to sign in with WeChat, QQ or Facebook on this site."""
+        return {"url": social.authorization_url(provider)}
+
+
+@blp.route("/login/wechat/web")
+class WechatLogin(MethodView):
+    decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
+
+    @blp.arguments(OAuthCallbackSchema)
+    @blp.response(200, SocialLoginResultSchema)
+    def post(self, args):
+        """Finish WeChat web sign-in with the code and state from /user/login-result."""
+        return social.complete("wechat", args["code"], args["state"])
+
+
+@blp.route("/login/qq/web")
+class QQLogin(MethodView):
+    decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
+
+    @blp.arguments(OAuthCallbackSchema)
+    @blp.response(200, SocialLoginResultSchema)
+    def post(self, args):
+        """Finish QQ web sign-in with the code and state from /user/login-result."""
+        return social.complete("qq", args["code"], args["state"])
+
+
+@blp.route("/login/facebook/web")
+class FacebookLogin(MethodView):
+    decorators = [limiter.limit(LOGIN_LIMIT, methods=["GET"])]
+
+    @blp.arguments(OAuthCallbackSchema, location="query")
+    @blp.response(200, SocialLoginResultSchema)
+    def get(self, args):
+        """Finish Facebook web sign-in with the code and state from /user/login-result."""
+        return social.complete("facebook", args["code"], args["state"])
+
+
+@blp.route("/binding")
+class Binding(MethodView):
+    decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
+
+    @blp.arguments(BindingSchema)
+    @blp.response(200, TokenSchema)
+    def post(self, args):
+        """Bind a first-time social identity to an existing or a new account; signs in."""
+        return {"token": services.bind_social(args)}
+
+
+@blp.route("/login/toOldPaltform")
+class OldPlatformLogin(MethodView):
+    decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
+
+    @blp.arguments(OldPlatformLoginSchema)
+    @blp.response(200, TokenSchema)
+    def post(self, args):
+        """Sign in with old-platform credentials (checked there); the account moves here."""
+        return {"token": services.login_to_old_platform(args)}
+
+
+@blp.route("/focusOnWechat")
+class WechatFollow(MethodView):
+    @blp.login_required()
+    @blp.response(200, WechatFollowSchema)
+    def get(self):
+        """Whether the account follows the site's WeChat official account, and its QR code."""
+        return services.wechat_follow_prompt(current_account())

@@ -131,3 +131,46 @@ class AccountInfoSchema(Schema):
     permissionRoutes = ma.fields.List(ma.fields.String(), required=True)
     orgWithMyRole = ma.fields.List(ma.fields.Nested(OrgWithRoleSchema), required=True)
     userProfile = ma.fields.Nested(UserProfileSchema, required=True)
+
+
+class OAuthAuthorizeSchema(Schema):
+    url = ma.fields.String(required=True, metadata={"description": "send the browser here"})
+
+
+class OAuthCallbackSchema(Schema):
+    code = ma.fields.String(required=True, validate=validate.Length(min=1, max=512))
+    state = ma.fields.String(required=True, validate=validate.Length(min=1, max=128))
+
+
+class SocialLoginResultSchema(Schema):
+    token = ma.fields.String(allow_none=True, metadata={"description": "set when the identity is bound"})
+    bindingTicket = ma.fields.String(allow_none=True, metadata={"description": "first time: bind with this"})
+
+
+class BindingSchema(Schema):
+    """Bind a social identity to an existing account (userName + password) or a new one (register)."""
+
+    bindingTicket = ma.fields.String(required=True, validate=validate.Length(min=1, max=128))
+    userName = ma.fields.String(load_default=None, validate=validate.Length(min=1, max=254))
+    password = ma.fields.String(load_default=None, load_only=True, validate=validate.Length(min=1, max=128))
+    register = ma.fields.Nested(RegisterSchema, load_default=None)
+
+    @ma.validates_schema
+    def one_way(self, data, **kwargs):
+        from flask_babel import gettext
+
+        existing = bool(data.get("userName") and data.get("password"))
+        if existing == bool(data.get("register")):
+            raise ma.ValidationError(gettext("Sign in with an existing account or register a new one."), "userName")
+
+
+class OldPlatformLoginSchema(Schema):
+    userName = ma.fields.String(required=True, validate=validate.Length(min=1, max=50))
+    password = ma.fields.String(required=True, load_only=True, validate=validate.Length(min=1, max=128))
+    phone = Phone(load_default=None)
+    email = LowerEmail(load_default=None)
+
+
+class WechatFollowSchema(Schema):
+    followed = ma.fields.Boolean(required=True)
+    qrCodeUrl = ma.fields.String(allow_none=True, metadata={"description": "the official account's QR code"})

@@ -70,6 +70,11 @@ def find_by_contact(channel: CodeChannel, target: str) -> Account | None:
 
 def login_with_password(identifier: str, password: str, captcha_key: str | None, captcha_answer: str | None) -> str:
     verification.check_captcha(captcha_key, captcha_answer)
+    return sessions.issue_token(authenticate(identifier, password), current_platform())
+
+
+def authenticate(identifier: str, password: str) -> Account:
+    """The account these credentials open, counting failures towards the lock."""
     account = find_by_identifier(identifier)
     wrong = ApiError(gettext("Incorrect account or password."), code=1001)
     if account is None:
@@ -91,7 +96,7 @@ def login_with_password(identifier: str, password: str, captcha_key: str | None,
     account.locked_until = None
     if password_hasher.check_needs_rehash(account.password_hash):
         account.password_hash = hash_password(password)
-    return sessions.issue_token(account, current_platform())
+    return account
 
 
 def _locked(account: Account) -> ApiError:
@@ -130,6 +135,10 @@ def send_code(channel: CodeChannel, target: str, purpose: CodePurpose) -> None:
 
 
 def register(data: dict) -> str:
+    return sessions.issue_token(create_account(data), current_platform())
+
+
+def create_account(data: dict) -> Account:
     platform = current_platform()
     if platform.enable_register:  # spec: enableRegister set means registration is closed on this site
         raise ApiError(gettext("Registration is closed on this site."), code=403, http_status=403)
@@ -150,7 +159,7 @@ def register(data: dict) -> str:
     )
     db.session.add(account)
     db.session.flush()
-    return sessions.issue_token(account, platform)
+    return account
 
 
 def reset_forgotten_password(data: dict) -> None:
@@ -275,3 +284,61 @@ def ensure_account(
     for field, value in profile.items():
         setattr(account, field, value)
     return account
+
+
+# ---- social binding, the old platform, the WeChat follow prompt ------------------------------------
+
+
+def bind_social(data: dict) -> str:
+    from api.account import social
+
+    if data.get("register"):
+        account = create_account(data["register"])
+    else:
+        account = authenticate(data["userName"], data["password"])
+    return social.bind(data["bindingTicket"], account)
+
+
+def login_to_old_platform(data: dict) -> str:
+    """Credentials the old platform accepts open (or create) the same account here, once."""
+    import requests
+
+    base_url = current_app.config["OLD_PLATFORM_URL"]
+    if not base_url:
+        raise ApiError(gettext("This sign-in method is not available on this site."), code=1010)
+    try:
+        response = requests.post(
+            f"{base_url.rstrip('/')}/api/base/BaseAccount/login",
+            json={"userName": data["userName"], "password": data["password"]},
+            timeout=15,
+        )
+        answer = response.json()
+    except (requests.RequestException, ValueError) as exc:
+        raise ApiError(gettext("The old platform did not answer, please try again later."), code=1013) from exc
+    if response.status_code != 200 or answer.get("code") != 0:
+        raise ApiError(gettext("Incorrect account or password."), code=1001)
+    account = db.session.scalar(_accounts().where(Account.user_name == data["userName"]))
+    if account is None:
+        account = Account(
+            platform_id=data_platform().id,
+            user_name=data["userName"][:50],
+            phone=data.get("phone")
+            if data.get("phone") and not find_by_contact(CodeChannel.PHONE, data["phone"])
+            else None,
+            email=data.get("email")
+            if data.get("email") and not find_by_contact(CodeChannel.EMAIL, data["email"])
+            else None,
+            password_hash=hash_password(data["password"]),
+            account_type=AccountType.PERSONAL,
+        )
+        db.session.add(account)
+        db.session.flush()
+    elif not password_matches(account, data["password"]):
+        # The old platform is the authority for these credentials; keep both in step.
+        account.password_hash = hash_password(data["password"])
+    return sessions.issue_token(account, current_platform())
+
+
+def wechat_follow_prompt(account: Account) -> dict:
+    wechat = (current_platform().oauth or {}).get("wechat") or {}
+    return {"followed": account.wechat_followed, "qrCodeUrl": wechat.get("officialAccountQr")}

@@ -55,6 +55,7 @@ describe('branded sign-in page', () => {
         const page = await context.newPage();
         const errors = [];
         page.on('pageerror', (error) => errors.push(error.message));
+        page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
         const response = await page.goto(siteUrl(site.host, '/user/login'), { waitUntil: 'networkidle' });
         assert.equal(response.status(), 200);
         assert.equal(new URL(page.url()).pathname, '/user/login', 'no locale prefix in the path');

@@ -1,0 +1,1 @@
+"""Announcements a site shows its users after sign-in (the notice modal) and their management."""
