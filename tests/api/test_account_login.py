@@ -222,3 +222,38 @@ class TestTokens:
         with app.app_context():
             stored = db.session.query(AccountSession.token_hash).scalar()
         assert token not in stored and len(stored) == 64
+
+
+def test_account_without_permissions_gets_the_spec_error(app, client, demo, monkeypatch):
+    from api.account import permissions
+
+    monkeypatch.setitem(permissions.GRANTS, None, ())
+    body = client.get(f"{BASE}/accountInfo", headers=auth(login(client))).get_json()
+    assert body == {"code": 1007, "msg": "getInfo: roles must be a non-null array", "data": None}
+
+
+def test_every_account_call_of_the_spec_is_documented(client):
+    paths = client.get("/api/openapi.json").get_json()["paths"]
+    spec_calls = {
+        ("post", "/login"),
+        ("post", "/login/wechat/web"),
+        ("post", "/login/qq/web"),
+        ("get", "/login/facebook/web"),
+        ("post", "/binding"),
+        ("post", "/register"),
+        ("get", "/code/phone"),
+        ("get", "/code/email"),
+        ("post", "/forgot"),
+        ("get", "/newVerify"),
+        ("get", "/loginOut"),
+        ("post", "/login/toOldPaltform"),
+        ("get", "/focusOnWechat"),
+        ("post", "/cancelWithNoParam"),
+        ("get", "/accountInfo"),
+        ("post", "/unlock/{account_id}"),
+    }
+    for method, path in spec_calls:
+        assert method in paths[f"{BASE}{path}"], path
+    for path in ("/queryNoticePage", "/insert", "/queryNotice"):
+        assert "post" in paths[f"/api/base/BaseNotice{path}"]
+    assert "put" in paths["/api/base/BaseNotice/updateWithNotEmptyFiled"]
