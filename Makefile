@@ -51,7 +51,7 @@ update-translations: python-deps
 install: python-deps node-deps translations
 
 build: install
-	npm run build -w web
+	API_URL=http://127.0.0.1:$(API_PORT) npm run build -w web
 
 migrate: install
 	@mkdir -p var
@@ -124,4 +124,4 @@ bench: test-setup
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf var web/.next tests/e2e/artifacts
+	rm -rf var web/.next web/.next-e2e tests/e2e/artifacts

@@ -116,7 +116,6 @@ class Register(MethodView):
 
     @blp.arguments(RegisterSchema)
     @blp.response(200, TokenSchema)
-    @refused(403, "Registration is closed on this site")
     def post(self, args):
         """Register a business or personal account with a phone or email code; signs in."""
         return {"token": services.register(args)}

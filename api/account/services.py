@@ -141,7 +141,8 @@ def register(data: dict) -> str:
 def create_account(data: dict) -> Account:
     platform = current_platform()
     if platform.enable_register:  # spec: enableRegister set means registration is closed on this site
-        raise ApiError(gettext("Registration is closed on this site."), code=403, http_status=403)
+        # A business refusal, not HTTP 403: the web's catalogue logs the user out on a 403.
+        raise ApiError(gettext("Registration is closed on this site."), code=1008)
     channel, target = (CodeChannel.PHONE, data["phone"]) if data.get("phone") else (CodeChannel.EMAIL, data["email"])
     taken = db.session.scalar(_accounts().where(Account.user_name == data["userName"]))
     if taken is not None or find_by_contact(channel, target) is not None:

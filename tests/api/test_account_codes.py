@@ -131,8 +131,7 @@ class TestRegister:
 
     def test_closed_on_a_site_with_enable_register(self, make_client):
         response = make_client(host="junjia.localhost", lang="en-US").post(f"{BASE}/register", json=register_payload())
-        assert response.status_code == 403
-        assert response.get_json()["msg"] == "Registration is closed on this site."
+        assert response.get_json() == {"code": 1008, "msg": "Registration is closed on this site.", "data": None}
 
     def test_existing_user_name_is_refused(self, app, client, run_jobs, providers):
         inbox, _ = providers

@@ -162,4 +162,17 @@ describe('hosts and paths without a page', () => {
     await page.getByText('页面不存在或正在开发中').waitFor();
     await context.close();
   });
+
+  test('the static /404 page takes the stored language and the branding in the browser', async () => {
+    const context = await contextFor(browser, 'junjia.localhost', 'en-US');
+    const page = await context.newPage();
+    await page.goto(siteUrl('junjia.localhost', '/404'));
+    await page.getByText('The page is missing or still in development').waitFor();
+    await page.waitForFunction(() => document.title === 'Junjia Cold Chain - Page Not Found');
+    // The theme colour arrives with the branding (after a short colour transition).
+    await page.waitForFunction(
+      () => getComputedStyle(document.querySelector('.ant-result a.ant-btn')).backgroundColor === 'rgb(15, 138, 95)',
+    );
+    await context.close();
+  });
 });

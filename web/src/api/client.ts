@@ -1,0 +1,156 @@
+/**
+ * The request client of spec section 7.1: base /api, 60 s time-out, JSON; every call carries the
+ * browser's time zone and the chosen language, and (except sign-in and register) the bearer token;
+ * a second identical in-flight call cancels the first, which is then silently ignored; blob answers
+ * come back with their headers; body code 0 is success, everything else goes through errors.ts.
+ */
+import axios, { AxiosHeaders, type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import { getStoredLanguage } from '@/i18n/languages';
+import { ANONYMOUS_PATHS, API_BASE, REQUEST_TIMEOUT_MS, TIMEZONE_HEADER } from './constants';
+import {
+  ApiError,
+  failureFromBody,
+  failureFromHttp,
+  isEnvelope,
+  SUCCESS_CODE,
+  type ApiFailure,
+  type Envelope,
+} from './errors';
+import { endSession, getAccessToken } from './session';
+
+export interface RequestOptions extends AxiosRequestConfig {
+  /** false: no notice and no logout; the caller handles the rejected ApiError itself. */
+  handleErrors?: boolean;
+}
+
+export interface BlobAnswer {
+  data: Blob;
+  headers: Record<string, string>;
+}
+
+/** What the client does with a failure; the app installs the notifier (see ui/RequestFeedback). */
+export interface ClientHandlers {
+  notify: (failure: ApiFailure) => void;
+  endSession: () => void;
+}
+
+const handlers: ClientHandlers = { notify: () => undefined, endSession };
+
+export function setClientHandlers(next: Partial<ClientHandlers>): void {
+  Object.assign(handlers, next);
+}
+
+export const http = axios.create({
+  baseURL: API_BASE,
+  timeout: REQUEST_TIMEOUT_MS,
+  headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+});
+
+function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+export function isAnonymousPath(url: string | undefined): boolean {
+  const path = (url ?? '').split('?')[0].replace(/^\/api(?=\/)/, '').replace(/\/+$/, '');
+  return ANONYMOUS_PATHS.includes(path);
+}
+
+http.interceptors.request.use((config) => {
+  config.headers.set(TIMEZONE_HEADER, browserTimeZone());
+  config.headers.set('Accept-Language', getStoredLanguage());
+  const token = isAnonymousPath(config.url) ? null : getAccessToken();
+  if (token) config.headers.set('Authorization', `Bearer ${token}`);
+  return config;
+});
+
+/** Identity of a call for de-duplication: method, path and payload (query and body). */
+export function requestKey(config: AxiosRequestConfig): string {
+  return JSON.stringify([(config.method ?? 'get').toLowerCase(), config.url, config.params ?? null, config.data ?? null]);
+}
+
+const inFlight = new Map<string, AbortController>();
+
+/** A cancelled duplicate never settles: whoever awaited it simply hears nothing more. */
+function ignored<T>(): Promise<T> {
+  return new Promise<T>(() => undefined);
+}
+
+function fail(item: ApiFailure, options: RequestOptions, body?: unknown): never {
+  if (options.handleErrors !== false) {
+    handlers.notify(item);
+    if (item.endSession) handlers.endSession();
+  }
+  throw new ApiError(item, body);
+}
+
+async function readBody(data: unknown): Promise<unknown> {
+  if (typeof Blob !== 'undefined' && data instanceof Blob) {
+    if (!data.type.includes('json')) return data;
+    try {
+      return JSON.parse(await data.text());
+    } catch {
+      return data;
+    }
+  }
+  return data;
+}
+
+/** Header names in lower case (as browsers give them), values as strings. */
+function lowerCaseHeaders(headers: AxiosResponse['headers']): Record<string, string> {
+  const plain = AxiosHeaders.from(headers as AxiosHeaders).toJSON(true);
+  return Object.fromEntries(Object.entries(plain).map(([name, value]) => [name.toLowerCase(), String(value)]));
+}
+
+async function unwrap<T>(response: AxiosResponse, options: RequestOptions): Promise<T> {
+  if (options.responseType === 'blob') {
+    const body = await readBody(response.data);
+    if (isEnvelope(body) && body.code !== SUCCESS_CODE) fail(failureFromBody(body, response.status), options, body);
+    return { data: response.data as Blob, headers: lowerCaseHeaders(response.headers) } as T;
+  }
+  const body: unknown = response.data;
+  if (!isEnvelope(body)) return fail(failureFromHttp(500, body, false), options, body);
+  if (body.code !== SUCCESS_CODE) return fail(failureFromBody(body, response.status), options, body);
+  return (body as Envelope<T>).data;
+}
+
+/** One call. Resolves with the answer's `data` (or a BlobAnswer), rejects with an ApiError. */
+export async function request<T>(options: RequestOptions): Promise<T> {
+  const key = requestKey(options);
+  inFlight.get(key)?.abort();
+  const controller = new AbortController();
+  inFlight.set(key, controller);
+  let response: AxiosResponse;
+  try {
+    response = await http.request({ ...options, signal: controller.signal });
+  } catch (error) {
+    if (controller.signal.aborted || axios.isCancel(error)) return ignored<T>();
+    if (!axios.isAxiosError(error)) throw error;
+    const hadToken = Boolean(error.config?.headers?.Authorization);
+    const body = await readBody(error.response?.data);
+    return fail(failureFromHttp(error.response?.status, body, hadToken), options, body);
+  } finally {
+    if (inFlight.get(key) === controller) inFlight.delete(key);
+  }
+  if (controller.signal.aborted) return ignored<T>();
+  return unwrap<T>(response, options);
+}
+
+export function get<T>(url: string, params?: object, options: RequestOptions = {}): Promise<T> {
+  return request<T>({ ...options, method: 'get', url, params });
+}
+
+export function post<T>(url: string, data?: unknown, options: RequestOptions = {}): Promise<T> {
+  return request<T>({ ...options, method: 'post', url, data });
+}
+
+export function put<T>(url: string, data?: unknown, options: RequestOptions = {}): Promise<T> {
+  return request<T>({ ...options, method: 'put', url, data });
+}
+
+export function del<T>(url: string, params?: object, options: RequestOptions = {}): Promise<T> {
+  return request<T>({ ...options, method: 'delete', url, params });
+}
+
+export function getBlob(url: string, params?: object, options: RequestOptions = {}): Promise<BlobAnswer> {
+  return request<BlobAnswer>({ ...options, method: 'get', url, params, responseType: 'blob' });
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { failureFromBody, failureFromHttp, failureText } from './errors';
+
+const t = (key: string) => `t(${key})`;
+
+describe('error catalogue', () => {
+  it.each([
+    [403, { code: 403, msg: 'denied', data: null }, true, 'accessDenied', true],
+    [401, null, true, 'sessionExpired', true],
+    [401, null, false, 'sessionExpired', false],
+    [500, null, true, 'server', false],
+    [502, { code: 1, msg: 'x', data: null }, true, 'server', false],
+    [404, '<html>', true, 'server', false],
+    [422, { code: 422, msg: 'name: required', data: null }, true, 'business', false],
+    [undefined, undefined, true, 'network', false],
+  ] as const)('HTTP %s -> %s', (status, body, hadToken, kind, endSession) => {
+    expect(failureFromHttp(status, body, hadToken)).toMatchObject({ kind, endSession });
+  });
+
+  it('treats body code 2010 as an expired session', () => {
+    expect(failureFromBody({ code: 2010, msg: '', data: null })).toMatchObject({ kind: 'sessionExpired', endSession: true });
+    expect(failureFromHttp(400, { code: 2010, msg: '', data: null }, true)).toMatchObject({ kind: 'sessionExpired' });
+  });
+
+  it('words each failure', () => {
+    expect(failureText(failureFromBody({ code: 7, msg: 'The user already exists', data: null }), t)).toEqual({
+      message: 'The user already exists',
+    });
+    expect(failureText(failureFromBody({ code: 7, msg: '', data: null }), t)).toEqual({ message: 't(errors.requestFailed)' });
+    expect(failureText(failureFromHttp(403, { code: 403, msg: 'why', data: null }, true), t)).toEqual({
+      message: 't(errors.accessDenied)',
+      description: 'why',
+    });
+    expect(failureText(failureFromHttp(undefined, null, false), t)).toEqual({ message: 't(errors.networkAnomaly)' });
+  });
+});
