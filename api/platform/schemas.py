@@ -44,8 +44,13 @@ class BrandingSchema(Schema):
     recordNumber = ma.fields.String(attribute="record_number", allow_none=True)
     recordLink = ma.fields.String(attribute="record_link", allow_none=True)
     remark = ma.fields.String(allow_none=True)
+    socialLogins = ma.fields.Method("dump_social_logins", metadata={"description": "wechat, qq, facebook"})
     gmtCreate = LocalDateTime(attribute="created_at")
     gmtModified = LocalDateTime(attribute="updated_at")
+
+    def dump_social_logins(self, platform) -> list[str]:
+        """Which social sign-ins this site offers (names only; the credentials stay server-side)."""
+        return sorted(name for name, conf in (platform.oauth or {}).items() if conf.get("clientId"))
 
     def dump_domains(self, platform) -> list[str]:
         return [d.domain for d in platform.domains]

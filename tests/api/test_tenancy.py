@@ -38,9 +38,14 @@ def test_production_domains_resolve_without_aliases(app, make_client):
     assert set(body["data"]["domains"]) == {"junjia.example.com"}
 
 
-def test_oauth_credentials_are_never_served(client):
-    body = client.get(f"{BRANDING}?topDomain=localhost").get_data(as_text=True)
-    assert "oauth" not in body
+def test_oauth_credentials_are_never_served(app, client):
+    with app.app_context():
+        platform = find_platform("localhost")
+        platform.oauth = {"qq": {"clientId": "qq-app", "clientSecret": "s3cret-value"}, "wechat": {}}
+        db.session.commit()
+    body = client.get(f"{BRANDING}?topDomain=localhost").get_json()
+    assert body["data"]["socialLogins"] == ["qq"]
+    assert "s3cret-value" not in str(body) and "qq-app" not in str(body)
 
 
 def test_branding_image_is_served_with_nosniff(client):
