@@ -15,17 +15,24 @@ from api.settings import DEV_SECRET_KEY, ROOT, BaseConfig, config_from_env
 def _blueprints():
     """Every area's blueprint, in the order they appear in the API documentation."""
     from api.account.routes import blp as account
+    from api.device.routes import blp as device
     from api.health.routes import blp as health
     from api.notice.routes import blp as notice
     from api.platform.routes import blp as platform
+    from api.telemetry.routes import blp as telemetry
 
-    return [health, platform, account, notice]
+    return [health, platform, account, notice, device, telemetry]
 
 
 def _models() -> None:
     """Import every area's models so metadata (and Alembic autogenerate) sees all tables."""
     import api.account.models
-    import api.platform.models  # noqa: F401
+    import api.device.models
+    import api.notice.models
+    import api.notify.models
+    import api.platform.models
+    import api.telemetry.models
+    import api.verification.models  # noqa: F401
 
 
 def create_app(config: type[BaseConfig] | None = None, overrides: Mapping[str, Any] | None = None) -> Flask:

@@ -74,6 +74,8 @@ class BaseConfig:
     SMS_API_URL = os.environ.get("SMS_API_URL", "")
     SMS_API_KEY = os.environ.get("SMS_API_KEY", "")
     SMS_API_SECRET = os.environ.get("SMS_API_SECRET", "")
+    # Device credentials are derived from the GUID with this key (defaults to SECRET_KEY).
+    DEVICE_KEY_SECRET = os.environ.get("DEVICE_KEY_SECRET", "")
     # The old platform whose users may sign in once and be moved here (login/toOldPaltform).
     OLD_PLATFORM_URL = os.environ.get("OLD_PLATFORM_URL", "")
     # Jobs run in-process only when Redis cannot be reached (the embedded default of make run).

@@ -119,3 +119,9 @@ def current_account():
 def site_scoped(stmt: Select[tuple[T]], model) -> Select[tuple[T]]:
     """Restrict a query to rows published by the current request's site."""
     return stmt.where(model.platform_id == current_platform().id)
+
+
+def owned(stmt: Select[tuple[T]], model) -> Select[tuple[T]]:
+    """Restrict a query to rows the signed-in account owns in this site's data space.
+    (Organisations and sharing widen this later, here and only here.)"""
+    return scoped(stmt, model).where(model.owner_account_id == require_account().id)

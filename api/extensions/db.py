@@ -7,6 +7,7 @@ them identically on PostgreSQL and SQLite (batch mode needs named constraints).
 from __future__ import annotations
 
 import enum
+import re
 from datetime import UTC, datetime
 
 from flask_migrate import Migrate
@@ -66,8 +67,18 @@ def render_migration_type(type_: str, obj, autogen_context):
     return False
 
 
+PARTITION_NAME = re.compile(r"^reading_(\d{6}|default)$")
+
+
+def include_in_migrations(name: str | None, type_: str, parent_names) -> bool:
+    """Monthly partitions of `reading` are created at run time, not by migrations."""
+    return not (type_ == "table" and name is not None and PARTITION_NAME.match(name))
+
+
 db = SQLAlchemy(model_class=Model)
-migrate = Migrate(compare_type=True, render_as_batch=True, render_item=render_migration_type)
+migrate = Migrate(
+    compare_type=True, render_as_batch=True, render_item=render_migration_type, include_name=include_in_migrations
+)
 
 
 def str_enum(enum_cls: type[enum.StrEnum], length: int = 20) -> Enum:

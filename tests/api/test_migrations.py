@@ -9,7 +9,7 @@ from flask_migrate import downgrade, upgrade
 from sqlalchemy import create_engine, inspect, text
 
 from api import create_app
-from api.extensions.db import db
+from api.extensions.db import db, include_in_migrations
 from api.settings import TestConfig
 
 PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -40,7 +40,8 @@ def columns_by_table() -> dict[str, set[str]]:
 
 def schema_drift(app) -> list:
     with db.engine.connect() as connection:
-        return compare_metadata(MigrationContext.configure(connection), db.metadata)
+        context = MigrationContext.configure(connection, opts={"include_name": include_in_migrations})
+        return compare_metadata(context, db.metadata)
 
 
 @pytest.mark.parametrize("url_fixture", ["postgres_url", "sqlite_url"])

@@ -1,0 +1,1 @@
+"""Devices: the catalogue (types, parameters, units), GUID issuance and the registry."""

@@ -1,0 +1,116 @@
+"""The demo catalogue: units, four device types and their parameters. Loaded by `flask seed-demo`
+(idempotent, keyed by unit code, type code and param key); the back-office edits it later."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from api.device.models import Category, DeviceParam, DeviceType, ParamUnit, ReadWrite
+from api.extensions.db import db
+
+UNITS = [
+    # code, name, class, basic, to basic, from basic
+    ("celsius", "°C", "temperature", True, "X", "X"),
+    ("fahrenheit", "°F", "temperature", False, "(X-32)*5/9", "X*9/5+32"),
+    ("percent_rh", "%RH", "humidity", True, "X", "X"),
+    ("kwh", "kWh", "energy", True, "X", "X"),
+    ("minute", "min", "time", True, "X", "X"),
+]
+
+TEMP = ("celsius", -40.0, 85.0)
+COLD_TEMP = ("celsius", -60.0, 60.0)
+HUMIDITY = ("percent_rh", 0.0, 100.0)
+
+TYPES = [
+    {
+        "type_code": 0x8001,
+        "type_name": "TL-1 Temperature Logger",
+        "type_series": "TL",
+        "net_type": "4G",
+        "category": Category.COLD_CHAIN,
+        "supports_waybill": True,
+        "default_interval_s": 300,
+        "params": [
+            # key, name, type, probe, (unit, min, max), precision, rw
+            (0x0001, "Temperature", "sensor", 1, TEMP, 1, ReadWrite.READ),
+            (0x0101, "Logging interval", "setting", None, ("minute", 1.0, 1440.0), 0, ReadWrite.READ_WRITE),
+        ],
+    },
+    {
+        "type_code": 0x8002,
+        "type_name": "TH-2 Temperature & Humidity Logger",
+        "type_series": "TH",
+        "net_type": "4G",
+        "category": Category.COLD_CHAIN,
+        "supports_waybill": True,
+        "default_interval_s": 300,
+        "params": [
+            (0x0001, "Temperature", "sensor", 1, TEMP, 1, ReadWrite.READ),
+            (0x0002, "Humidity", "sensor", 2, HUMIDITY, 1, ReadWrite.READ),
+            (0x0101, "Logging interval", "setting", None, ("minute", 1.0, 1440.0), 0, ReadWrite.READ_WRITE),
+        ],
+    },
+    {
+        "type_code": 0x8003,
+        "type_name": "CS-4 Cold Storage Controller",
+        "type_series": "CS",
+        "net_type": "Ethernet",
+        "category": Category.COLD_STORAGE,
+        "supports_energy": True,
+        "default_interval_s": 60,
+        "params": [
+            (0x0001, "Probe 1", "sensor", 1, COLD_TEMP, 1, ReadWrite.READ),
+            (0x0002, "Probe 2", "sensor", 2, COLD_TEMP, 1, ReadWrite.READ),
+            (0x0003, "Probe 3", "sensor", 3, COLD_TEMP, 1, ReadWrite.READ),
+            (0x0004, "Probe 4", "sensor", 4, COLD_TEMP, 1, ReadWrite.READ),
+            (0x0009, "Energy", "energy", 9, ("kwh", 0.0, 1e9), 2, ReadWrite.READ),
+            (0x0101, "Logging interval", "setting", None, ("minute", 1.0, 1440.0), 0, ReadWrite.READ_WRITE),
+            (0x0201, "Target temperature", "setting", None, COLD_TEMP, 1, ReadWrite.READ_WRITE),
+            (0x0202, "Defrost period", "setting", None, ("minute", 60.0, 1440.0), 0, ReadWrite.READ_WRITE),
+        ],
+    },
+    {
+        "type_code": 0x8004,
+        "type_name": "GT-1 GPS Shipment Tracker",
+        "type_series": "GT",
+        "net_type": "4G",
+        "category": Category.COLD_CHAIN,
+        "supports_waybill": True,
+        "supports_gps": True,
+        "default_interval_s": 300,
+        "params": [
+            (0x0001, "Temperature", "sensor", 1, TEMP, 1, ReadWrite.READ),
+            (0x0101, "Logging interval", "setting", None, ("minute", 1.0, 1440.0), 0, ReadWrite.READ_WRITE),
+        ],
+    },
+]
+
+
+def sync_catalogue() -> dict[int, DeviceType]:
+    units = {u.unit_code: u for u in db.session.scalars(select(ParamUnit))}
+    for code, name, classify, basic, to_basic, from_basic in UNITS:
+        unit = units.get(code) or ParamUnit(unit_code=code)
+        unit.unit_name, unit.unit_classify, unit.basic_unit = name, classify, basic
+        unit.to_basic_formula, unit.from_basic_formula = to_basic, from_basic
+        db.session.add(unit)
+        units[code] = unit
+    db.session.flush()
+    types = {}
+    for spec in TYPES:
+        device_type = db.session.scalar(select(DeviceType).where(DeviceType.type_code == spec["type_code"]))
+        device_type = device_type or DeviceType(type_code=spec["type_code"])
+        for key, value in spec.items():
+            if key not in ("params", "type_code"):
+                setattr(device_type, key, value)
+        existing = {p.param_key: p for p in device_type.params}
+        for order, (key, name, kind, probe, (unit_code, low, high), precision, rw) in enumerate(spec["params"], 1):
+            param = existing.get(key) or DeviceParam(param_key=key)
+            param.param_name, param.param_type, param.probe_id = name, kind, probe
+            param.unit, param.param_min, param.param_max = units[unit_code], low, high
+            param.precision, param.read_write, param.sort_no = precision, rw, order
+            if key not in existing:
+                device_type.params.append(param)
+        db.session.add(device_type)
+        types[spec["type_code"]] = device_type
+    db.session.flush()
+    return types

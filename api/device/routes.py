@@ -1,0 +1,161 @@
+from __future__ import annotations
+
+from flask.views import MethodView
+
+from api.device import services
+from api.device.schemas import (
+    CommandSchema,
+    CommandSendSchema,
+    DeviceAddSchema,
+    DeviceDetailSchema,
+    DeviceEventSchema,
+    DeviceIdQuerySchema,
+    DeviceItemSchema,
+    DevicePageQuerySchema,
+    DeviceUpdateSchema,
+    FocusSchema,
+    StatusCountSchema,
+)
+from api.extensions.i18n import caller_zone
+from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
+
+blp = Blueprint("device", __name__, url_prefix="/api/device", description="Device registry")
+LIST = "device.list"
+
+
+def missing():
+    return blp.alt_response(404, schema=ErrorEnvelopeSchema, description="No such device of this account")
+
+
+@blp.route("/Device/page")
+class DevicePage(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(DevicePageQuerySchema)
+    @blp.response(200, DeviceItemSchema, page=True)
+    def post(self, args):
+        """The account's devices with latest state; filters name/GUID, status, category, expiry."""
+        return services.page(args, caller_zone())
+
+
+@blp.route("/Device/statusCount")
+class StatusCount(MethodView):
+    @blp.login_required(LIST)
+    @blp.response(200, StatusCountSchema)
+    def get(self):
+        """Home status counts, from the latest-state table."""
+        return services.status_counts()
+
+
+@blp.route("/Device/detail/<int:device_id>")
+class DeviceDetail(MethodView):
+    @blp.login_required(LIST)
+    @blp.response(200, DeviceDetailSchema)
+    @missing()
+    def get(self, device_id: int):
+        """One device with its type's parameters and latest state."""
+        return services.detail(device_id)
+
+
+@blp.route("/Device/add")
+class DeviceAdd(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(DeviceAddSchema)
+    @blp.response(200, DeviceItemSchema)
+    def post(self, args):
+        """Add a device by its complete GUID."""
+        device = services.add_device(args["deviceGuid"], args["deviceName"], args["timeZone"], args["remark"])
+        return services.with_state(device, device.state, device.claimed_at)
+
+
+@blp.route("/Device/update")
+class DeviceUpdate(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(DeviceUpdateSchema)
+    @blp.response(200, DeviceItemSchema)
+    @missing()
+    def put(self, args):
+        """Rename a device, change its time zone or remark."""
+        columns = {"deviceName": "name", "timeZone": "time_zone", "remark": "remark"}
+        changes = {columns[key]: value for key, value in args.items() if key in columns}
+        device = services.update_device(args["deviceId"], changes)
+        return services.with_state(device, device.state, device.updated_at)
+
+
+def _state_action(name: str, action, summary: str):
+    class StateAction(MethodView):
+        @blp.login_required(LIST)
+        @blp.response(200, DeviceItemSchema)
+        @missing()
+        def put(self, device_id: int):
+            device = action(device_id)
+            return services.with_state(device, device.state, device.updated_at)
+
+    StateAction.put.__doc__ = summary
+    StateAction.__name__ = name
+    return StateAction
+
+
+blp.route("/Device/enable/<int:device_id>")(
+    _state_action("DeviceEnable", lambda i: services.set_enabled(i, True), "Enable: the device sends data again.")
+)
+blp.route("/Device/stopUsing/<int:device_id>")(
+    _state_action("DeviceStopUsing", lambda i: services.set_enabled(i, False), "Disable: no more data is accepted.")
+)
+blp.route("/Device/scrap/<int:device_id>")(
+    _state_action("DeviceScrap", services.scrap, "Scrap: irreversible; the history is kept.")
+)
+
+
+@blp.route("/Device/focus/<int:device_id>")
+class DeviceFocus(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(FocusSchema)
+    @blp.response(200, DeviceItemSchema)
+    @missing()
+    def put(self, args, device_id: int):
+        """Pin a device to the top of lists, or unpin it."""
+        device = services.set_focus(device_id, args["focus"])
+        return services.with_state(device, device.state, device.updated_at)
+
+
+@blp.route("/Device/delete/<int:device_id>")
+class DeviceDelete(MethodView):
+    @blp.login_required(LIST)
+    @blp.response(200)
+    @missing()
+    def delete(self, device_id: int):
+        """Remove a device from the account (its history stays with the GUID)."""
+        services.delete(device_id)
+
+
+@blp.route("/DeviceEvent/list")
+class DeviceEvents(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(DeviceIdQuerySchema, location="query")
+    @blp.response(200, DeviceEventSchema(many=True))
+    @missing()
+    def get(self, args):
+        """The device's operation log, newest first."""
+        return services.events(args["deviceId"])
+
+
+@blp.route("/DeviceCommand/send")
+class CommandSend(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(CommandSendSchema)
+    @blp.response(200, CommandSchema)
+    @missing()
+    def post(self, args):
+        """Change settings (parameter key in hex -> value); sent on devices/{guid}/commands."""
+        return services.send_command(args["deviceId"], args["params"])
+
+
+@blp.route("/DeviceCommand/list")
+class CommandList(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(DeviceIdQuerySchema, location="query")
+    @blp.response(200, CommandSchema(many=True))
+    @missing()
+    def get(self, args):
+        """Recent commands of a device and whether the device applied them."""
+        return services.commands(args["deviceId"])

@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+from zoneinfo import available_timezones
+
+import marshmallow as ma
+from marshmallow import validate
+
+from api.device.models import Category, CommandStatus
+from api.device.status import DeviceStatus
+from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
+
+TIME_ZONES = sorted(available_timezones())
+GUID = validate.Regexp(r"^\d{1,20}$")
+
+
+class DeviceParamSchema(Schema):
+    paramKey = ma.fields.Function(lambda p: f"{p.param_key:04x}")
+    paramName = ma.fields.String(attribute="param_name")
+    paramType = ma.fields.String(attribute="param_type")
+    probeId = ma.fields.Integer(attribute="probe_id", allow_none=True)
+    unit = ma.fields.Function(lambda p: p.unit.unit_name if p.unit else None)
+    unitCode = ma.fields.Function(lambda p: p.unit.unit_code if p.unit else None)
+    precision = ma.fields.Integer()
+    paramMin = ma.fields.Float(attribute="param_min", allow_none=True)
+    paramMax = ma.fields.Float(attribute="param_max", allow_none=True)
+    readWriteType = ma.fields.Function(lambda p: p.read_write.value)
+
+
+class DeviceItemSchema(Schema):
+    """A device with its latest state, as lists and cards show it."""
+
+    id = ma.fields.Integer(attribute="device.id")
+    deviceGuid = ma.fields.String(attribute="device.guid")
+    deviceName = ma.fields.String(attribute="device.name", allow_none=True)
+    typeName = ma.fields.String(attribute="device.device_type.type_name")
+    deviceTypeCode = ma.fields.Function(lambda row: f"{row['device'].device_type.type_code:x}")
+    category = ma.fields.Function(lambda row: row["device"].device_type.category.value)
+    timeZone = ma.fields.String(attribute="device.time_zone")
+    remark = ma.fields.String(attribute="device.remark", allow_none=True)
+    status = ma.fields.Function(lambda row: row["status"].value)
+    useFlag = ma.fields.Boolean(attribute="device.enabled")
+    focus = ma.fields.Boolean(attribute="device.focus")
+    intervalSeconds = ma.fields.Integer(attribute="device.interval_s")
+    serviceExpiredDate = LocalDateTime(attribute="device.service_expires_at", allow_none=True)
+    dataExpiredDate = LocalDateTime(attribute="device.data_expires_at", allow_none=True)
+    lastDataTime = ma.fields.Method("dump_last_data")
+    values = ma.fields.Function(lambda row: row["state"].values if row["state"] else {})
+    battery = ma.fields.Function(lambda row: row["state"].battery if row["state"] else None)
+    signal = ma.fields.Function(lambda row: row["state"].signal if row["state"] else None)
+    lat = ma.fields.Function(lambda row: row["state"].lat if row["state"] else None)
+    lng = ma.fields.Function(lambda row: row["state"].lng if row["state"] else None)
+
+    def dump_last_data(self, row):
+        state = row["state"]
+        return LocalDateTime()._serialize(state.last_data_at, None, None) if state and state.last_data_at else None
+
+
+class DeviceDetailSchema(DeviceItemSchema):
+    params = ma.fields.List(ma.fields.Nested(DeviceParamSchema), attribute="params")
+    sensorSettings = ma.fields.Dict(attribute="device.sensor_settings")
+    gmtCreate = LocalDateTime(attribute="device.claimed_at", allow_none=True)
+
+
+class DevicePageQuerySchema(PageQuerySchema):
+    deviceName = ma.fields.String(load_default=None, validate=validate.Length(max=20))
+    status = ma.fields.String(load_default=None, validate=validate.OneOf([s.value for s in DeviceStatus]))
+    category = ma.fields.String(load_default=None, validate=validate.OneOf([c.value for c in Category]))
+    expiry = ma.fields.String(load_default=None, validate=validate.OneOf(["week", "month", "expired_this_month"]))
+
+
+class StatusCountSchema(Schema):
+    all = ma.fields.Integer()
+    online = ma.fields.Integer()
+    offline = ma.fields.Integer()
+    alarm = ma.fields.Integer()
+    disabled = ma.fields.Integer()
+    deactivated = ma.fields.Integer()
+    expired = ma.fields.Integer()
+    notEnabled = ma.fields.Integer()
+    organization = ma.fields.Integer()
+
+
+class DeviceAddSchema(Schema):
+    deviceGuid = ma.fields.String(required=True, validate=GUID)
+    deviceName = ma.fields.String(required=True, validate=validate.Length(min=1, max=15))
+    timeZone = ma.fields.String(required=True, validate=validate.OneOf(TIME_ZONES))
+    remark = ma.fields.String(load_default=None, validate=validate.Length(max=120))
+
+
+class DeviceUpdateSchema(Schema):
+    deviceId = ma.fields.Integer(required=True)
+    deviceName = ma.fields.String(validate=validate.Length(min=1, max=15))
+    timeZone = ma.fields.String(validate=validate.OneOf(TIME_ZONES))
+    remark = ma.fields.String(allow_none=True, validate=validate.Length(max=120))
+
+
+class FocusSchema(Schema):
+    focus = ma.fields.Boolean(required=True)
+
+
+class DeviceEventSchema(Schema):
+    id = ma.fields.Integer()
+    action = ma.fields.String()
+    detail = ma.fields.Dict()
+    accountId = ma.fields.Integer(attribute="account_id", allow_none=True)
+    gmtCreate = LocalDateTime(attribute="created_at")
+
+
+class DeviceIdQuerySchema(Schema):
+    deviceId = ma.fields.Integer(required=True)
+
+
+class CommandSendSchema(Schema):
+    deviceId = ma.fields.Integer(required=True)
+    params = ma.fields.Dict(
+        keys=ma.fields.String(validate=validate.Regexp(r"^[0-9a-fA-F]{1,4}$")),
+        required=True,
+        validate=validate.Length(min=1, max=50),
+    )
+
+
+class CommandSchema(Schema):
+    id = ma.fields.Integer()
+    params = ma.fields.Dict()
+    status = ma.fields.Enum(CommandStatus, by_value=True)
+    error = ma.fields.String(allow_none=True)
+    gmtCreate = LocalDateTime(attribute="created_at")
+    ackedAt = LocalDateTime(attribute="acked_at", allow_none=True)
+
+
+class CommandAckSchema(Schema):
+    commandId = ma.fields.Integer(required=True)
+    ok = ma.fields.Boolean(required=True)
+    error = ma.fields.String(load_default=None, validate=validate.Length(max=200))

@@ -1,0 +1,304 @@
+"""Device registry rules: issuance, claiming, editing, states, lists and counts, downlink."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from flask_babel import gettext
+from sqlalchemy import func, select
+
+from api.device.credentials import device_secret
+from api.device.models import (
+    Category,
+    CommandStatus,
+    Device,
+    DeviceCommand,
+    DeviceEvent,
+    DeviceParam,
+    DeviceState,
+    DeviceType,
+    GuidBatch,
+    ReadWrite,
+)
+from api.device.status import DeviceStatus, status_conditions
+from api.extensions.db import db, utcnow
+from api.extensions.smorest import ApiError
+from api.platform.models import Platform
+from api.tenancy import data_platform, owned, require_account
+
+SERVICE_PERIOD = timedelta(days=365)
+DATA_GRACE = timedelta(days=91)  # uploads continue three months after service expiry
+
+
+def not_found() -> ApiError:
+    return ApiError(gettext("The device cannot be found, please confirm and re-enter"), code=3001)
+
+
+# ---- issuance (operator) -------------------------------------------------------------------------------
+
+
+def issue_guids(platform: Platform, device_type: DeviceType, num: int, order_code: str, tag: str | None = None):
+    """Issue `num` new GUIDs of a type for a platform; returns (guid, credential) pairs to print."""
+    if not 1 <= num <= 999:
+        raise ValueError("a batch holds 1 to 999 GUIDs")
+    batch = GuidBatch(
+        order_code=order_code, num=num, device_type_id=device_type.id, device_tag=tag, platform_id=platform.id
+    )
+    db.session.add(batch)
+    db.session.flush()
+    prefix = str(device_type.type_code)
+    taken = db.session.scalar(select(func.count()).select_from(Device).where(Device.device_type_id == device_type.id))
+    issued = []
+    for offset in range(num):
+        guid = f"{prefix}{taken + offset + 1:08d}"
+        db.session.add(
+            Device(
+                guid=guid,
+                device_type_id=device_type.id,
+                batch_id=batch.id,
+                platform_id=platform.id,
+                interval_s=device_type.default_interval_s,
+            )
+        )
+        issued.append((guid, device_secret(guid)))
+    db.session.commit()
+    return issued
+
+
+# ---- the owner's registry --------------------------------------------------------------------------------
+
+
+def owned_device(device_id: int, *, manage: bool = False) -> Device:
+    """A device of the signed-in account; `manage` also requires a live service (view-only after)."""
+    device = db.session.scalar(owned(select(Device), Device).where(Device.id == device_id, Device.deleted.is_(False)))
+    if device is None:
+        raise ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
+    if manage and device.service_expires_at is not None and device.service_expires_at < utcnow():
+        raise ApiError(gettext("The service of this device has expired; renew it to manage the device."), code=3002)
+    return device
+
+
+def log_event(device: Device, action: str, **detail) -> None:
+    db.session.add(DeviceEvent(device_id=device.id, account_id=require_account().id, action=action, detail=detail))
+
+
+def add_device(guid: str, name: str, time_zone: str, remark: str | None) -> Device:
+    device = db.session.scalar(
+        select(Device).where(Device.guid == guid, Device.platform_id == data_platform().id).with_for_update()
+    )
+    if device is None or device.owner_account_id is not None or device.deleted or device.scrapped_at:
+        raise not_found()
+    now = utcnow()
+    device.owner_account_id = require_account().id
+    device.name, device.time_zone, device.remark = name, time_zone, remark
+    device.claimed_at = now
+    device.enabled = True
+    device.service_expires_at = device.service_expires_at or now + SERVICE_PERIOD
+    device.data_expires_at = device.service_expires_at + DATA_GRACE
+    log_event(device, "add", name=name)
+    db.session.commit()
+    return device
+
+
+def update_device(device_id: int, changes: dict) -> Device:
+    device = owned_device(device_id, manage=True)
+    before = {key: getattr(device, key) for key in changes}
+    for key, value in changes.items():
+        setattr(device, key, value)
+    log_event(device, "edit", before=before, after=changes)
+    db.session.commit()
+    return device
+
+
+def set_enabled(device_id: int, enabled: bool) -> Device:
+    device = owned_device(device_id, manage=True)
+    if device.scrapped_at is not None:
+        raise ApiError(gettext("A scrapped device cannot be enabled or disabled."), code=3003)
+    device.enabled = enabled
+    log_event(device, "enable" if enabled else "stopUsing")
+    db.session.commit()
+    return device
+
+
+def scrap(device_id: int) -> Device:
+    device = owned_device(device_id, manage=True)
+    if device.scrapped_at is None:
+        device.scrapped_at = utcnow()
+        device.enabled = False
+        log_event(device, "scrap")
+        db.session.commit()
+    return device
+
+
+def delete(device_id: int) -> None:
+    """Deleting releases the device from the account; its history stays with the GUID."""
+    device = owned_device(device_id)
+    log_event(device, "delete")
+    device.deleted = True
+    device.focus = False
+    db.session.commit()
+
+
+def set_focus(device_id: int, focus: bool) -> Device:
+    device = owned_device(device_id)
+    device.focus = focus
+    db.session.commit()
+    return device
+
+
+# ---- lists and counts --------------------------------------------------------------------------------
+
+
+def _listing():
+    return (
+        owned(select(Device, DeviceState), Device)
+        .outerjoin(DeviceState, DeviceState.device_id == Device.id)
+        .join(DeviceType, DeviceType.id == Device.device_type_id)
+        .where(Device.deleted.is_(False))
+    )
+
+
+def expiry_window(name: str, now: datetime, zone: ZoneInfo) -> tuple[datetime, datetime]:
+    local = now.astimezone(zone)
+    day = local.replace(hour=0, minute=0, second=0, microsecond=0)
+    month = day.replace(day=1)
+    next_month = (month + timedelta(days=32)).replace(day=1)
+    if name == "week":  # expires this week (Monday to Sunday)
+        start = day - timedelta(days=day.weekday())
+        return now, start + timedelta(days=7)
+    if name == "month":  # expires this month
+        return now, next_month
+    return month, now  # expired this month
+
+
+def page(args: dict, zone: ZoneInfo) -> dict:
+    now = utcnow()
+    stmt = _listing()
+    if args.get("deviceName"):
+        stmt = stmt.where(
+            Device.name.contains(args["deviceName"], autoescape=True)
+            | Device.guid.contains(args["deviceName"], autoescape=True)
+        )
+    if args.get("status"):
+        stmt = stmt.where(status_conditions(now)[DeviceStatus(args["status"])])
+    if args.get("category"):
+        stmt = stmt.where(DeviceType.category == Category(args["category"]))
+    if args.get("expiry"):
+        start, end = expiry_window(args["expiry"], now, zone)
+        stmt = stmt.where(Device.service_expires_at >= start, Device.service_expires_at < end)
+    total = db.session.scalar(select(func.count()).select_from(stmt.with_only_columns(Device.id).subquery()))
+    rows = db.session.execute(
+        stmt.order_by(Device.focus.desc(), Device.id.desc())
+        .offset((args["start"] - 1) * args["pageSize"])
+        .limit(args["pageSize"])
+    ).all()
+    return {"list": [with_state(device, state, now) for device, state in rows], "total": total}
+
+
+def with_state(device: Device, state: DeviceState | None, now: datetime) -> dict:
+    from api.device.status import status_of
+
+    return {"device": device, "state": state, "status": status_of(device, state, now)}
+
+
+def status_counts() -> dict[str, int]:
+    now = utcnow()
+    conditions = status_conditions(now)
+    columns = [func.count().label("all")] + [
+        func.count().filter(condition).label(status.value) for status, condition in conditions.items()
+    ]
+    row = db.session.execute(_listing().with_only_columns(*columns)).one()
+    counts = dict(row._mapping)
+    return {
+        "all": counts["all"],
+        "online": counts["online"] + counts["alarm"] + counts["fault"],
+        "offline": counts["offline"],
+        "alarm": counts["alarm"],
+        "disabled": counts["disabled"],
+        "deactivated": counts["deactivated"],
+        "expired": counts["expired"],
+        "notEnabled": counts["not_enabled"],
+        "organization": 0,
+    }
+
+
+def detail(device_id: int) -> dict:
+    device = owned_device(device_id)
+    return {**with_state(device, device.state, utcnow()), "params": device.device_type.params}
+
+
+# ---- downlink --------------------------------------------------------------------------------------------
+
+
+def send_command(device_id: int, values: dict[str, object]) -> DeviceCommand:
+    """Validate the changed settings against the type's writable parameters and queue them."""
+    device = owned_device(device_id, manage=True)
+    params = {f"{p.param_key:04x}": p for p in device.device_type.params}
+    errors = {}
+    for key, value in values.items():
+        param = params.get(key.lower())
+        if param is None or param.read_write == ReadWrite.READ:
+            errors[key] = [gettext("This parameter cannot be set.")]
+        elif isinstance(value, bool) or not isinstance(value, int | float):
+            errors[key] = [gettext("Not a valid number.")]
+        elif (param.param_min is not None and value < param.param_min) or (
+            param.param_max is not None and value > param.param_max
+        ):
+            errors[key] = [gettext("Must be between %(min)s and %(max)s.", min=param.param_min, max=param.param_max)]
+    if errors:
+        raise ApiError(gettext("Invalid input"), code=422, http_status=422, data={"errors": errors})
+    command = DeviceCommand(
+        device_id=device.id, params={k.lower(): v for k, v in values.items()}, created_by=require_account().id
+    )
+    db.session.add(command)
+    log_event(device, "setParams", params=command.params)
+    db.session.commit()
+    from api.device.jobs import publish_command
+
+    publish_command.enqueue(command.id, job_id=f"command-{command.id}")
+    return command
+
+
+def commands(device_id: int, limit: int = 50) -> list[DeviceCommand]:
+    device = owned_device(device_id)
+    return list(
+        db.session.scalars(
+            select(DeviceCommand)
+            .where(DeviceCommand.device_id == device.id)
+            .order_by(DeviceCommand.created_at.desc())
+            .limit(limit)
+        )
+    )
+
+
+def acknowledge_command(device: Device, command_id: int, ok: bool, error: str | None = None) -> None:
+    """The device reports a command applied (or failed); applying also updates the interval."""
+    command = db.session.scalar(
+        select(DeviceCommand).where(DeviceCommand.id == command_id, DeviceCommand.device_id == device.id)
+    )
+    if command is None or command.status != CommandStatus.PENDING:
+        return
+    command.status = CommandStatus.APPLIED if ok else CommandStatus.FAILED
+    command.acked_at = utcnow()
+    command.error = (error or None) and error[:200]
+    interval = command.params.get(f"{0x0101:04x}")
+    if ok and interval:
+        device.interval_s = int(interval) * 60
+    db.session.commit()
+
+
+def writable_params(device: Device) -> list[DeviceParam]:
+    return [p for p in device.device_type.params if p.read_write != ReadWrite.READ]
+
+
+def events(device_id: int, limit: int = 100) -> list[DeviceEvent]:
+    device = owned_device(device_id)
+    return list(
+        db.session.scalars(
+            select(DeviceEvent)
+            .where(DeviceEvent.device_id == device.id)
+            .order_by(DeviceEvent.created_at.desc(), DeviceEvent.id.desc())
+            .limit(limit)
+        )
+    )

@@ -1,0 +1,176 @@
+"""The ingestion service: HTTP and MQTT both end here. One transaction per batch: readings,
+rollups, samples and the latest state are written together, readings are handed to the alarm
+seam, and only then does the caller acknowledge."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from flask_babel import gettext
+from sqlalchemy import func, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from api.device.models import Device, DeviceParam, DeviceState
+from api.extensions.db import db, utcnow
+from api.telemetry.models import DeviceSample, Reading, ReadingHourly
+from api.telemetry.records import Record, parse_records
+
+# After the service expires a device may upload for three more months (business-domain section 4).
+UPLOAD_GRACE = timedelta(days=91)
+
+# Handlers called with (device, records) inside the ingestion transaction; the alarm area
+# registers its evaluator here.
+READING_HANDLERS: list[Callable[[Device, list[Record]], None]] = []
+
+
+@dataclass
+class IngestResult:
+    accepted: int = 0
+    duplicates: int = 0
+    rejected: list[dict] = field(default_factory=list)
+
+
+class DeviceRefusedError(Exception):
+    """The whole batch is refused (device disabled, scrapped, or past its upload grace)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def sensor_ranges(device_type_id: int) -> dict[int, tuple[float | None, float | None]]:
+    rows = db.session.execute(
+        select(DeviceParam.probe_id, DeviceParam.param_min, DeviceParam.param_max).where(
+            DeviceParam.device_type_id == device_type_id, DeviceParam.probe_id.is_not(None)
+        )
+    )
+    return {probe: (low, high) for probe, low, high in rows}
+
+
+def refusal(device: Device, now: datetime) -> str | None:
+    if device.deleted or device.scrapped_at is not None:
+        return gettext("This device has been scrapped or deleted; it no longer accepts data.")
+    if not device.enabled:
+        return gettext("This device is disabled; it no longer accepts data.")
+    if device.service_expires_at is not None and now > device.service_expires_at + UPLOAD_GRACE:
+        return gettext("The service of this device expired more than three months ago.")
+    return None
+
+
+def ingest(device: Device, raw_records) -> IngestResult:
+    now = utcnow()
+    reason = refusal(device, now)
+    if reason:
+        raise DeviceRefusedError(reason)
+    parsed = parse_records(raw_records, sensor_ranges(device.device_type_id), now)
+    result = IngestResult(rejected=parsed.rejected)
+    if not parsed.records:
+        return result
+    dialect = postgresql if db.engine.dialect.name == "postgresql" else sqlite
+    rows = [
+        {"device_id": device.id, "sensor": sensor, "ts": record.ts, "value": value}
+        for record in parsed.records
+        for sensor, value in record.readings.items()
+        if value is not None
+    ]
+    inserted: list[tuple[int, datetime, float]] = []
+    if rows:
+        stmt = dialect.insert(Reading).on_conflict_do_nothing().returning(Reading.sensor, Reading.ts, Reading.value)
+        inserted = (
+            [tuple(row) for row in db.session.execute(stmt, rows)]
+            if len(rows) > 1
+            else list(db.session.execute(stmt.values(rows[0])))
+        )
+    result.accepted = len(inserted)
+    result.duplicates = len(rows) - len(inserted)
+    _roll_up(dialect, device.id, inserted)
+    _samples(dialect, device.id, parsed.records)
+    _update_state(dialect, device, parsed.records)
+    for handler in READING_HANDLERS:
+        handler(device, parsed.records)
+    db.session.commit()
+    return result
+
+
+def _roll_up(dialect, device_id: int, inserted) -> None:
+    """Fold the newly stored readings into their hourly buckets (duplicates were not inserted,
+    so re-sent data never counts twice)."""
+    buckets: dict[tuple[int, datetime], dict] = {}
+    for sensor, ts, value in inserted:
+        hour = ts.replace(minute=0, second=0, microsecond=0)
+        bucket = buckets.get((sensor, hour))
+        if bucket is None:
+            buckets[(sensor, hour)] = {
+                "device_id": device_id,
+                "sensor": sensor,
+                "bucket": hour,
+                "min_value": value,
+                "max_value": value,
+                "sum_value": value,
+                "count": 1,
+                "first_ts": ts,
+                "last_ts": ts,
+            }
+        else:
+            bucket["min_value"] = min(bucket["min_value"], value)
+            bucket["max_value"] = max(bucket["max_value"], value)
+            bucket["sum_value"] += value
+            bucket["count"] += 1
+            bucket["first_ts"] = min(bucket["first_ts"], ts)
+            bucket["last_ts"] = max(bucket["last_ts"], ts)
+    if not buckets:
+        return
+    least, greatest = (func.least, func.greatest) if dialect is postgresql else (func.min, func.max)
+    stmt = dialect.insert(ReadingHourly)
+    table = ReadingHourly.__table__
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["device_id", "sensor", "bucket"],
+        set_={
+            "min_value": least(table.c.min_value, stmt.excluded.min_value),
+            "max_value": greatest(table.c.max_value, stmt.excluded.max_value),
+            "sum_value": table.c.sum_value + stmt.excluded.sum_value,
+            "count": table.c.count + stmt.excluded.count,
+            "first_ts": least(table.c.first_ts, stmt.excluded.first_ts),
+            "last_ts": greatest(table.c.last_ts, stmt.excluded.last_ts),
+        },
+    )
+    db.session.execute(stmt, list(buckets.values()))
+
+
+def _samples(dialect, device_id: int, records: list[Record]) -> None:
+    rows = [
+        {"device_id": device_id, "ts": r.ts, "battery": r.battery, "signal": r.signal, "lat": r.lat, "lng": r.lng}
+        for r in records
+        if r.battery is not None or r.signal is not None or r.lat is not None
+    ]
+    if rows:
+        db.session.execute(dialect.insert(DeviceSample).on_conflict_do_nothing(), rows)
+
+
+def _update_state(dialect, device: Device, records: list[Record]) -> None:
+    """The latest state moves forward only: late (buffered) records never overwrite newer values."""
+    state = db.session.get(DeviceState, device.id, with_for_update=True)
+    if state is None:
+        state = DeviceState(device_id=device.id, values={})
+        db.session.add(state)
+    values = dict(state.values or {})
+    newest = state.last_data_at
+    fault = state.fault
+    for record in sorted(records, key=lambda r: r.ts):
+        if newest is not None and record.ts < newest:
+            continue
+        newest = record.ts
+        for sensor, value in record.readings.items():
+            values[str(sensor)] = value
+        if record.readings:
+            fault = any(value is None for value in record.readings.values())
+        for name in ("battery", "signal", "lat", "lng"):
+            if getattr(record, name) is not None:
+                setattr(state, name, getattr(record, name))
+    state.values = values
+    state.fault = fault
+    if newest is not None:
+        state.last_data_at = newest
+        state.offline_at = newest + timedelta(seconds=device.interval_s * device.device_type.offline_after_intervals)

@@ -1,0 +1,107 @@
+"""Chart, track and energy queries: at most ~2,000 points per sensor whatever the range.
+
+Short ranges return raw readings; longer ones return buckets (min, max, avg) from the raw table
+(up to a week) or from the hourly rollup (beyond), so a one-minute year is 8,760 rollup rows, not
+525,600 readings, and each bucket keeps its true min and max.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from datetime import datetime, timedelta
+
+from sqlalchemy import Integer, cast, func, select
+
+from api.extensions.db import db
+from api.telemetry.models import DeviceSample, Reading, ReadingHourly
+
+MAX_POINTS = 2000
+RAW_BUCKETS_UP_TO = timedelta(days=7)
+
+
+def bucket_seconds(start: datetime, end: datetime, interval_s: int) -> int:
+    """0 when raw points fit; else a bucket width giving at most MAX_POINTS buckets."""
+    span = (end - start).total_seconds()
+    if span / max(interval_s, 1) <= MAX_POINTS:
+        return 0
+    width = math.ceil(span / MAX_POINTS)
+    if span > RAW_BUCKETS_UP_TO.total_seconds():
+        width = max(3600, math.ceil(width / 3600) * 3600)  # whole hours: rollup buckets
+    return width
+
+
+def _epoch(column):
+    if db.engine.dialect.name == "postgresql":
+        return func.extract("epoch", column)
+    return cast(func.strftime("%s", column), Integer)
+
+
+def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, interval_s: int) -> dict:
+    width = bucket_seconds(start, end, interval_s)
+    series: dict[int, list] = defaultdict(list)
+    if width == 0:
+        rows = db.session.execute(
+            select(Reading.sensor, Reading.ts, Reading.value)
+            .where(Reading.device_id == device_id, Reading.sensor.in_(sensors), Reading.ts >= start, Reading.ts < end)
+            .order_by(Reading.sensor, Reading.ts)
+        )
+        for sensor, ts, value in rows:
+            series[sensor].append({"t": ts, "v": value})
+        return {"bucketSeconds": 0, "series": {s: series.get(s, []) for s in sensors}}
+    hourly = width >= 3600 and (end - start) > RAW_BUCKETS_UP_TO
+    table = ReadingHourly if hourly else Reading
+    time_column = ReadingHourly.bucket if hourly else Reading.ts
+    origin = start.timestamp()
+    bucket = func.floor((_epoch(time_column) - origin) / width)
+    if hourly:
+        aggregates = (
+            func.min(ReadingHourly.min_value),
+            func.max(ReadingHourly.max_value),
+            func.sum(ReadingHourly.sum_value) / func.sum(ReadingHourly.count),
+        )
+    else:
+        aggregates = (func.min(Reading.value), func.max(Reading.value), func.avg(Reading.value))
+    rows = db.session.execute(
+        select(table.sensor, bucket.label("b"), *aggregates)
+        .where(table.device_id == device_id, table.sensor.in_(sensors), time_column >= start, time_column < end)
+        .group_by(table.sensor, "b")
+        .order_by(table.sensor, "b")
+    )
+    for sensor, index, low, high, avg in rows:
+        series[sensor].append(
+            {"t": datetime.fromtimestamp(origin + int(index) * width, start.tzinfo), "min": low, "max": high, "v": avg}
+        )
+    return {"bucketSeconds": width, "series": {s: series.get(s, []) for s in sensors}}
+
+
+def track(device_id: int, start: datetime, end: datetime) -> list[DeviceSample]:
+    return list(
+        db.session.scalars(
+            select(DeviceSample)
+            .where(
+                DeviceSample.device_id == device_id,
+                DeviceSample.ts >= start,
+                DeviceSample.ts < end,
+                DeviceSample.lat.is_not(None),
+            )
+            .order_by(DeviceSample.ts)
+            .limit(MAX_POINTS * 5)
+        )
+    )
+
+
+def energy_by_month(device_id: int, sensor: int, months: list[tuple[datetime, datetime]]) -> list[dict]:
+    """Consumption per month of a cumulative meter: the month's last reading minus its first."""
+    result = []
+    for start, end in months:
+        low, high = db.session.execute(
+            select(func.min(ReadingHourly.min_value), func.max(ReadingHourly.max_value)).where(
+                ReadingHourly.device_id == device_id,
+                ReadingHourly.sensor == sensor,
+                ReadingHourly.bucket >= start,
+                ReadingHourly.bucket < end,
+            )
+        ).one()
+        result.append({"month": start, "kwh": round(high - low, 3) if low is not None else 0.0})
+    return result

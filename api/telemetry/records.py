@@ -1,0 +1,140 @@
+"""The one telemetry format, shared by HTTP and MQTT, and its validation.
+
+    {"guid": "86000000000001",
+     "records": [{"ts": 1795300000000 | "2026-11-21T08:00:00Z",
+                  "readings": {"1": 4.2, "2": 61.5},      # sensor number -> value (null = probe fault)
+                  "battery": 87, "signal": -71,           # optional: %, dBm
+                  "location": {"lat": 31.2, "lng": 121.5}}]}  # optional
+
+Validation is hand-written, not a marshmallow schema: it runs for every record on the hot path.
+Each bad record gets a reason; good records of the same batch are kept.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from flask_babel import gettext
+
+MAX_RECORDS = 5000
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+CLOCK_SKEW = timedelta(minutes=5)
+
+
+@dataclass
+class Record:
+    ts: datetime
+    readings: dict[int, float | None]
+    battery: float | None = None
+    signal: float | None = None
+    lat: float | None = None
+    lng: float | None = None
+
+
+@dataclass
+class Parsed:
+    records: list[Record] = field(default_factory=list)
+    indexes: list[int] = field(default_factory=list)  # position of each good record in the batch
+    rejected: list[dict] = field(default_factory=list)
+
+
+def _number(value) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError
+    return number
+
+
+def _timestamp(value, now: datetime) -> datetime:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        ts = datetime.fromtimestamp(value / 1000, UTC)
+    elif isinstance(value, str):
+        ts = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        if ts.tzinfo is None:
+            raise ValueError
+        ts = ts.astimezone(UTC)
+    else:
+        raise ValueError
+    if ts < EARLIEST or ts > now + CLOCK_SKEW:
+        raise ValueError
+    return ts
+
+
+def parse_records(raw_records, sensor_ranges: dict[int, tuple[float | None, float | None]], now: datetime) -> Parsed:
+    """`sensor_ranges`: the device type's sensors and their measurable range."""
+    parsed = Parsed()
+    if not isinstance(raw_records, list):
+        parsed.rejected.append({"index": None, "field": "records", "reason": gettext("Not a valid list.")})
+        return parsed
+    if len(raw_records) > MAX_RECORDS:
+        reason = gettext("At most %(max)s records per batch.", max=MAX_RECORDS)
+        parsed.rejected.append({"index": None, "field": "records", "reason": reason})
+        return parsed
+    for index, raw in enumerate(raw_records):
+        reason = _check(raw, sensor_ranges, now)
+        if isinstance(reason, Record):
+            parsed.records.append(reason)
+            parsed.indexes.append(index)
+        else:
+            parsed.rejected.append({"index": index, "field": reason[0], "reason": reason[1]})
+    return parsed
+
+
+def _check(raw, sensor_ranges, now) -> Record | tuple[str, str]:
+    if not isinstance(raw, dict):
+        return "record", gettext("Not a valid object.")
+    unknown = set(raw) - {"ts", "readings", "battery", "signal", "location"}
+    if unknown:
+        return sorted(unknown)[0], gettext("Unknown field.")
+    try:
+        ts = _timestamp(raw.get("ts"), now)
+    except (ValueError, TypeError, OverflowError, OSError):
+        return "ts", gettext("Not a valid time: epoch milliseconds or ISO 8601 with offset, not in the future.")
+    readings_raw = raw.get("readings", {})
+    if not isinstance(readings_raw, dict):
+        return "readings", gettext("Not a valid object.")
+    readings: dict[int, float | None] = {}
+    for key, value in readings_raw.items():
+        try:
+            sensor = int(key)
+        except (TypeError, ValueError):
+            sensor = None
+        if sensor not in sensor_ranges:
+            return f"readings.{key}", gettext("This device has no sensor %(sensor)s.", sensor=key)
+        if value is None:
+            readings[sensor] = None  # the probe reports a fault
+            continue
+        try:
+            number = _number(value)
+        except ValueError:
+            return f"readings.{key}", gettext("Not a valid number.")
+        low, high = sensor_ranges[sensor]
+        if (low is not None and number < low) or (high is not None and number > high):
+            return f"readings.{key}", gettext("Outside the sensor's range %(low)s to %(high)s.", low=low, high=high)
+        readings[sensor] = number
+    record = Record(ts=ts, readings=readings)
+    for name, low, high in (("battery", 0, 100), ("signal", -150, 0)):
+        if raw.get(name) is not None:
+            try:
+                number = _number(raw[name])
+            except ValueError:
+                return name, gettext("Not a valid number.")
+            if not low <= number <= high:
+                return name, gettext("Must be between %(min)s and %(max)s.", min=low, max=high)
+            setattr(record, name, number)
+    location = raw.get("location")
+    if location is not None:
+        try:
+            lat, lng = _number(location["lat"]), _number(location["lng"])
+        except (ValueError, KeyError, TypeError):
+            return "location", gettext("Not a valid position.")
+        if not (-90 <= lat <= 90 and -180 <= lng <= 180):
+            return "location", gettext("Not a valid position.")
+        record.lat, record.lng = lat, lng
+    if not readings and record.battery is None and record.signal is None and record.lat is None:
+        return "readings", gettext("The record carries no data.")
+    return record

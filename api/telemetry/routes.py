@@ -1,0 +1,173 @@
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from flask import request
+from flask.views import MethodView
+from flask_babel import gettext
+
+from api.device.schemas import CommandAckSchema, CommandSchema, DeviceIdQuerySchema
+from api.device.services import acknowledge_command, owned_device
+from api.extensions.db import db, utcnow
+from api.extensions.i18n import caller_zone
+from api.extensions.smorest import ApiError, Blueprint, ErrorEnvelopeSchema
+from api.telemetry import device_auth, queries
+from api.telemetry.ingest import DeviceRefusedError, ingest
+from api.telemetry.schemas import (
+    ChartQuerySchema,
+    ChartSchema,
+    EnergyMonthSchema,
+    LatestSchema,
+    RangeQuerySchema,
+    TrackPointSchema,
+    UploadResultSchema,
+    UploadSchema,
+)
+from api.units import to_unit
+
+blp = Blueprint("telemetry", __name__, url_prefix="/api/device", description="Telemetry: ingestion and queries")
+LIST = "device.list"
+DEVICE_HEADERS = {
+    "parameters": [
+        {"in": "header", "name": "X-Device-Id", "required": True, "schema": {"type": "string"}},
+        {"in": "header", "name": "X-Device-Key", "required": True, "schema": {"type": "string"}},
+    ]
+}
+
+
+def calling_device():
+    device = device_auth.authenticate(request.headers.get("X-Device-Id"), request.headers.get("X-Device-Key"))
+    if device is None:
+        raise ApiError(gettext("Unknown device or wrong device credential."), code=401, http_status=401)
+    return device
+
+
+@blp.route("/DeviceData/upload")
+class Upload(MethodView):
+    @blp.doc(**DEVICE_HEADERS)
+    @blp.arguments(UploadSchema, unknown="include")
+    @blp.response(200, UploadResultSchema)
+    @blp.alt_response(401, schema=ErrorEnvelopeSchema, description="Bad device credential")
+    @blp.alt_response(403, schema=ErrorEnvelopeSchema, description="Another device's GUID, or device refused")
+    def post(self, payload):
+        """Device upload (HTTP batch). Answers after the batch is committed; re-sent readings are
+        counted as duplicates; bad records are listed with their reason, good ones kept."""
+        device = calling_device()
+        if payload["guid"] != device.guid:
+            raise ApiError(gettext("A device may only upload its own data."), code=403, http_status=403)
+        try:
+            result = ingest(device, payload["records"])
+        except DeviceRefusedError as exc:
+            raise ApiError(exc.reason, code=3004, http_status=403) from exc
+        return result
+
+
+@blp.route("/DeviceCommand/pending")
+class PendingCommands(MethodView):
+    @blp.doc(**DEVICE_HEADERS)
+    @blp.response(200, CommandSchema(many=True))
+    def get(self):
+        """Commands waiting for the calling device (for devices without MQTT)."""
+        from sqlalchemy import select
+
+        from api.device.models import CommandStatus, DeviceCommand
+
+        device = calling_device()
+        return list(
+            db.session.scalars(
+                select(DeviceCommand)
+                .where(DeviceCommand.device_id == device.id, DeviceCommand.status == CommandStatus.PENDING)
+                .order_by(DeviceCommand.id)
+            )
+        )
+
+
+@blp.route("/DeviceCommand/ack")
+class AckCommand(MethodView):
+    @blp.doc(**DEVICE_HEADERS)
+    @blp.arguments(CommandAckSchema)
+    @blp.response(200)
+    def post(self, args):
+        """The calling device reports a command applied or failed."""
+        acknowledge_command(calling_device(), args["commandId"], args["ok"], args["error"])
+
+
+@blp.route("/DeviceData/latest")
+class Latest(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(DeviceIdQuerySchema, location="query")
+    @blp.response(200, LatestSchema)
+    def get(self, args):
+        """Latest values of a device (from the state table)."""
+        device = owned_device(args["deviceId"])
+        state = device.state
+        return {
+            "deviceId": device.id,
+            "lastDataTime": state.last_data_at if state else None,
+            "values": state.values if state else {},
+            "battery": state.battery if state else None,
+            "signal": state.signal if state else None,
+            "lat": state.lat if state else None,
+            "lng": state.lng if state else None,
+        }
+
+
+@blp.route("/DeviceData/chart")
+class Chart(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(ChartQuerySchema, location="query")
+    @blp.response(200, ChartSchema)
+    def get(self, args):
+        """Series per sensor: raw readings for short ranges, min/max/avg buckets for long ones
+        (at most ~2,000 points per sensor). Temperatures in the requested unit."""
+        device = owned_device(args["deviceId"])
+        probes = {p.probe_id: p for p in device.device_type.params if p.probe_id is not None}
+        sensors = [s for s in (args.get("sensors") or sorted(probes)) if s in probes]
+        data = queries.chart(device.id, sensors, args["start"], args["end"], device.interval_s)
+        for sensor, points in data["series"].items():
+            unit = probes[sensor].unit.unit_code if probes[sensor].unit else None
+            for point in points:
+                for key in ("v", "min", "max"):
+                    if point.get(key) is not None:
+                        point[key] = to_unit(point[key], unit, args["unit"])
+        return {
+            "bucketSeconds": data["bucketSeconds"],
+            "unit": args["unit"],
+            "series": {str(s): points for s, points in data["series"].items()},
+        }
+
+
+@blp.route("/DeviceData/track")
+class Track(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(RangeQuerySchema, location="query")
+    @blp.response(200, TrackPointSchema(many=True))
+    def get(self, args):
+        """Positions of a device over a range (map track)."""
+        device = owned_device(args["deviceId"])
+        return queries.track(device.id, args["start"], args["end"])
+
+
+@blp.route("/DeviceData/energy")
+class Energy(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(DeviceIdQuerySchema, location="query")
+    @blp.response(200, EnergyMonthSchema(many=True))
+    def get(self, args):
+        """Energy consumption of the last 12 months (devices with an energy meter)."""
+        device = owned_device(args["deviceId"])
+        meter = next((p.probe_id for p in device.device_type.params if p.param_type == "energy"), None)
+        if meter is None:
+            return []
+        return queries.energy_by_month(device.id, meter, last_months(12, utcnow()))
+
+
+def last_months(count: int, now: datetime) -> list[tuple[datetime, datetime]]:
+    zone = caller_zone()
+    month = now.astimezone(zone).replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    months = []
+    for _ in range(count):
+        following = (month + timedelta(days=32)).replace(day=1)
+        months.append((month, following))
+        month = (month - timedelta(days=1)).replace(day=1)
+    return list(reversed(months))

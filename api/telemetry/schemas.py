@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate
+from webargs.fields import DelimitedList
+
+from api.extensions.smorest import LocalDateTime, Schema
+
+
+class UploadSchema(Schema):
+    """Documentation of the telemetry format; the hot path validates records by hand (records.py)."""
+
+    guid = ma.fields.String(required=True, metadata={"description": "the device GUID (digits)"})
+    records = ma.fields.List(
+        ma.fields.Dict(),
+        required=True,
+        metadata={
+            "description": 'each {"ts": epoch ms | ISO 8601, "readings": {"1": 4.2}, "battery": 87, "signal": -71, '
+            '"location": {"lat": 31.2, "lng": 121.5}}'
+        },
+    )
+
+
+class RejectedSchema(Schema):
+    index = ma.fields.Integer(allow_none=True)
+    field = ma.fields.String()
+    reason = ma.fields.String()
+
+
+class UploadResultSchema(Schema):
+    accepted = ma.fields.Integer(metadata={"description": "readings stored"})
+    duplicates = ma.fields.Integer(metadata={"description": "readings already stored (re-sent)"})
+    rejected = ma.fields.List(ma.fields.Nested(RejectedSchema))
+
+
+class RangeQuerySchema(Schema):
+    deviceId = ma.fields.Integer(required=True)
+    start = ma.fields.AwareDateTime(required=True)
+    end = ma.fields.AwareDateTime(required=True)
+
+    @ma.validates_schema
+    def ordered(self, data, **kwargs):
+        from flask_babel import gettext
+
+        if data["end"] <= data["start"]:
+            raise ma.ValidationError(gettext("The end time must be after the start time."), "end")
+        if (data["end"] - data["start"]).days > 400:
+            raise ma.ValidationError(gettext("At most 400 days at a time."), "end")
+
+
+class ChartQuerySchema(RangeQuerySchema):
+    sensors = DelimitedList(ma.fields.Integer(validate=validate.Range(min=0, max=255)))
+    unit = ma.fields.String(load_default="C", validate=validate.OneOf(["C", "F"]))
+
+
+class PointSchema(Schema):
+    t = LocalDateTime()
+    v = ma.fields.Float(allow_none=True)
+    min = ma.fields.Float()
+    max = ma.fields.Float()
+
+
+class ChartSchema(Schema):
+    bucketSeconds = ma.fields.Integer(metadata={"description": "0: raw readings; else bucket width (min/max/avg)"})
+    unit = ma.fields.String()
+    series = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.List(ma.fields.Nested(PointSchema)))
+
+
+class LatestSchema(Schema):
+    deviceId = ma.fields.Integer()
+    lastDataTime = LocalDateTime(allow_none=True)
+    values = ma.fields.Dict()
+    battery = ma.fields.Float(allow_none=True)
+    signal = ma.fields.Float(allow_none=True)
+    lat = ma.fields.Float(allow_none=True)
+    lng = ma.fields.Float(allow_none=True)
+
+
+class TrackPointSchema(Schema):
+    t = LocalDateTime(attribute="ts")
+    lat = ma.fields.Float()
+    lng = ma.fields.Float()
+    battery = ma.fields.Float(allow_none=True)
+
+
+class EnergyMonthSchema(Schema):
+    month = LocalDateTime()
+    kwh = ma.fields.Float()
