@@ -1,41 +1,13 @@
-"""Operator commands: `flask sync-tenants`, `flask seed-demo`."""
+"""Operator and developer commands: sync-tenants, seed-demo, issue-guids, ingest mqtt, simulate."""
 
 from __future__ import annotations
 
 import click
-from flask import Flask
+from flask import Flask, current_app
+from sqlalchemy import select
 
-from api.account.models import AccountType, StaffRole
-from api.account.services import ensure_account
 from api.extensions.db import db
 from api.platform.services import TenantDefinitionError, sync_tenants
-
-# Fixed demo facts, printed by `make run` and listed in the README.
-DEMO_PASSWORD = "Cold#2026"
-DEMO_ACCOUNTS = (
-    # (tenant slug, user name, account type, staff role, profile)
-    (
-        "default",
-        "demouser",
-        AccountType.ENTERPRISE,
-        None,
-        {"real_name": "Demo User", "company_name": "Demo Cold Chain Co.", "email": "demouser@example.com"},
-    ),
-    (
-        "default",
-        "operator",
-        AccountType.ENTERPRISE,
-        StaffRole.OPERATOR,
-        {"real_name": "Platform Operator", "company_name": "ColdTrace Cloud", "email": "operator@example.com"},
-    ),
-    (
-        "junjia",
-        "reseller",
-        AccountType.ENTERPRISE,
-        StaffRole.PLATFORM_ADMIN,
-        {"real_name": "Junjia Admin", "company_name": "Junjia Cold Chain", "email": "reseller@example.com"},
-    ),
-)
 
 
 def _sync_or_fail():
@@ -53,13 +25,73 @@ def register_commands(app: Flask) -> None:
             click.echo(f"{slug}: {', '.join(d.domain for d in platform.domains)} ({platform.style_model})")
 
     @app.cli.command("seed-demo")
-    def seed_demo_command() -> None:
-        """Demo tenants and accounts; safe to run again (passwords are reset to the demo one)."""
-        platforms = _sync_or_fail()
-        for slug, user_name, account_type, staff_role, profile in DEMO_ACCOUNTS:
-            ensure_account(
-                platforms[slug], user_name, DEMO_PASSWORD, account_type=account_type, staff_role=staff_role, **profile
-            )
-        db.session.commit()
-        for slug, user_name, *_ in DEMO_ACCOUNTS:
-            click.echo(f"demo login on {slug}: {user_name} / {DEMO_PASSWORD}")
+    @click.option("--days", default=30, show_default=True, help="days of history to back-fill")
+    def seed_demo_command(days: int) -> None:
+        """Demo tenants, accounts, devices and history; safe to run again (tops history up)."""
+        from datetime import timedelta
+
+        from api import demo
+
+        _sync_or_fail()
+        for user_name, password in demo.seed(timedelta(days=days)):
+            click.echo(f"demo login: {user_name} / {password}")
+
+    @app.cli.command("issue-guids")
+    @click.option("--platform", "slug", default="default", show_default=True)
+    @click.option("--type-code", required=True, help="device type code in hex, e.g. 8002")
+    @click.option("--num", type=click.IntRange(1, 999), required=True)
+    @click.option("--order-code", required=True)
+    def issue_guids_command(slug: str, type_code: str, num: int, order_code: str) -> None:
+        """Issue GUIDs for a device type; prints each GUID and its device credential."""
+        from api.device.models import DeviceType
+        from api.device.services import issue_guids
+        from api.platform.models import Platform
+
+        platform = db.session.scalar(select(Platform).where(Platform.slug == slug))
+        device_type = db.session.scalar(select(DeviceType).where(DeviceType.type_code == int(type_code, 16)))
+        if platform is None or device_type is None:
+            raise click.ClickException("unknown platform or device type")
+        for guid, key in issue_guids(platform, device_type, num, order_code[:20]):
+            click.echo(f"{guid}\t{key}")
+
+    @app.cli.group("ingest")
+    def ingest_group() -> None:
+        """Ingestion processes."""
+
+    @ingest_group.command("mqtt")
+    def ingest_mqtt_command() -> None:
+        """Subscribe to devices/+/telemetry and ingest (QoS 1, persistent session)."""
+        from api.telemetry.mqtt import run_subscriber
+
+        run_subscriber(current_app._get_current_object())
+
+    @app.cli.command("simulate")
+    @click.option("--api-url", default="http://127.0.0.1:5000", show_default=True, help="for HTTP uploads")
+    @click.option("--host", default="localhost", show_default=True, help="site host the uploads name")
+    @click.option("--tick", default=10.0, show_default=True, help="seconds between upload rounds")
+    @click.option("--duration", type=float, default=None, help="stop after this many seconds")
+    @click.option("--transport", type=click.Choice(["auto", "mqtt", "http"]), default="auto", show_default=True)
+    def simulate_command(api_url: str, host: str, tick: float, duration: float | None, transport: str) -> None:
+        """Run the demo loggers: MQTT when a broker is reachable, else HTTP."""
+        from api import demo
+        from api.telemetry import simulator
+        from api.telemetry.mqtt import new_client
+
+        devices = demo.simulated_fleet()
+        db.session.remove()
+        sender = None
+        if transport in ("auto", "mqtt"):
+            try:
+                client = new_client("coldchain-simulator")
+                client.loop_start()
+                sender = simulator.MqttSender(client)
+            except OSError as exc:
+                if transport == "mqtt":
+                    raise click.ClickException(f"MQTT broker unreachable: {exc}") from exc
+        if sender is None:
+            sender = simulator.HttpSender(api_url, host)
+        click.echo(
+            f"simulating {len(devices)} devices over {'MQTT' if isinstance(sender, simulator.MqttSender) else 'HTTP'}"
+        )
+        sent = simulator.run(devices, sender, tick_s=tick, stop_after=duration)
+        click.echo(f"sent {sent} records")

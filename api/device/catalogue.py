@@ -70,6 +70,18 @@ TYPES = [
         ],
     },
     {
+        "type_code": 0x8005,
+        "type_name": "FZ-1 Ultra-low Freezer Monitor",
+        "type_series": "FZ",
+        "net_type": "4G",
+        "category": Category.FREEZER,
+        "default_interval_s": 120,
+        "params": [
+            (0x0001, "Cabinet temperature", "sensor", 1, ("celsius", -100.0, 40.0), 1, ReadWrite.READ),
+            (0x0101, "Logging interval", "setting", None, ("minute", 1.0, 1440.0), 0, ReadWrite.READ_WRITE),
+        ],
+    },
+    {
         "type_code": 0x8004,
         "type_name": "GT-1 GPS Shipment Tracker",
         "type_series": "GT",

@@ -89,16 +89,21 @@ def add_device(guid: str, name: str, time_zone: str, remark: str | None) -> Devi
     )
     if device is None or device.owner_account_id is not None or device.deleted or device.scrapped_at:
         raise not_found()
+    claim(device, require_account().id, name, time_zone, remark)
+    log_event(device, "add", name=name)
+    db.session.commit()
+    return device
+
+
+def claim(device: Device, account_id: int, name: str, time_zone: str, remark: str | None = None) -> None:
+    """Give an unclaimed device to an account, with a first year of service."""
     now = utcnow()
-    device.owner_account_id = require_account().id
+    device.owner_account_id = account_id
     device.name, device.time_zone, device.remark = name, time_zone, remark
     device.claimed_at = now
     device.enabled = True
     device.service_expires_at = device.service_expires_at or now + SERVICE_PERIOD
     device.data_expires_at = device.service_expires_at + DATA_GRACE
-    log_event(device, "add", name=name)
-    db.session.commit()
-    return device
 
 
 def update_device(device_id: int, changes: dict) -> Device:

@@ -1,0 +1,136 @@
+"""Fixed demo facts (`flask seed-demo`): tenants, accounts, a small fleet and 30 days of history.
+Everything here is idempotent: running it again tops the history up to now."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from api.account.models import Account, AccountType, StaffRole
+from api.account.services import ensure_account
+from api.device.catalogue import sync_catalogue
+from api.device.credentials import device_secret
+from api.device.models import Device, DeviceState, GuidBatch
+from api.device.services import claim, issue_guids
+from api.extensions.db import db, utcnow
+from api.platform.services import sync_tenants
+from api.telemetry.ingest import ingest
+from api.telemetry.simulator import Profile, SimulatedDevice, readings, timeline
+
+DEMO_PASSWORD = "Cold#2026"
+DEMO_ACCOUNTS = (
+    # (tenant slug, user name, account type, staff role, profile)
+    (
+        "default",
+        "demouser",
+        AccountType.ENTERPRISE,
+        None,
+        {"real_name": "Demo User", "company_name": "Demo Cold Chain Co.", "email": "demouser@example.com"},
+    ),
+    (
+        "default",
+        "operator",
+        AccountType.ENTERPRISE,
+        StaffRole.OPERATOR,
+        {"real_name": "Platform Operator", "company_name": "ColdTrace Cloud", "email": "operator@example.com"},
+    ),
+    (
+        "junjia",
+        "reseller",
+        AccountType.ENTERPRISE,
+        StaffRole.PLATFORM_ADMIN,
+        {"real_name": "Junjia Admin", "company_name": "Junjia Cold Chain", "email": "reseller@example.com"},
+    ),
+)
+
+
+@dataclass(frozen=True)
+class DemoDevice:
+    tenant: str
+    owner: str
+    type_code: int
+    name: str
+    profile: Profile
+    interval_s: int
+
+
+DEMO_FLEET = (
+    DemoDevice("default", "demouser", 0x8002, "Pharmacy Fridge A", Profile("fridge_rh", 5.0), 300),
+    DemoDevice("default", "demouser", 0x8001, "Vaccine Fridge B", Profile("fridge", 4.5), 300),
+    DemoDevice("default", "demouser", 0x8003, "Cold Room 1", Profile("cold_room", -18.0), 300),
+    DemoDevice("default", "demouser", 0x8005, "Lab Freezer -80", Profile("freezer", -80.0), 300),
+    DemoDevice("default", "demouser", 0x8004, "Truck SH-HZ", Profile("truck", 4.0), 300),
+    DemoDevice("junjia", "reseller", 0x8002, "Store Fridge 1", Profile("fridge_rh", 4.0), 300),
+    DemoDevice("junjia", "reseller", 0x8003, "Central Cold Room", Profile("cold_room", -20.0), 300),
+)
+BACKFILL = timedelta(days=30)
+BATCH = 2000
+
+
+def seed(backfill: timedelta = BACKFILL) -> list[tuple[str, str]]:
+    """Tenants, accounts, catalogue, fleet and history; returns the demo logins."""
+    platforms = {p.slug: p for p in sync_tenants()}
+    accounts = {}
+    for slug, user_name, account_type, staff_role, profile in DEMO_ACCOUNTS:
+        accounts[(slug, user_name)] = ensure_account(
+            platforms[slug], user_name, DEMO_PASSWORD, account_type=account_type, staff_role=staff_role, **profile
+        )
+    types = sync_catalogue()
+    db.session.commit()
+    for device, demo in fleet_devices(platforms, accounts, types):
+        backfill_history(device, demo, backfill)
+    return [(user_name, DEMO_PASSWORD) for _slug, user_name, *_ in DEMO_ACCOUNTS]
+
+
+def fleet_devices(platforms, accounts, types):
+    """The demo devices, issued and claimed once (found by owner and name afterwards)."""
+    for demo in DEMO_FLEET:
+        owner: Account = accounts[(demo.tenant, demo.owner)]
+        device = db.session.scalar(
+            select(Device).where(
+                Device.owner_account_id == owner.id, Device.name == demo.name, Device.deleted.is_(False)
+            )
+        )
+        if device is None:
+            [(guid, _key)] = issue_guids(platforms[demo.tenant], types[demo.type_code], 1, "DEMO", "demo")
+            device = db.session.scalar(select(Device).where(Device.guid == guid))
+            claim(device, owner.id, demo.name, "Asia/Shanghai")
+        device.interval_s = demo.interval_s
+        db.session.commit()
+        yield device, demo
+
+
+def backfill_history(device: Device, demo: DemoDevice, span: timedelta) -> int:
+    """Readings from the last stored one (or `span` ago) up to now, through the ingestion service."""
+    now = utcnow()
+    state = db.session.get(DeviceState, device.id)
+    start = max(now - span, state.last_data_at + timedelta(seconds=1)) if state and state.last_data_at else now - span
+    records = [readings(device.guid, demo.profile, ts) for ts in timeline(start, now, device.interval_s)]
+    for first in range(0, len(records), BATCH):
+        ingest(device, records[first : first + BATCH])
+    return len(records)
+
+
+def simulated_fleet() -> list[SimulatedDevice]:
+    """The demo devices as the simulator drives them, resuming after their last stored data."""
+    by_name = {demo.name: demo for demo in DEMO_FLEET}
+    demo_batches = select(GuidBatch.id).where(GuidBatch.order_code == "DEMO")
+    rows = db.session.execute(
+        select(Device, DeviceState.last_data_at)
+        .outerjoin(DeviceState, DeviceState.device_id == Device.id)
+        .where(Device.batch_id.in_(demo_batches), Device.deleted.is_(False))
+    ).all()
+    now = utcnow()
+    return [
+        SimulatedDevice(
+            device.guid,
+            device_secret(device.guid, device.credential_version),
+            by_name[device.name].profile,
+            device.interval_s,
+            last or now - timedelta(minutes=10),
+        )
+        for device, last in rows
+        if device.name in by_name
+    ]
