@@ -12,7 +12,8 @@ DATABASE_URL ?= sqlite:///$(CURDIR)/var/coldchain.db
 REDIS_URL ?= redis://127.0.0.1:6379/0
 # The web server proxies /api to the api and tells it the browser's host.
 TRUSTED_PROXIES ?= 127.0.0.1,::1
-RUN_ENV := DATABASE_URL=$(DATABASE_URL) REDIS_URL=$(REDIS_URL) TRUSTED_PROXIES=$(TRUSTED_PROXIES) FLASK_APP=api
+MQTT_URL ?= mqtt://127.0.0.1:1883
+RUN_ENV := DATABASE_URL=$(DATABASE_URL) REDIS_URL=$(REDIS_URL) MQTT_URL=$(MQTT_URL) TRUSTED_PROXIES=$(TRUSTED_PROXIES) FLASK_APP=api
 
 .PHONY: help install python-deps node-deps translations update-translations build migrate seed run test test-setup services \
         system-packages lint pytest web-test e2e bench clean
@@ -68,6 +69,10 @@ run: build seed
 	  $(BIN)/rq worker --url $$REDIS_URL --with-scheduler notifications exports reports default & \
 	  $(BIN)/rq cron --url $$REDIS_URL api/jobs/schedule.py & \
 	else echo "No Redis at $$REDIS_URL: jobs run inside the api process (embedded default)"; fi; \
+	if (exec 3<>/dev/tcp/127.0.0.1/1883) 2>/dev/null; then $(BIN)/flask ingest mqtt & \
+	else echo "No MQTT broker: the simulator uploads over HTTP"; fi; \
+	(for i in $$(seq 1 30); do curl -fs -o /dev/null http://127.0.0.1:$(API_PORT)/api/health && break; sleep 1; done; \
+	 exec $(BIN)/flask simulate --api-url http://127.0.0.1:$(API_PORT)) & \
 	API_URL=http://127.0.0.1:$(API_PORT) WEB_PORT=$(WEB_PORT) npm run start -w web & \
 	for i in $$(seq 1 120); do curl -fs -o /dev/null http://localhost:$(WEB_PORT)/user/login && break; sleep 1; done; \
 	echo; \

@@ -182,7 +182,7 @@ def page(args: dict, zone: ZoneInfo) -> dict:
     stmt = _listing()
     if args.get("deviceName"):
         stmt = stmt.where(
-            Device.name.contains(args["deviceName"], autoescape=True)
+            Device.name.icontains(args["deviceName"], autoescape=True)
             | Device.guid.contains(args["deviceName"], autoescape=True)
         )
     if args.get("status"):

@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import DateTime, Enum, MetaData, func
+from sqlalchemy import DateTime, Enum, MetaData, event, func
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, registry
 from sqlalchemy.types import TypeDecorator
 
@@ -73,6 +74,18 @@ PARTITION_NAME = re.compile(r"^reading_(\d{6}|default)$")
 def include_in_migrations(name: str | None, type_: str, parent_names) -> bool:
     """Monthly partitions of `reading` are created at run time, not by migrations."""
     return not (type_ == "table" and name is not None and PARTITION_NAME.match(name))
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection, connection_record) -> None:
+    """The embedded SQLite database is shared by the api, the ingest subscriber and the worker:
+    WAL lets readers run beside the writer and the busy timeout makes writers queue, not fail."""
+    if type(dbapi_connection).__module__.startswith("sqlite3"):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=15000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
 
 
 db = SQLAlchemy(model_class=Model)

@@ -12,7 +12,7 @@ class UploadSchema(Schema):
 
     guid = ma.fields.String(required=True, metadata={"description": "the device GUID (digits)"})
     records = ma.fields.List(
-        ma.fields.Dict(),
+        ma.fields.Raw(),
         required=True,
         metadata={
             "description": 'each {"ts": epoch ms | ISO 8601, "readings": {"1": 4.2}, "battery": 87, "signal": -71, '

@@ -1,0 +1,244 @@
+"""Ingestion (HTTP), the time-series store, rollups and chart queries, downlink over HTTP."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import func, literal_column, select
+
+from api.extensions.db import db
+from api.telemetry.models import Reading, ReadingHourly
+from tests.api.device_helpers import DEVICE, add, guids, minutes_ago, owner, upload
+
+__all__ = ["guids", "owner"]
+
+
+@pytest.fixture
+def fridge(client, owner, guids):
+    device_id = add(client, owner, guids["th_a"][0], name="Fridge")
+    return device_id, *guids["th_a"]
+
+
+def stored(app, device_id) -> int:
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(Reading).where(Reading.device_id == device_id))
+
+
+class TestUpload:
+    def test_batch_is_stored_and_state_updated(self, app, client, owner, fridge):
+        device_id, guid, key = fridge
+        records = [
+            {"ts": minutes_ago(10 - i), "readings": {"1": 4.0 + i / 10, "2": 50}, "battery": 90, "signal": -70}
+            for i in range(5)
+        ]
+        body = upload(client, guid, key, records).get_json()
+        assert body["data"] == {"accepted": 10, "duplicates": 0, "rejected": []}
+        latest = client.get(f"{DEVICE}/DeviceData/latest?deviceId={device_id}", headers=owner).get_json()["data"]
+        assert latest["values"] == {"1": 4.4, "2": 50.0} and latest["battery"] == 90
+
+    def test_resent_readings_are_duplicates(self, app, client, fridge):
+        device_id, guid, key = fridge
+        records = [{"ts": minutes_ago(5), "readings": {"1": 4.0, "2": 50}}]
+        upload(client, guid, key, records)
+        body = upload(client, guid, key, records).get_json()["data"]
+        assert (body["accepted"], body["duplicates"]) == (0, 2)
+        assert stored(app, device_id) == 2
+
+    def test_out_of_order_records_do_not_move_the_latest_state_back(self, client, owner, fridge):
+        device_id, guid, key = fridge
+        upload(client, guid, key, [{"ts": minutes_ago(1), "readings": {"1": 5.0}}])
+        upload(client, guid, key, [{"ts": minutes_ago(30), "readings": {"1": 9.9}}])  # buffered, sent late
+        latest = client.get(f"{DEVICE}/DeviceData/latest?deviceId={device_id}", headers=owner).get_json()["data"]
+        assert latest["values"]["1"] == 5.0
+
+    def test_bad_records_are_refused_with_a_reason_and_good_ones_kept(self, app, make_client, fridge):
+        device_id, guid, key = fridge
+        client = make_client(lang="en-US")
+        future = int((datetime.now(UTC) + timedelta(hours=1)).timestamp() * 1000)
+        records = [
+            {"ts": minutes_ago(3), "readings": {"1": 4.0}},  # good
+            {"ts": future, "readings": {"1": 4.0}},
+            {"ts": "yesterday", "readings": {"1": 4.0}},
+            {"ts": minutes_ago(2), "readings": {"7": 4.0}},
+            {"ts": minutes_ago(2), "readings": {"1": "warm"}},
+            {"ts": minutes_ago(2), "readings": {"1": 400}},
+            {"ts": minutes_ago(2), "readings": {"2": 120}},
+            {"ts": minutes_ago(2), "readings": {"1": 4}, "battery": 140},
+            {"ts": minutes_ago(2), "readings": {"1": 4}, "location": {"lat": 95, "lng": 0}},
+            {"ts": minutes_ago(2), "readings": {"1": 4}, "colour": "blue"},
+            "not a record",
+            {"ts": "2026-11-21T08:00:00"},  # no offset
+            {"ts": minutes_ago(1), "readings": {"1": 4.5}},  # good
+        ]
+        answer = upload(client, guid, key, records).get_json()
+        body = answer["data"]
+        assert body and body.get("accepted") == 2, answer
+        fields = [(r["index"], r["field"]) for r in body["rejected"]]
+        assert fields == [
+            (1, "ts"),
+            (2, "ts"),
+            (3, "readings.7"),
+            (4, "readings.1"),
+            (5, "readings.1"),
+            (6, "readings.2"),
+            (7, "battery"),
+            (8, "location"),
+            (9, "colour"),
+            (10, "record"),
+            (11, "ts"),
+        ]
+        assert "range -40.0 to 85.0" in body["rejected"][4]["reason"]
+        assert stored(app, device_id) == 2
+
+    def test_wrong_credential_is_refused(self, client, fridge):
+        _device_id, guid, _key = fridge
+        response = upload(client, guid, "0" * 32, [{"ts": minutes_ago(1), "readings": {"1": 4.0}}])
+        assert response.status_code == 401
+
+    def test_a_device_cannot_write_another_devices_data(self, app, client, guids, fridge):
+        device_id, guid, key = fridge
+        other_guid, other_key = guids["th_b"]
+        # its own credential, another GUID in the body
+        response = upload(client, guid, key, [{"ts": minutes_ago(1), "readings": {"1": 4.0}}], body_guid=other_guid)
+        assert response.status_code == 403
+        # another device's credential presented for this GUID
+        response = upload(client, guid, other_key, [{"ts": minutes_ago(1), "readings": {"1": 4.0}}])
+        assert response.status_code == 401
+        assert stored(app, device_id) == 0
+
+    def test_too_many_records(self, client, fridge):
+        _device_id, guid, key = fridge
+        body = upload(client, guid, key, [{"ts": minutes_ago(1), "readings": {"1": 4.0}}] * 5001).get_json()["data"]
+        assert body["accepted"] == 0 and body["rejected"][0]["field"] == "records"
+
+
+class TestChart:
+    def test_rollups_match_raw_data(self, app, client, owner, fridge):
+        device_id, guid, key = fridge
+        rng = random.Random(7)
+        records = []
+        base = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=5)
+        for minute in range(300):
+            records.append(
+                {
+                    "ts": int((base + timedelta(minutes=minute)).timestamp() * 1000),
+                    "readings": {"1": round(rng.uniform(-5, 15), 2)},
+                }
+            )
+        rng.shuffle(records)
+        for first in range(0, 300, 37):  # arbitrary batches, out of order, some re-sent
+            upload(client, guid, key, records[first : first + 37])
+            upload(client, guid, key, records[first : first + 5])
+        hour = func.date_trunc(literal_column("'hour'"), Reading.ts)
+        with app.app_context():
+            raw = db.session.execute(
+                select(hour, func.min(Reading.value), func.max(Reading.value), func.sum(Reading.value), func.count())
+                .where(Reading.device_id == device_id, Reading.sensor == 1)
+                .group_by(hour)
+                .order_by(hour)
+            ).all()
+            rolled = db.session.execute(
+                select(
+                    ReadingHourly.bucket,
+                    ReadingHourly.min_value,
+                    ReadingHourly.max_value,
+                    ReadingHourly.sum_value,
+                    ReadingHourly.count,
+                )
+                .where(ReadingHourly.device_id == device_id, ReadingHourly.sensor == 1)
+                .order_by(ReadingHourly.bucket)
+            ).all()
+        assert len(raw) == len(rolled) == 5
+        for (b1, lo1, hi1, s1, c1), (b2, lo2, hi2, s2, c2) in zip(raw, rolled, strict=True):
+            assert (b1, lo1, hi1, c1) == (b2, lo2, hi2, c2)
+            assert s1 == pytest.approx(s2)
+
+    def test_long_ranges_use_buckets_that_keep_the_true_min_and_max(self, app, client, owner, fridge):
+        device_id, guid, key = fridge
+        base = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(days=20)
+        records = [
+            {"ts": int((base + timedelta(minutes=m)).timestamp() * 1000), "readings": {"1": 4.0}}
+            for m in range(0, 20 * 24 * 60, 5)
+        ]
+        records[1000]["readings"]["1"] = 31.5  # a five-minute excursion
+        records[2000]["readings"]["1"] = -12.25
+        for first in range(0, len(records), 2000):
+            upload(client, guid, key, records[first : first + 2000])
+        query = {"deviceId": device_id, "start": base.isoformat(), "end": (base + timedelta(days=20)).isoformat()}
+        data = client.get(f"{DEVICE}/DeviceData/chart", query_string=query, headers=owner).get_json()["data"]
+        points = data["series"]["1"]
+        assert data["bucketSeconds"] == 3600 and len(points) <= 2000
+        assert max(p["max"] for p in points) == 31.5
+        assert min(p["min"] for p in points) == -12.25
+        assert data["series"]["2"] == []
+
+    def test_short_ranges_are_raw_and_fahrenheit_converts(self, client, owner, fridge):
+        device_id, guid, key = fridge
+        upload(client, guid, key, [{"ts": minutes_ago(m), "readings": {"1": 5.0, "2": 60}} for m in range(1, 11)])
+        now = datetime.now(UTC)
+        query = {
+            "deviceId": device_id,
+            "start": (now - timedelta(hours=1)).isoformat(),
+            "end": now.isoformat(),
+            "unit": "F",
+            "sensors": "1",
+        }
+        data = client.get(f"{DEVICE}/DeviceData/chart", query_string=query, headers=owner).get_json()["data"]
+        assert data["bucketSeconds"] == 0 and data["unit"] == "F"
+        assert [p["v"] for p in data["series"]["1"]] == [41.0] * 10
+        assert list(data["series"]) == ["1"]
+
+    def test_range_validation(self, make_client, owner, fridge):
+        device_id, *_ = fridge
+        client = make_client(lang="en-US")
+        body = client.get(
+            f"{DEVICE}/DeviceData/chart",
+            query_string={"deviceId": device_id, "start": "2026-02-01T00:00:00Z", "end": "2026-01-01T00:00:00Z"},
+            headers=owner,
+        ).get_json()
+        assert body["code"] == 422 and body["data"]["errors"]["end"] == ["The end time must be after the start time."]
+
+
+class TestCommands:
+    def test_settings_go_down_and_come_back_applied(self, client, owner, fridge):
+        device_id, guid, key = fridge
+        sent = client.post(
+            f"{DEVICE}/DeviceCommand/send", json={"deviceId": device_id, "params": {"0101": 10}}, headers=owner
+        ).get_json()
+        assert sent["data"]["status"] == "pending"
+        device_headers = {"X-Device-Id": guid, "X-Device-Key": key}
+        pending = client.get(f"{DEVICE}/DeviceCommand/pending", headers=device_headers).get_json()["data"]
+        assert [c["params"] for c in pending] == [{"0101": 10}]
+        client.post(
+            f"{DEVICE}/DeviceCommand/ack", json={"commandId": pending[0]["id"], "ok": True}, headers=device_headers
+        )
+        listed = client.get(f"{DEVICE}/DeviceCommand/list?deviceId={device_id}", headers=owner).get_json()["data"]
+        assert listed[0]["status"] == "applied"
+        detail = client.get(f"{DEVICE}/Device/detail/{device_id}", headers=owner).get_json()["data"]
+        assert detail["intervalSeconds"] == 600
+
+    @pytest.mark.parametrize(
+        ("params", "field"), [({"0001": 5}, "0001"), ({"0101": 0}, "0101"), ({"0101": "x"}, "0101")]
+    )
+    def test_only_writable_parameters_within_range(self, client, owner, fridge, params, field):
+        device_id, *_ = fridge
+        body = client.post(
+            f"{DEVICE}/DeviceCommand/send", json={"deviceId": device_id, "params": params}, headers=owner
+        ).get_json()
+        assert body["code"] == 422 and field in body["data"]["errors"]
+
+    def test_a_device_cannot_ack_another_devices_command(self, client, owner, guids, fridge):
+        device_id, *_ = fridge
+        command = client.post(
+            f"{DEVICE}/DeviceCommand/send", json={"deviceId": device_id, "params": {"0101": 10}}, headers=owner
+        ).get_json()["data"]
+        other_guid, other_key = guids["th_b"]
+        client.post(
+            f"{DEVICE}/DeviceCommand/ack",
+            json={"commandId": command["id"], "ok": True},
+            headers={"X-Device-Id": other_guid, "X-Device-Key": other_key},
+        )
+        listed = client.get(f"{DEVICE}/DeviceCommand/list?deviceId={device_id}", headers=owner).get_json()["data"]
+        assert listed[0]["status"] == "pending"
