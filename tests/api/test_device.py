@@ -103,8 +103,8 @@ class TestLifecycle:
         )
         refused = upload(client, guid, key, [{"ts": minutes_ago(1), "readings": {"1": 4.0}}])
         assert (
-            refused.status_code == 403
-            and "disabled" in refused.get_json()["msg"].lower()
+            (refused.status_code == 403
+            and "disabled" in refused.get_json()["msg"].lower())
             or refused.get_json()["code"] == 3004
         )
         assert client.put(f"{DEVICE}/Device/enable/{device_id}", headers=owner).get_json()["code"] == 0
