@@ -57,13 +57,13 @@ class DemoDevice:
 
 
 DEMO_FLEET = (
-    DemoDevice("default", "demouser", 0x8002, "Pharmacy Fridge A", Profile("fridge_rh", 5.0), 300),
-    DemoDevice("default", "demouser", 0x8001, "Vaccine Fridge B", Profile("fridge", 4.5), 300),
+    DemoDevice("default", "demouser", 0x8002, "Pharmacy Fridge", Profile("fridge_rh", 5.0), 300),
+    DemoDevice("default", "demouser", 0x8001, "Vaccine Fridge", Profile("fridge", 4.5), 300),
     DemoDevice("default", "demouser", 0x8003, "Cold Room 1", Profile("cold_room", -18.0), 300),
     DemoDevice("default", "demouser", 0x8005, "Lab Freezer -80", Profile("freezer", -80.0), 300),
     DemoDevice("default", "demouser", 0x8004, "Truck SH-HZ", Profile("truck", 4.0), 300),
     DemoDevice("junjia", "reseller", 0x8002, "Store Fridge 1", Profile("fridge_rh", 4.0), 300),
-    DemoDevice("junjia", "reseller", 0x8003, "Central Cold Room", Profile("cold_room", -20.0), 300),
+    DemoDevice("junjia", "reseller", 0x8003, "Central Room", Profile("cold_room", -20.0), 300),
 )
 BACKFILL = timedelta(days=30)
 BATCH = 2000

@@ -88,6 +88,11 @@ def handle_message(topic: str, payload: bytes) -> None:
 
 
 def run_subscriber(app: Flask, client_id: str = "coldchain-ingest") -> None:
+    build_subscriber(app, client_id).loop_forever(retry_first_connection=True)
+
+
+def build_subscriber(app: Flask, client_id: str) -> mqtt.Client:
+    """A connected ingest client with its handlers; the caller runs its network loop."""
     with app.app_context():
         client = new_client(client_id, persistent=True)
 
@@ -111,4 +116,4 @@ def run_subscriber(app: Flask, client_id: str = "coldchain-ingest") -> None:
     client.on_connect = on_connect
     client.on_message = on_message
     client.reconnect_delay_set(1, 30)
-    client.loop_forever(retry_first_connection=True)
+    return client

@@ -102,11 +102,9 @@ class TestLifecycle:
             == "disabled"
         )
         refused = upload(client, guid, key, [{"ts": minutes_ago(1), "readings": {"1": 4.0}}])
-        assert (
-            (refused.status_code == 403
-            and "disabled" in refused.get_json()["msg"].lower())
-            or refused.get_json()["code"] == 3004
-        )
+        assert (refused.status_code == 403 and "disabled" in refused.get_json()["msg"].lower()) or refused.get_json()[
+            "code"
+        ] == 3004
         assert client.put(f"{DEVICE}/Device/enable/{device_id}", headers=owner).get_json()["code"] == 0
         assert upload(client, guid, key, [{"ts": minutes_ago(1), "readings": {"1": 4.0}}]).status_code == 200
         assert (
