@@ -75,6 +75,17 @@ def data_platform() -> Platform:
     return platform if platform.independent else operator_platform()
 
 
+def data_platform_id() -> int:
+    """data_platform().id without a query per request: the operator's id is fixed for a process."""
+    platform = current_platform()
+    if platform.independent:
+        return platform.id
+    cache = current_app.extensions.setdefault("tenancy", {})
+    if "operator_platform_id" not in cache:
+        cache["operator_platform_id"] = operator_platform().id
+    return cache["operator_platform_id"]
+
+
 class TenantOwned:
     """Mixin for rows that belong to a platform's data space (accounts, devices ...)."""
 
@@ -85,7 +96,7 @@ class TenantOwned:
 
 def scoped(stmt: Select[tuple[T]], model: type[TenantOwned]) -> Select[tuple[T]]:
     """Restrict a query to the data space of the current request's platform."""
-    return stmt.where(model.platform_id == data_platform().id)
+    return stmt.where(model.platform_id == data_platform_id())
 
 
 def bearer_token() -> str | None:

@@ -6,18 +6,14 @@ that a noisy shared machine moves both and the ratio stays comparable between ru
 
 from __future__ import annotations
 
-from api import create_app
 from api.platform.services import sync_tenants
-from api.settings import TestConfig
-from bench._util import percentile, report, timings_ms
-from tests.conftest import reset_schema
+from bench._util import bench_app, percentile, report, timings_ms
 
 REPEAT = 2000
 
 
 def run() -> None:
-    app = create_app(TestConfig)
-    reset_schema(app)
+    app = bench_app()
     with app.app_context():
         sync_tenants()
     client = app.test_client()

@@ -12,6 +12,7 @@ from sqlalchemy import text
 
 from api import create_app
 from api.extensions.db import db
+from api.extensions.ratelimit import limiter
 from api.jobs import redis_connection
 from api.platform.services import sync_tenants
 from api.settings import TestConfig
@@ -47,10 +48,12 @@ def clean_database(request, app):
         db.session.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
         db.session.commit()
         sync_tenants()
-        # Rate-limit counters and queued jobs of one test must not leak into the next.
+        # Rate-limit counters and queued jobs of one test must not leak into the next. (The limiter
+        # is one object shared by every app a test builds, so reset its storage, whichever it is.)
         connection = redis_connection()
         if connection is not None:
             connection.flushdb()
+        limiter.reset()
     yield
     with app.app_context():
         db.session.remove()

@@ -18,7 +18,7 @@ from api.extensions.db import db, utcnow
 from api.extensions.smorest import ApiError
 from api.platform.models import Platform
 from api.platform.styles import load_style_models
-from api.tenancy import current_platform, data_platform, require_account
+from api.tenancy import current_platform, data_platform_id, require_account
 from api.verification import services as verification
 from api.verification.models import CodeChannel, CodePurpose
 
@@ -46,7 +46,7 @@ def password_matches(account: Account, password: str) -> bool:
 
 
 def _accounts():
-    return select(Account).where(Account.platform_id == data_platform().id, Account.cancelled.is_(False))
+    return select(Account).where(Account.platform_id == data_platform_id(), Account.cancelled.is_(False))
 
 
 def find_by_identifier(identifier: str) -> Account | None:
@@ -149,7 +149,7 @@ def create_account(data: dict) -> Account:
         raise ApiError(gettext("The user already exists"), code=1004)
     verification.verify_code(platform, channel, target, CodePurpose.REGISTER, data["code"])
     account = Account(
-        platform_id=data_platform().id,
+        platform_id=data_platform_id(),
         user_name=data["userName"],
         phone=data.get("phone"),
         email=data.get("email"),
@@ -229,7 +229,7 @@ def cancel(account: Account) -> None:
 
 def unlock(account_id: int) -> None:
     account = db.session.scalar(
-        select(Account).where(Account.id == account_id, Account.platform_id == data_platform().id)
+        select(Account).where(Account.id == account_id, Account.platform_id == data_platform_id())
     )
     if account is None:
         raise ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
@@ -321,7 +321,7 @@ def login_to_old_platform(data: dict) -> str:
     account = db.session.scalar(_accounts().where(Account.user_name == data["userName"]))
     if account is None:
         account = Account(
-            platform_id=data_platform().id,
+            platform_id=data_platform_id(),
             user_name=data["userName"][:50],
             phone=data.get("phone")
             if data.get("phone") and not find_by_contact(CodeChannel.PHONE, data["phone"])

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from flask import request
 from sqlalchemy import select, update
+from sqlalchemy.orm import joinedload
 
 from api.account.models import Account, AccountSession
 from api.extensions.db import db, utcnow
@@ -39,7 +40,11 @@ def issue_token(account: Account, platform: Platform) -> str:
 
 
 def find_session(token: str) -> AccountSession | None:
-    return db.session.scalar(select(AccountSession).where(AccountSession.token_hash == token_digest(token)))
+    return db.session.scalar(
+        select(AccountSession)
+        .options(joinedload(AccountSession.account))
+        .where(AccountSession.token_hash == token_digest(token))
+    )
 
 
 def is_live(session: AccountSession | None, platform: Platform) -> bool:

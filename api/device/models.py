@@ -113,7 +113,8 @@ class Device(TenantOwned, TimestampMixin, Model):
     """A device from issuance on. Unclaimed until an account adds it by its complete GUID."""
 
     __tablename__ = "device"
-    __table_args__ = (Index("ix_device_owner_list", "platform_id", "owner_account_id", "deleted"),)
+    # Lists walk an owner's devices in display order (pinned first, newest first) and stop early.
+    __table_args__ = (Index("ix_device_owner_order", "owner_account_id", "focus", "id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     guid: Mapped[str] = mapped_column(String(20), unique=True)

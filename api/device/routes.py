@@ -14,6 +14,10 @@ from api.device.schemas import (
     DevicePageQuerySchema,
     DeviceUpdateSchema,
     FocusSchema,
+    MaintenanceQuerySchema,
+    MaintenanceRecordInputSchema,
+    MaintenanceRecordSchema,
+    MaintenanceRecordUpdateSchema,
     StatusCountSchema,
 )
 from api.extensions.i18n import caller_zone
@@ -159,3 +163,46 @@ class CommandList(MethodView):
     def get(self, args):
         """Recent commands of a device and whether the device applied them."""
         return services.commands(args["deviceId"])
+
+
+@blp.route("/MaintenanceRecord/page")
+class RecordPage(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(MaintenanceQuerySchema)
+    @blp.response(200, MaintenanceRecordSchema, page=True)
+    @missing()
+    def post(self, args):
+        """Maintenance and warranty records of a device, newest first."""
+        return services.record_page(args)
+
+
+@blp.route("/MaintenanceRecord/insert")
+class RecordInsert(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(MaintenanceRecordInputSchema)
+    @blp.response(200, MaintenanceRecordSchema)
+    @missing()
+    def post(self, args):
+        """Add a maintenance or warranty record."""
+        return services.save_record(args)
+
+
+@blp.route("/MaintenanceRecord/update")
+class RecordUpdate(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(MaintenanceRecordUpdateSchema)
+    @blp.response(200, MaintenanceRecordSchema)
+    @missing()
+    def put(self, args):
+        """Change a maintenance or warranty record."""
+        return services.save_record(args)
+
+
+@blp.route("/MaintenanceRecord/delete/<int:record_id>")
+class RecordDelete(MethodView):
+    @blp.login_required(LIST)
+    @blp.response(200)
+    @missing()
+    def delete(self, record_id: int):
+        """Delete a maintenance or warranty record."""
+        services.delete_record(record_id)

@@ -132,3 +132,53 @@ class CommandAckSchema(Schema):
     commandId = ma.fields.Integer(required=True)
     ok = ma.fields.Boolean(required=True)
     error = ma.fields.String(load_default=None, validate=validate.Length(max=200))
+
+
+class MaintenanceRecordSchema(Schema):
+    id = ma.fields.Integer()
+    deviceId = ma.fields.Integer(attribute="device_id")
+    kind = ma.fields.String(attribute="kind.value")
+    reportTime = LocalDateTime(attribute="report_time")
+    startTime = LocalDateTime(attribute="start_time")
+    endTime = LocalDateTime(attribute="end_time")
+    person = ma.fields.String()
+    approver = ma.fields.String(allow_none=True)
+    repairer = ma.fields.String(allow_none=True)
+    reason = ma.fields.String(allow_none=True)
+    content = ma.fields.String(allow_none=True)
+    standard = ma.fields.String(allow_none=True)
+    result = ma.fields.String(allow_none=True)
+    gmtCreate = LocalDateTime(attribute="created_at")
+
+
+class MaintenanceRecordInputSchema(Schema):
+    """Business-domain section 5: person 50, approver 20, reason / content / result 1000, standard 10000."""
+
+    deviceId = ma.fields.Integer(required=True)
+    kind = ma.fields.String(required=True, validate=validate.OneOf(["maintenance", "warranty"]))
+    reportTime = ma.fields.AwareDateTime(required=True)
+    startTime = ma.fields.AwareDateTime(required=True)
+    endTime = ma.fields.AwareDateTime(required=True)
+    person = ma.fields.String(required=True, validate=validate.Length(min=1, max=50))
+    approver = ma.fields.String(load_default=None, validate=validate.Length(max=20))
+    repairer = ma.fields.String(load_default=None, validate=validate.Length(max=50))
+    reason = ma.fields.String(load_default=None, validate=validate.Length(max=1000))
+    content = ma.fields.String(load_default=None, validate=validate.Length(max=1000))
+    standard = ma.fields.String(load_default=None, validate=validate.Length(max=10000))
+    result = ma.fields.String(load_default=None, validate=validate.Length(max=1000))
+
+    @ma.validates_schema
+    def end_after_start(self, data, **kwargs):
+        from flask_babel import gettext
+
+        if data["endTime"] <= data["startTime"]:
+            raise ma.ValidationError(gettext("The end time must be after the start time."), "endTime")
+
+
+class MaintenanceRecordUpdateSchema(MaintenanceRecordInputSchema):
+    id = ma.fields.Integer(required=True)
+
+
+class MaintenanceQuerySchema(PageQuerySchema):
+    deviceId = ma.fields.Integer(required=True)
+    kind = ma.fields.String(load_default=None, validate=validate.OneOf(["maintenance", "warranty"]))

@@ -19,13 +19,15 @@ from api.device.models import (
     DeviceState,
     DeviceType,
     GuidBatch,
+    MaintenanceRecord,
     ReadWrite,
+    RecordKind,
 )
 from api.device.status import DeviceStatus, status_conditions
 from api.extensions.db import db, utcnow
 from api.extensions.smorest import ApiError
 from api.platform.models import Platform
-from api.tenancy import data_platform, owned, require_account
+from api.tenancy import data_platform_id, owned, require_account
 
 SERVICE_PERIOD = timedelta(days=365)
 DATA_GRACE = timedelta(days=91)  # uploads continue three months after service expiry
@@ -85,7 +87,7 @@ def log_event(device: Device, action: str, **detail) -> None:
 
 def add_device(guid: str, name: str, time_zone: str, remark: str | None) -> Device:
     device = db.session.scalar(
-        select(Device).where(Device.guid == guid, Device.platform_id == data_platform().id).with_for_update()
+        select(Device).where(Device.guid == guid, Device.platform_id == data_platform_id()).with_for_update()
     )
     if device is None or device.owner_account_id is not None or device.deleted or device.scrapped_at:
         raise not_found()
@@ -307,3 +309,63 @@ def events(device_id: int, limit: int = 100) -> list[DeviceEvent]:
             .limit(limit)
         )
     )
+
+
+# ---- maintenance and warranty records -----------------------------------------------------------------
+
+RECORD_FIELDS = {
+    "kind": "kind",
+    "reportTime": "report_time",
+    "startTime": "start_time",
+    "endTime": "end_time",
+    "person": "person",
+    "approver": "approver",
+    "repairer": "repairer",
+    "reason": "reason",
+    "content": "content",
+    "standard": "standard",
+    "result": "result",
+}
+
+
+def record_page(args: dict) -> dict:
+    device = owned_device(args["deviceId"])
+    stmt = select(MaintenanceRecord).where(MaintenanceRecord.device_id == device.id)
+    if args.get("kind"):
+        stmt = stmt.where(MaintenanceRecord.kind == RecordKind(args["kind"]))
+    total = db.session.scalar(select(func.count()).select_from(stmt.subquery()))
+    rows = db.session.scalars(
+        stmt.order_by(MaintenanceRecord.report_time.desc(), MaintenanceRecord.id.desc())
+        .offset((args["start"] - 1) * args["pageSize"])
+        .limit(args["pageSize"])
+    ).all()
+    return {"list": rows, "total": total}
+
+
+def save_record(args: dict) -> MaintenanceRecord:
+    device = owned_device(args["deviceId"], manage=True)
+    if args.get("id"):
+        record = db.session.scalar(
+            select(MaintenanceRecord).where(
+                MaintenanceRecord.id == args["id"], MaintenanceRecord.device_id == device.id
+            )
+        )
+        if record is None:
+            raise ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
+    else:
+        record = MaintenanceRecord(device_id=device.id, created_by=require_account().id)
+        db.session.add(record)
+    for field, column in RECORD_FIELDS.items():
+        setattr(record, column, RecordKind(args[field]) if field == "kind" else args[field])
+    log_event(device, "record", kind=args["kind"])
+    db.session.commit()
+    return record
+
+
+def delete_record(record_id: int) -> None:
+    record = db.session.get(MaintenanceRecord, record_id)
+    if record is None:
+        raise ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
+    owned_device(record.device_id, manage=True)  # 404 unless the caller owns the device
+    db.session.delete(record)
+    db.session.commit()

@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from flask_babel import gettext
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from api.device.models import Device, DeviceParam, DeviceState
 from api.extensions.db import db, utcnow
-from api.telemetry.models import DeviceSample, Reading, ReadingHourly
+from api.telemetry.models import DeviceSample
 from api.telemetry.records import Record, parse_records
+from api.telemetry.store import store_readings
 
 # After the service expires a device may upload for three more months (business-domain section 4).
 UPLOAD_GRACE = timedelta(days=91)
@@ -68,75 +69,21 @@ def ingest(device: Device, raw_records) -> IngestResult:
     result = IngestResult(rejected=parsed.rejected)
     if not parsed.records:
         return result
-    dialect = postgresql if db.engine.dialect.name == "postgresql" else sqlite
     rows = [
-        {"device_id": device.id, "sensor": sensor, "ts": record.ts, "value": value}
+        (device.id, sensor, record.ts, value)
         for record in parsed.records
         for sensor, value in record.readings.items()
         if value is not None
     ]
-    inserted: list[tuple[int, datetime, float]] = []
-    if rows:
-        stmt = dialect.insert(Reading).on_conflict_do_nothing().returning(Reading.sensor, Reading.ts, Reading.value)
-        inserted = (
-            [tuple(row) for row in db.session.execute(stmt, rows)]
-            if len(rows) > 1
-            else list(db.session.execute(stmt.values(rows[0])))
-        )
-    result.accepted = len(inserted)
-    result.duplicates = len(rows) - len(inserted)
-    _roll_up(dialect, device.id, inserted)
+    result.accepted = store_readings(db.session, rows)
+    result.duplicates = len(rows) - result.accepted
+    dialect = postgresql if db.engine.dialect.name == "postgresql" else sqlite
     _samples(dialect, device.id, parsed.records)
     _update_state(dialect, device, parsed.records)
     for handler in READING_HANDLERS:
         handler(device, parsed.records)
     db.session.commit()
     return result
-
-
-def _roll_up(dialect, device_id: int, inserted) -> None:
-    """Fold the newly stored readings into their hourly buckets (duplicates were not inserted,
-    so re-sent data never counts twice)."""
-    buckets: dict[tuple[int, datetime], dict] = {}
-    for sensor, ts, value in inserted:
-        hour = ts.replace(minute=0, second=0, microsecond=0)
-        bucket = buckets.get((sensor, hour))
-        if bucket is None:
-            buckets[(sensor, hour)] = {
-                "device_id": device_id,
-                "sensor": sensor,
-                "bucket": hour,
-                "min_value": value,
-                "max_value": value,
-                "sum_value": value,
-                "count": 1,
-                "first_ts": ts,
-                "last_ts": ts,
-            }
-        else:
-            bucket["min_value"] = min(bucket["min_value"], value)
-            bucket["max_value"] = max(bucket["max_value"], value)
-            bucket["sum_value"] += value
-            bucket["count"] += 1
-            bucket["first_ts"] = min(bucket["first_ts"], ts)
-            bucket["last_ts"] = max(bucket["last_ts"], ts)
-    if not buckets:
-        return
-    least, greatest = (func.least, func.greatest) if dialect is postgresql else (func.min, func.max)
-    stmt = dialect.insert(ReadingHourly)
-    table = ReadingHourly.__table__
-    stmt = stmt.on_conflict_do_update(
-        index_elements=["device_id", "sensor", "bucket"],
-        set_={
-            "min_value": least(table.c.min_value, stmt.excluded.min_value),
-            "max_value": greatest(table.c.max_value, stmt.excluded.max_value),
-            "sum_value": table.c.sum_value + stmt.excluded.sum_value,
-            "count": table.c.count + stmt.excluded.count,
-            "first_ts": least(table.c.first_ts, stmt.excluded.first_ts),
-            "last_ts": greatest(table.c.last_ts, stmt.excluded.last_ts),
-        },
-    )
-    db.session.execute(stmt, list(buckets.values()))
 
 
 def _samples(dialect, device_id: int, records: list[Record]) -> None:
@@ -146,7 +93,7 @@ def _samples(dialect, device_id: int, records: list[Record]) -> None:
         if r.battery is not None or r.signal is not None or r.lat is not None
     ]
     if rows:
-        db.session.execute(dialect.insert(DeviceSample).on_conflict_do_nothing(), rows)
+        db.session.connection().execute(dialect.insert(DeviceSample.__table__).on_conflict_do_nothing(), rows)
 
 
 def _update_state(dialect, device: Device, records: list[Record]) -> None:

@@ -47,7 +47,7 @@ def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, in
             .order_by(Reading.sensor, Reading.ts)
         )
         for sensor, ts, value in rows:
-            series[sensor].append({"t": ts, "v": value})
+            series[sensor].append({"t": int(ts.timestamp() * 1000), "v": value})
         return {"bucketSeconds": 0, "series": {s: series.get(s, []) for s in sensors}}
     hourly = width >= 3600 and (end - start) > RAW_BUCKETS_UP_TO
     table = ReadingHourly if hourly else Reading

@@ -231,3 +231,60 @@ def test_cross_tenant_probe(app, make_client, owner, guids):
     reseller = auth(login(junjia, "reseller"))
     assert junjia.get(f"{DEVICE}/Device/detail/{device_id}", headers=reseller).status_code == 404
     assert junjia.post(f"{DEVICE}/Device/page", json={}, headers=reseller).get_json()["data"]["total"] == 0
+
+
+class TestMaintenanceRecords:
+    RECORD = {
+        "kind": "maintenance",
+        "reportTime": "2026-11-01T09:00:00+08:00",
+        "startTime": "2026-11-01T09:00:00+08:00",
+        "endTime": "2026-11-01T11:00:00+08:00",
+        "person": "Li Wei",
+        "approver": "Zhang",
+        "content": "Cleaned coils",
+    }
+
+    def test_add_list_update_delete(self, client, owner, guids):
+        device_id = add(client, owner, guids["th_a"][0])
+        created = client.post(
+            f"{DEVICE}/MaintenanceRecord/insert", json={"deviceId": device_id, **self.RECORD}, headers=owner
+        ).get_json()["data"]
+        client.put(
+            f"{DEVICE}/MaintenanceRecord/update",
+            json={"deviceId": device_id, "id": created["id"], **self.RECORD, "result": "OK"},
+            headers=owner,
+        )
+        listed = client.post(f"{DEVICE}/MaintenanceRecord/page", json={"deviceId": device_id}, headers=owner).get_json()
+        assert listed["data"]["total"] == 1 and listed["data"]["list"][0]["result"] == "OK"
+        assert (
+            client.delete(f"{DEVICE}/MaintenanceRecord/delete/{created['id']}", headers=owner).get_json()["code"] == 0
+        )
+
+    @pytest.mark.parametrize(
+        ("change", "field"),
+        [
+            ({"person": "p" * 51}, "person"),
+            ({"approver": "a" * 21}, "approver"),
+            ({"content": "c" * 1001}, "content"),
+            ({"standard": "s" * 10001}, "standard"),
+            ({"endTime": "2026-11-01T08:00:00+08:00"}, "endTime"),
+            ({"kind": "repair"}, "kind"),
+        ],
+    )
+    def test_field_limits(self, client, owner, guids, change, field):
+        device_id = add(client, owner, guids["th_a"][0])
+        body = client.post(
+            f"{DEVICE}/MaintenanceRecord/insert", json={"deviceId": device_id, **self.RECORD, **change}, headers=owner
+        ).get_json()
+        assert body["code"] == 422 and field in body["data"]["errors"]
+
+    def test_records_of_another_account_are_out_of_reach(self, client, owner, stranger, guids):
+        device_id = add(client, owner, guids["th_a"][0])
+        created = client.post(
+            f"{DEVICE}/MaintenanceRecord/insert", json={"deviceId": device_id, **self.RECORD}, headers=owner
+        ).get_json()["data"]
+        assert client.delete(f"{DEVICE}/MaintenanceRecord/delete/{created['id']}", headers=stranger).status_code == 404
+        assert (
+            client.post(f"{DEVICE}/MaintenanceRecord/page", json={"deviceId": device_id}, headers=stranger).status_code
+            == 404
+        )

@@ -141,7 +141,7 @@ def upgrade():
     )
     with op.batch_alter_table('device', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_device_device_type_id'), ['device_type_id'], unique=False)
-        batch_op.create_index('ix_device_owner_list', ['platform_id', 'owner_account_id', 'deleted'], unique=False)
+        batch_op.create_index('ix_device_owner_order', ['owner_account_id', 'focus', 'id'], unique=False)
         batch_op.create_index(batch_op.f('ix_device_platform_id'), ['platform_id'], unique=False)
         batch_op.create_index(batch_op.f('ix_device_service_expires_at'), ['service_expires_at'], unique=False)
 
@@ -245,7 +245,7 @@ def downgrade():
     with op.batch_alter_table('device', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_device_service_expires_at'))
         batch_op.drop_index(batch_op.f('ix_device_platform_id'))
-        batch_op.drop_index('ix_device_owner_list')
+        batch_op.drop_index('ix_device_owner_order')
         batch_op.drop_index(batch_op.f('ix_device_device_type_id'))
 
     op.drop_table('device')

@@ -1,0 +1,116 @@
+"""Writing readings: the one hot path of the platform.
+
+PostgreSQL: COPY the batch into a session temp table, then one statement inserts it into
+`reading` (ON CONFLICT DO NOTHING drops re-sent readings) and folds exactly the inserted rows into
+the hourly rollup. SQLite (embedded default): the same semantics with portable statements.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import func, text
+from sqlalchemy.dialects import sqlite
+from sqlalchemy.orm import Session
+
+from api.telemetry.models import Reading, ReadingHourly
+
+STAGE = "reading_stage"
+POSTGRES_STORE = text(f"""
+WITH inserted AS (
+    INSERT INTO reading (device_id, sensor, ts, value)
+    SELECT device_id, sensor, ts, value FROM {STAGE}
+    ON CONFLICT DO NOTHING
+    RETURNING device_id, sensor, ts, value
+), rolled AS (
+    INSERT INTO reading_hourly (device_id, sensor, bucket, min_value, max_value, sum_value, count, first_ts, last_ts)
+    SELECT device_id, sensor, date_trunc('hour', ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
+           min(value), max(value), sum(value), count(*), min(ts), max(ts)
+    FROM inserted GROUP BY 1, 2, 3
+    ON CONFLICT (device_id, sensor, bucket) DO UPDATE SET
+        min_value = least(reading_hourly.min_value, excluded.min_value),
+        max_value = greatest(reading_hourly.max_value, excluded.max_value),
+        sum_value = reading_hourly.sum_value + excluded.sum_value,
+        count = reading_hourly.count + excluded.count,
+        first_ts = least(reading_hourly.first_ts, excluded.first_ts),
+        last_ts = greatest(reading_hourly.last_ts, excluded.last_ts)
+)
+SELECT count(*) FROM inserted
+""")  # noqa: S608 - STAGE is a constant
+
+
+def store_readings(session: Session, rows: list[tuple[int, int, datetime, float]]) -> int:
+    """Store (device_id, sensor, ts, value) rows; returns how many were new."""
+    if not rows:
+        return 0
+    connection = session.connection()
+    if connection.dialect.name == "postgresql":
+        return _store_postgres(connection, rows)
+    return _store_portable(session, rows)
+
+
+def _store_postgres(connection, rows) -> int:
+    connection.execute(
+        text(
+            f"CREATE TEMP TABLE IF NOT EXISTS {STAGE} "
+            "(device_id integer, sensor smallint, ts timestamptz, value double precision) ON COMMIT DELETE ROWS"
+        )
+    )
+    connection.execute(text(f"TRUNCATE {STAGE}"))
+    cursor = connection.connection.driver_connection.cursor()
+    with cursor.copy(f"COPY {STAGE} (device_id, sensor, ts, value) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+    return connection.execute(POSTGRES_STORE).scalar_one()
+
+
+def _store_portable(session: Session, rows) -> int:
+    table = Reading.__table__
+    inserted = (
+        session.connection()
+        .execute(
+            sqlite.insert(table).on_conflict_do_nothing().returning(table.c.sensor, table.c.ts, table.c.value),
+            [{"device_id": d, "sensor": s, "ts": t, "value": v} for d, s, t, v in rows],
+        )
+        .all()
+    )
+    device_id = rows[0][0]
+    buckets: dict[tuple[int, datetime], dict] = {}
+    for sensor, ts, value in inserted:
+        key = (sensor, ts.replace(minute=0, second=0, microsecond=0))
+        bucket = buckets.setdefault(
+            key,
+            {
+                "device_id": device_id,
+                "sensor": sensor,
+                "bucket": key[1],
+                "min_value": value,
+                "max_value": value,
+                "sum_value": 0.0,
+                "count": 0,
+                "first_ts": ts,
+                "last_ts": ts,
+            },
+        )
+        bucket["min_value"] = min(bucket["min_value"], value)
+        bucket["max_value"] = max(bucket["max_value"], value)
+        bucket["sum_value"] += value
+        bucket["count"] += 1
+        bucket["first_ts"] = min(bucket["first_ts"], ts)
+        bucket["last_ts"] = max(bucket["last_ts"], ts)
+    if buckets:
+        hourly = ReadingHourly.__table__
+        stmt = sqlite.insert(hourly)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["device_id", "sensor", "bucket"],
+            set_={
+                "min_value": func.min(hourly.c.min_value, stmt.excluded.min_value),
+                "max_value": func.max(hourly.c.max_value, stmt.excluded.max_value),
+                "sum_value": hourly.c.sum_value + stmt.excluded.sum_value,
+                "count": hourly.c.count + stmt.excluded.count,
+                "first_ts": func.min(hourly.c.first_ts, stmt.excluded.first_ts),
+                "last_ts": func.max(hourly.c.last_ts, stmt.excluded.last_ts),
+            },
+        )
+        session.connection().execute(stmt, list(buckets.values()))
+    return len(inserted)

@@ -1,0 +1,376 @@
+"""Telemetry benchmarks on PostgreSQL (issue 5): ingestion, charts, device list, home counts.
+
+- copy_per_s: raw COPY of readings into `reading`, the floor any ingestion path is compared with.
+- ingest_http_per_s: HTTP batch uploads through the whole api stack in-process (request parsing,
+  device authentication, validation, readings + rollups + samples + state, alarm seam, commit).
+- ingest_mqtt_per_s: the same batches published to Mosquitto (QoS 1) and stored by the subscriber.
+- chart_year_p50_ms / chart_day_p50_ms: one sensor with a year of one-minute data (525,600 readings).
+- device_list_p50_ms / device_list_p99_ms: 10,000 devices on one account, a page of 10 with latest
+  state and a status filter, 50 concurrent clients against gunicorn.
+- home_counts_ms: the status counts of those 10,000 devices.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+
+import paho.mqtt.client as mqtt
+import requests
+from sqlalchemy import func, select, text
+
+from api.account.models import AccountType
+from api.account.services import ensure_account
+from api.device.catalogue import sync_catalogue
+from api.device.models import Device
+from api.device.services import claim, issue_guids
+from api.extensions.db import db, utcnow
+from api.platform.services import sync_tenants
+from api.telemetry.models import Reading
+from api.telemetry.mqtt import build_subscriber
+from api.tenancy import find_platform
+from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, percentile, report, timings_ms
+
+PASSWORD = "Bench#2026"
+BATCH_RECORDS = 500  # records per upload, 4 sensors each -> 2,000 readings per request
+UPLOADS = 30
+
+
+def run() -> None:
+    app = bench_app()
+    with app.app_context():
+        sync_tenants()
+        types = sync_catalogue()
+        platform = find_platform("localhost")
+        account = ensure_account(platform, "benchuser", PASSWORD, account_type=AccountType.ENTERPRISE)
+        db.session.commit()
+        fleet = issue_guids(platform, types[0x8003], 3, "BENCH")  # 4-probe controllers
+        for guid, _key in fleet:
+            claim(db.session.scalar(select(Device).where(Device.guid == guid)), account.id, guid[-6:], "UTC")
+        db.session.commit()
+    copy_rate = bench_copy(app)
+    http_rate = bench_ingest_http(app, fleet[0])
+    mqtt_rate = bench_ingest_mqtt(app, fleet[1])
+    report("copy_per_s", copy_rate, "readings/s")
+    report("ingest_http_per_s", http_rate, "readings/s")
+    report("ingest_http_vs_copy", http_rate / copy_rate, "ratio")
+    report("ingest_mqtt_per_s", mqtt_rate, "readings/s")
+    bench_chart(app, fleet[2][0])
+    bench_device_list(app)
+
+
+def batches(start: datetime, count: int, sensors=(1, 2, 3, 4)):
+    rng = random.Random(1)  # noqa: S311 - benchmark data
+    ts = start
+    for _ in range(count):
+        records = []
+        for _ in range(BATCH_RECORDS):
+            records.append(
+                {
+                    "ts": int(ts.timestamp() * 1000),
+                    "readings": {str(s): round(-18 + rng.gauss(0, 1), 1) for s in sensors},
+                }
+            )
+            ts += timedelta(seconds=10)
+        yield records
+
+
+def bench_copy(app) -> float:
+    rows = 200_000
+    base = utcnow() - timedelta(days=2)
+    with app.app_context():
+        raw = db.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            started = time.perf_counter()
+            with cursor.copy("COPY reading (device_id, sensor, ts, value) FROM STDIN") as copy:
+                for i in range(rows):
+                    copy.write_row((999_999, i % 4 + 1, base + timedelta(seconds=i // 4), -18.0))
+            raw.commit()
+            elapsed = time.perf_counter() - started
+            cursor.execute("DELETE FROM reading WHERE device_id = 999999")
+            raw.commit()
+        finally:
+            raw.close()
+    return rows / elapsed
+
+
+def bench_ingest_http(app, device) -> float:
+    guid, key = device
+    client = app.test_client()
+    headers = {"Host": "localhost", "X-Device-Id": guid, "X-Device-Key": key}
+    bodies = [
+        json.dumps({"guid": guid, "records": records}) for records in batches(utcnow() - timedelta(days=3), UPLOADS)
+    ]
+    stored = 0
+    started = time.perf_counter()
+    for body in bodies:
+        answer = client.post(
+            "/api/device/DeviceData/upload", data=body, headers=headers, content_type="application/json"
+        ).get_json()
+        stored += answer["data"]["accepted"]
+    elapsed = time.perf_counter() - started
+    if stored != UPLOADS * BATCH_RECORDS * 4:
+        raise RuntimeError(f"HTTP ingest stored {stored}")
+    return stored / elapsed
+
+
+def bench_ingest_mqtt(app, device) -> float:
+    guid, key = device
+    subscriber_id = f"bench-ingest-{uuid.uuid4().hex[:8]}"
+    subscriber = build_subscriber(app, subscriber_id)
+    subscriber.loop_start()
+    publisher = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"bench-pub-{uuid.uuid4().hex[:8]}")
+    publisher.max_inflight_messages_set(100)
+    publisher.connect("127.0.0.1", 1883)
+    publisher.loop_start()
+    time.sleep(0.5)
+    payloads = [
+        json.dumps({"guid": guid, "key": key, "records": records})
+        for records in batches(utcnow() - timedelta(days=2), UPLOADS)
+    ]
+    expected = UPLOADS * BATCH_RECORDS * 4
+    with app.app_context():
+        device_id = db.session.scalar(select(Device.id).where(Device.guid == guid))
+    started = time.perf_counter()
+    for payload in payloads:
+        publisher.publish(f"devices/{guid}/telemetry", payload, qos=1)
+    stored = 0
+    while time.perf_counter() - started < 120:
+        with app.app_context():
+            stored = db.session.scalar(select(func.count()).select_from(Reading).where(Reading.device_id == device_id))
+            db.session.remove()
+        if stored >= expected:
+            break
+        time.sleep(0.05)
+    elapsed = time.perf_counter() - started
+    publisher.loop_stop()
+    publisher.disconnect()
+    subscriber.loop_stop()
+    subscriber.disconnect()
+    cleaner = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=subscriber_id, clean_session=True)
+    cleaner.connect("127.0.0.1", 1883)
+    cleaner.disconnect()
+    if stored != expected:
+        raise RuntimeError(f"MQTT ingest stored {stored} of {expected}")
+    return stored / elapsed
+
+
+def login(client) -> dict:
+    body = client.post(
+        "/api/base/BaseAccount/login",
+        json={"userName": "benchuser", "password": PASSWORD},
+        headers={"Host": "localhost"},
+    ).get_json()
+    return {"Host": "localhost", "Authorization": f"Bearer {body['data']['token']}"}
+
+
+def bench_chart(app, guid: str) -> None:
+    """A year of one-minute readings loaded with COPY, the hourly rollup built from it in SQL."""
+    end = utcnow().replace(second=0, microsecond=0)
+    start = end - timedelta(days=365)
+    with app.app_context():
+        device_id = db.session.scalar(select(Device.id).where(Device.guid == guid))
+        with db.engine.begin() as connection:
+            from api.telemetry.partitions import ensure_partitions
+
+            ensure_partitions(connection, end, months_back=13)
+        raw = db.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            rng = random.Random(3)  # noqa: S311 - benchmark data
+            with cursor.copy("COPY reading (device_id, sensor, ts, value) FROM STDIN") as copy:
+                for minute in range(365 * 24 * 60):
+                    copy.write_row((device_id, 1, start + timedelta(minutes=minute), round(-18 + rng.gauss(0, 1), 2)))
+            cursor.execute(
+                text("""
+                INSERT INTO reading_hourly (device_id, sensor, bucket, min_value, max_value, sum_value, count,
+                                            first_ts, last_ts)
+                SELECT device_id, sensor, date_trunc('hour', ts), min(value), max(value), sum(value), count(*),
+                       min(ts), max(ts)
+                FROM reading WHERE device_id = %(d)s GROUP BY device_id, sensor, date_trunc('hour', ts)
+                ON CONFLICT DO NOTHING""").text,
+                {"d": device_id},
+            )
+            cursor.execute("ANALYZE reading")
+            cursor.execute("ANALYZE reading_hourly")
+            raw.commit()
+        finally:
+            raw.close()
+    client = app.test_client()
+    headers = login(client)
+
+    def chart(days: int):
+        query = {
+            "deviceId": device_id,
+            "sensors": "1",
+            "start": (end - timedelta(days=days)).isoformat(),
+            "end": end.isoformat(),
+        }
+        return lambda: client.get("/api/device/DeviceData/chart", query_string=query, headers=headers)
+
+    year = chart(365)
+    points = len(year().get_json()["data"]["series"]["1"])
+    report("chart_year_points", points, "points")
+    report("chart_year_p50_ms", percentile(timings_ms(year, 60, warmup=5), 50), "ms")
+    report("chart_day_p50_ms", percentile(timings_ms(chart(1), 200, warmup=10), 50), "ms")
+
+
+def bench_device_list(app) -> None:
+    devices = 10_000
+    with app.app_context():
+        types = sync_catalogue()
+        platform = find_platform("localhost")
+        account = ensure_account(platform, "fleetowner", PASSWORD, account_type=AccountType.ENTERPRISE)
+        db.session.commit()
+        raw = db.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            now = datetime.now(UTC)
+            cursor.execute("SELECT coalesce(max(id), 0) FROM device")
+            first_id = cursor.fetchone()[0] + 1
+            with cursor.copy(
+                "COPY device (id, guid, device_type_id, platform_id, owner_account_id, name, time_zone, "
+                "interval_s, enabled, deleted, focus, credential_version, claimed_at, service_expires_at, "
+                "sensor_settings, created_at, updated_at) FROM STDIN"
+            ) as copy:
+                for i in range(devices):
+                    copy.write_row(
+                        (
+                            first_id + i,
+                            f"9{i:012d}",
+                            types[0x8002].id,
+                            platform.id,
+                            account.id,
+                            f"Fridge {i}",
+                            "UTC",
+                            300,
+                            i % 50 != 0,
+                            False,
+                            False,
+                            1,
+                            now,
+                            now + timedelta(days=365),
+                            "{}",
+                            now,
+                            now,
+                        )
+                    )
+            with cursor.copy(
+                "COPY device_state (device_id, last_data_at, offline_at, values, battery, signal, "
+                "alarm_active, fault) FROM STDIN"
+            ) as copy:
+                for i in range(devices):
+                    last = now - timedelta(minutes=(i % 7) * 10)
+                    copy.write_row(
+                        (
+                            first_id + i,
+                            last,
+                            last + timedelta(minutes=15),
+                            json.dumps({"1": 4.0, "2": 55.0}),
+                            80,
+                            -70,
+                            i % 13 == 0,
+                            False,
+                        )
+                    )
+            cursor.execute("SELECT setval('device_id_seq', (SELECT max(id) FROM device))")
+            cursor.execute("ANALYZE device")
+            cursor.execute("ANALYZE device_state")
+            raw.commit()
+        finally:
+            raw.close()
+    client = app.test_client()
+    body = client.post(
+        "/api/base/BaseAccount/login",
+        json={"userName": "fleetowner", "password": PASSWORD},
+        headers={"Host": "localhost"},
+    ).get_json()
+    token = body["data"]["token"]
+    headers = {"Host": "localhost", "Authorization": f"Bearer {token}"}
+    counts = timings_ms(lambda: client.get("/api/device/Device/statusCount", headers=headers), 100, warmup=5)
+    report("home_counts_ms", percentile(counts, 50), "ms")
+    page = {"start": 3, "pageSize": 10, "status": "online"}
+    server = timings_ms(lambda: client.post("/api/device/Device/page", json=page, headers=headers), 200, warmup=10)
+    report("device_list_server_p50_ms", percentile(server, 50), "ms")
+    concurrent_list(headers, page)
+
+
+def concurrent_list(headers: dict, page: dict, clients: int = 50, seconds: float = 20.0, pace_s: float = 0.5) -> None:
+    """gunicorn (2 workers x 4 threads, as on this 2-core machine) and 50 concurrent clients, each
+    refreshing its list every `pace_s` seconds (100 requests/s offered in all)."""
+    port = 5191
+    env = {
+        **os.environ,
+        "APP_ENV": "production",
+        "SECRET_KEY": "bench-secret-key",
+        "HOST_ALIASES": "localhost=default",
+        "DATABASE_URL": BENCH_DATABASE_URL,
+        "REDIS_URL": BENCH_REDIS_URL,
+    }
+    server = subprocess.Popen(  # noqa: S603 - our own gunicorn
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-w",
+            "2",
+            "--threads",
+            "4",
+            "--backlog",
+            "256",
+            "-b",
+            f"127.0.0.1:{port}",
+            "api:create_app()",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                requests.get(f"{url}/api/health", timeout=1)
+                break
+            except requests.RequestException:
+                time.sleep(0.2)
+
+        def client_loop(seed: int) -> tuple[list[float], int]:
+            session, latencies, errors = requests.Session(), [], 0
+            rng = random.Random(seed)  # noqa: S311 - load pacing
+            time.sleep(rng.uniform(0, pace_s))
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                started = time.perf_counter()
+                try:
+                    response = session.post(f"{url}/api/device/Device/page", json=page, headers=headers, timeout=30)
+                    ok = response.status_code == 200
+                except requests.RequestException:
+                    ok = False
+                elapsed = time.perf_counter() - started
+                if ok:
+                    latencies.append(elapsed * 1000)
+                else:
+                    errors += 1
+                time.sleep(max(0.0, pace_s - elapsed))
+            return latencies, errors
+
+        with ThreadPoolExecutor(clients) as pool:
+            results = list(pool.map(client_loop, range(clients)))
+        latencies = [ms for result in results for ms in result[0]]
+        report("device_list_p50_ms", statistics.median(latencies), "ms")
+        report("device_list_p99_ms", percentile(latencies, 99), "ms")
+        report("device_list_rps", len(latencies) / seconds, "requests/s")
+        report("device_list_errors", sum(result[1] for result in results), "requests")
+    finally:
+        server.terminate()
+        server.wait(10)
