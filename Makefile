@@ -13,6 +13,7 @@ REDIS_URL ?= redis://127.0.0.1:6379/0
 # The web server proxies /api to the api and tells it the browser's host.
 TRUSTED_PROXIES ?= 127.0.0.1,::1
 MQTT_URL ?= mqtt://127.0.0.1:1883
+export NEXT_TELEMETRY_DISABLED := 1
 RUN_ENV := DATABASE_URL=$(DATABASE_URL) REDIS_URL=$(REDIS_URL) MQTT_URL=$(MQTT_URL) TRUSTED_PROXIES=$(TRUSTED_PROXIES) FLASK_APP=api
 
 .PHONY: help install python-deps node-deps translations update-translations build migrate seed run test test-setup services \
