@@ -11,7 +11,7 @@ import math
 from collections import defaultdict
 from datetime import datetime, timedelta
 
-from sqlalchemy import Integer, cast, func, select
+from sqlalchemy import BigInteger, Integer, cast, func, select
 
 from api.extensions.db import db
 from api.telemetry.models import DeviceSample, Reading, ReadingHourly
@@ -41,13 +41,15 @@ def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, in
     width = bucket_seconds(start, end, interval_s)
     series: dict[int, list] = defaultdict(list)
     if width == 0:
-        rows = db.session.execute(
-            select(Reading.sensor, Reading.ts, Reading.value)
+        # Core (not ORM) rows and epoch milliseconds computed by the database: this is the hot loop.
+        epoch_ms = cast(_epoch(Reading.ts) * 1000, BigInteger)
+        rows = db.session.connection().execute(
+            select(Reading.sensor, epoch_ms, Reading.value)
             .where(Reading.device_id == device_id, Reading.sensor.in_(sensors), Reading.ts >= start, Reading.ts < end)
             .order_by(Reading.sensor, Reading.ts)
         )
-        for sensor, ts, value in rows:
-            series[sensor].append({"t": int(ts.timestamp() * 1000), "v": value})
+        for sensor, ms, value in rows:
+            series[sensor].append({"t": ms, "v": value})
         return {"bucketSeconds": 0, "series": {s: series.get(s, []) for s in sensors}}
     hourly = width >= 3600 and (end - start) > RAW_BUCKETS_UP_TO
     table = ReadingHourly if hourly else Reading
