@@ -102,22 +102,23 @@ def _update_state(dialect, device: Device, records: list[Record]) -> None:
     if state is None:
         state = DeviceState(device_id=device.id, values={})
         db.session.add(state)
+    newer = [r for r in records if state.last_data_at is None or r.ts >= state.last_data_at]
+    if not newer:
+        return
+    newer.sort(key=lambda r: r.ts)
     values = dict(state.values or {})
-    newest = state.last_data_at
-    fault = state.fault
-    for record in sorted(records, key=lambda r: r.ts):
-        if newest is not None and record.ts < newest:
-            continue
-        newest = record.ts
+    latest: dict[str, float | None] = {}
+    for record in newer:
         for sensor, value in record.readings.items():
-            values[str(sensor)] = value
-        if record.readings:
-            fault = any(value is None for value in record.readings.values())
-        for name in ("battery", "signal", "lat", "lng"):
-            if getattr(record, name) is not None:
-                setattr(state, name, getattr(record, name))
+            latest[str(sensor)] = value
+    values.update(latest)
+    with_readings = [r for r in newer if r.readings]
+    if with_readings:
+        state.fault = any(value is None for value in with_readings[-1].readings.values())
+    for name in ("battery", "signal", "lat", "lng"):
+        reported = next((getattr(r, name) for r in reversed(newer) if getattr(r, name) is not None), None)
+        if reported is not None:
+            setattr(state, name, reported)
     state.values = values
-    state.fault = fault
-    if newest is not None:
-        state.last_data_at = newest
-        state.offline_at = newest + timedelta(seconds=device.interval_s * device.device_type.offline_after_intervals)
+    state.last_data_at = newer[-1].ts
+    state.offline_at = newer[-1].ts + timedelta(seconds=device.interval_s * device.device_type.offline_after_intervals)
