@@ -1,12 +1,9 @@
 import path from 'node:path';
 import type { NextConfig } from 'next';
 
-// The api origin every tenant host talks to through the /api rewrite (one origin per host);
-// read at build time (the rewrite is part of the build) and by server renders at run time.
-const apiUrl = (process.env.API_URL || 'http://127.0.0.1:5000').replace(/\/+$/, '');
-
+// /api/* is forwarded to the api (API_URL, read at run time) by src/pages/api/[...path].ts.
 const nextConfig: NextConfig = {
-  // The /api rewrite is fixed at build time, so a build for another api (e2e) gets its own folder.
+  // A build of its own for the e2e run, so it never replaces a development build.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   reactStrictMode: true,
   poweredByHeader: false,
@@ -16,13 +13,6 @@ const nextConfig: NextConfig = {
   compiler: { styledComponents: true },
   // `next dev` serves every tenant host of the development aliases (junjia.localhost ...).
   allowedDevOrigins: ['*.localhost'],
-  async redirects() {
-    // The console shell (home, menus) arrives in a later issue: until then / opens sign-in.
-    return [{ source: '/', destination: '/user/login', permanent: false }];
-  },
-  async rewrites() {
-    return [{ source: '/api/:path*', destination: `${apiUrl}/api/:path*` }];
-  },
 };
 
 export default nextConfig;

@@ -1,19 +1,21 @@
 #!/usr/bin/env node
-// Browser tests: start the api and the web on their own ports against a fresh database, run
-// tests/e2e/specs with node's test runner (Chromium from Debian through playwright-core), stop
-// everything, exit with the tests' status.
+// Browser tests: start the api, its RQ worker and the web on their own ports against a fresh
+// database and Redis db, with a local SMTP sink for the mail the worker sends (verification codes,
+// read by the specs from tests/e2e/artifacts/mailbox.jsonl); run tests/e2e/specs with node's test
+// runner (Chromium from Debian through playwright-core), stop everything, exit with the tests' status.
 //
 // Environment (all optional):
 //   E2E_API_PORT (5100), E2E_WEB_PORT (3100)
 //   E2E_DATABASE_URL  postgresql+psycopg://postgres@127.0.0.1:5432/coldchain_e2e  (dropped and
 //                     created again on every run; a sqlite:/// URL is deleted instead)
-//   E2E_REDIS_URL     redis://127.0.0.1:6379/15
+//   E2E_REDIS_URL     redis://127.0.0.1:6379/15  (flushed on every run: jobs, rate limits)
 //   CHROMIUM          /usr/bin/chromium
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startMailSink } from './mailsink.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ARTIFACTS = path.join(ROOT, 'tests/e2e/artifacts');
@@ -23,6 +25,9 @@ const DATABASE_URL = process.env.E2E_DATABASE_URL || 'postgresql+psycopg://postg
 const REDIS_URL = process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379/15';
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const FLASK = path.join(ROOT, '.venv/bin/flask');
+const PYTHON = path.join(ROOT, '.venv/bin/python');
+const RQ = path.join(ROOT, '.venv/bin/rq');
+const MAILBOX = path.join(ARTIFACTS, 'mailbox.jsonl');
 const READY_TIMEOUT_MS = 90_000;
 
 const apiEnv = {
@@ -37,7 +42,7 @@ const webEnv = {
   ...process.env,
   API_URL: `http://127.0.0.1:${API_PORT}`,
   WEB_PORT,
-  // A build of its own: the /api rewrite is fixed at build time and must not replace a dev build.
+  // A build of its own, so an e2e run never replaces a development build.
   NEXT_DIST_DIR: '.next-e2e',
   NEXT_TELEMETRY_DISABLED: '1',
 };
@@ -95,6 +100,7 @@ function background(name, command, args, options) {
 }
 
 let stopping = false;
+let mailServer = null;
 
 function signalGroup(child, signal) {
   try {
@@ -107,6 +113,7 @@ function signalGroup(child, signal) {
 /** SIGTERM to every process group we started, SIGKILL to those still there after 5 s. */
 async function stopAll() {
   stopping = true;
+  mailServer?.close();
   const running = children.filter((child) => !child.exited);
   for (const child of running) signalGroup(child, 'SIGTERM');
   await Promise.all(
@@ -150,6 +157,24 @@ async function waitFor(name, child, url, headers = {}) {
   fail(`${name} not ready after ${READY_TIMEOUT_MS / 1000}s (${url})`, child.logFile);
 }
 
+/** Wait until a background process wrote a line matching `pattern` into its log. */
+async function waitForLog(name, child, pattern) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exited) fail(`${name} stopped before it was ready`, child.logFile);
+    if (pattern.test(fs.readFileSync(child.logFile, 'utf8'))) return log(`${name} ready`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  fail(`${name} not ready after ${READY_TIMEOUT_MS / 1000}s`, child.logFile);
+}
+
+/** Empty the e2e Redis database: no queued job or rate-limit counter of an earlier run is left. */
+function resetRedis() {
+  const db = Number(new URL(REDIS_URL).pathname.replace(/^\//, '') || '0');
+  if (!db) fail(`refusing to flush Redis database 0 (${REDIS_URL}): give the e2e run a database of its own`);
+  step('redis-flush', PYTHON, ['-c', 'import redis, sys; redis.Redis.from_url(sys.argv[1]).flushdb()', REDIS_URL]);
+}
+
 /** Drop and create the e2e database, so every run starts from an empty schema. */
 function resetDatabase() {
   if (DATABASE_URL.startsWith('sqlite:///')) {
@@ -174,22 +199,33 @@ async function main() {
   }
 
   resetDatabase();
+  resetRedis();
+  const mail = await startMailSink(MAILBOX);
+  mailServer = mail.server;
+  Object.assign(apiEnv, { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(mail.port), SMTP_STARTTLS: '0', SMTP_USER: '', SMTP_PASSWORD: '' });
+  log(`mail sink on port ${mail.port}, mailbox ${path.relative(ROOT, MAILBOX)}`);
   step('api-migrate', FLASK, ['--app', 'api', 'db', 'upgrade'], { env: apiEnv });
   step('api-seed', FLASK, ['--app', 'api', 'seed-demo'], { env: apiEnv });
   const api = background('api', FLASK, ['--app', 'api', 'run', '--host', '127.0.0.1', '--port', API_PORT], { env: apiEnv });
+  const worker = background('worker', RQ, ['worker', '--url', REDIS_URL, '--with-scheduler', 'notifications', 'exports', 'reports', 'default'], {
+    env: apiEnv,
+  });
   step('web-build', 'npm', ['run', 'build', '-w', 'web'], { env: webEnv });
   const web = background('web', 'npm', ['run', 'start', '-w', 'web'], { env: webEnv });
   await waitFor('api', api, `http://127.0.0.1:${API_PORT}/api/health`);
   await waitFor('web', web, `http://127.0.0.1:${WEB_PORT}/user/login`, { Host: `localhost:${WEB_PORT}` });
+  await waitForLog('worker', worker, /Listening on|listening on/);
 
   log('running tests/e2e/specs');
-  const tests = spawnSync(process.execPath, ['--test', '--test-concurrency=1', 'tests/e2e/specs/'], {
+  // Not spawnSync: this process keeps serving the mail sink while the tests run.
+  const tests = spawn(process.execPath, ['--test', '--test-concurrency=1', 'tests/e2e/specs/'], {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, E2E_WEB_PORT: WEB_PORT, E2E_API_PORT: API_PORT, CHROMIUM },
+    env: { ...process.env, E2E_WEB_PORT: WEB_PORT, E2E_API_PORT: API_PORT, E2E_MAILBOX: MAILBOX, CHROMIUM },
   });
-  log(`tests exited ${tests.status ?? tests.signal}`);
-  return tests.status ?? 1;
+  const status = await new Promise((resolve) => tests.on('exit', (code, signal) => resolve(code ?? signal)));
+  log(`tests exited ${status}`);
+  return typeof status === 'number' ? status : 1;
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

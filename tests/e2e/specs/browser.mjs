@@ -1,11 +1,16 @@
-// Shared browser set-up of the e2e specs: Debian's Chromium driven by playwright-core.
+// Shared browser set-up of the e2e specs: Debian's Chromium driven by playwright-core, plus helpers
+// to talk to the api the way the web server does, and to read the mail the api's worker sent.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 export const WEB_PORT = process.env.E2E_WEB_PORT || '3100';
+export const API_PORT = process.env.E2E_API_PORT || '5100';
 export const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+export const MAILBOX = process.env.E2E_MAILBOX || path.join(ARTIFACTS, 'mailbox.jsonl');
+export const DEMO_PASSWORD = 'Cold#2026'; // published demo logins (api/cli.py)
+const SEVEN_DAYS_MS = 604_800_000;
 
 export function siteUrl(host, pathname) {
   return `http://${host}:${WEB_PORT}${pathname}`;
@@ -25,7 +30,91 @@ export async function contextFor(browser, host, lang, viewport = { width: 1440, 
   return context;
 }
 
-export async function screenshot(page, name) {
+export async function screenshot(page, name, fullPage = true) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage });
+}
+
+/** Page errors and console errors of a page, to assert none happened. */
+export function collectErrors(page) {
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  return errors;
+}
+
+/** Fill and submit the Sign In tab of the login page (any language: fields are found by id). */
+export async function signInWithForm(page, userName, password = DEMO_PASSWORD) {
+  await page.locator('#userName').fill(userName);
+  await page.locator('#password').fill(password);
+  await page.locator('#verifyCode').fill('0000'); // the e2e api runs with CAPTCHA_REQUIRED=0
+  await page.getByTestId('login-submit').click();
+}
+
+let forwardedClient = 0;
+
+/**
+ * Call the api directly, as the web server's /api forwarder does (the api trusts this machine as
+ * its proxy): X-Forwarded-Host names the site; X-Forwarded-For a client address of the test range
+ * 198.18.0.0/15, a new one per call, so these set-up calls never use up the browser's sign-in limits.
+ */
+export async function api(host, method, pathname, { token, body, lang = 'en-US' } = {}) {
+  forwardedClient += 1;
+  const response = await fetch(`http://127.0.0.1:${API_PORT}/api${pathname}`, {
+    method,
+    headers: {
+      'Content-Type': 'application/json',
+      'Accept-Language': lang,
+      'X-Forwarded-Host': `${host}:${WEB_PORT}`,
+      'X-Forwarded-For': `198.18.${process.pid % 250}.${forwardedClient % 250}`,
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json().catch(() => null) };
+}
+
+/** A fresh session token of a demo account, without going through the sign-in form. */
+export async function apiLogin(host, userName, password = DEMO_PASSWORD) {
+  const { status, body } = await api(host, 'POST', '/base/BaseAccount/login', { body: { userName, password } });
+  if (status !== 200 || body?.code !== 0) throw new Error(`sign-in of ${userName} at ${host} failed: ${status} ${JSON.stringify(body)}`);
+  return body.data.token;
+}
+
+/** Store a session token in the browser the way the web does (Access-Token, 7 days). */
+export async function useToken(page, host, token) {
+  await page.goto(siteUrl(host, '/404'));
+  await page.evaluate(
+    ([value, ttl]) => localStorage.setItem('Access-Token', JSON.stringify({ value, expire: Date.now() + ttl })),
+    [token, SEVEN_DAYS_MS],
+  );
+}
+
+export const storedToken = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('Access-Token') ?? 'null'));
+
+/** The verification code of the newest mail to `address` sent after `since` (epoch ms). */
+export async function waitForCode(address, since, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const lines = fs.existsSync(MAILBOX) ? fs.readFileSync(MAILBOX, 'utf8').split('\n').filter(Boolean) : [];
+    const mail = lines
+      .map((line) => JSON.parse(line))
+      .filter((item) => item.to === address.toLowerCase() && item.at >= since)
+      .at(-1);
+    const code = mail?.text.match(/(?:verification code is|验证码[^\d]{0,10})\s*(\d{6})/i)?.[1];
+    if (code) return code;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no verification code for ${address} in ${MAILBOX} after ${timeoutMs / 1000}s`);
+}
+
+/**
+ * Click an entry of an open dropdown menu (user menu, context menu). The menu's opening motion is
+ * waited out first: a click during it lands outside the menu, which then closes.
+ */
+export async function chooseMenuItem(page, name) {
+  const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name, exact: true });
+  await item.waitFor();
+  await page.waitForTimeout(300);
+  await item.click();
 }

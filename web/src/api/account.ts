@@ -1,4 +1,7 @@
-import { get, getBlob, post, type BlobAnswer } from './client';
+/** Account and session calls of spec section 7.2 (all under /base/BaseAccount). */
+import { get, getBlob, post, type BlobAnswer, type RequestOptions } from './client';
+
+const BASE = '/base/BaseAccount';
 
 export interface PasswordLoginPayload {
   userName: string;
@@ -16,25 +19,153 @@ export interface LoginAnswer {
   token: string;
 }
 
-/** POST /base/BaseAccount/login: user name (or phone or email), password and image captcha. */
+export type AccountType = 'enterprise' | 'personal';
+export type CodeChannel = 'phone' | 'email';
+export type CodePurpose = 'login' | 'register' | 'forgot' | 'bind';
+
+/** Exactly one of phone and email carries the code. */
+export interface ContactCode {
+  phone?: string;
+  email?: string;
+  code: string;
+}
+
+export interface NewPassword {
+  password: string;
+  confirmPassword: string;
+}
+
+export interface RegisterPayload extends ContactCode, NewPassword {
+  accountType: AccountType;
+  userName: string;
+  companyName?: string;
+  realName?: string;
+}
+
+export type ForgotPayload = ContactCode & NewPassword;
+
+export interface ChangePasswordPayload extends NewPassword {
+  oldPassword: string;
+}
+
+export interface BaseAccount {
+  id: number;
+  userName: string;
+  realName: string | null;
+  accountPhoto: string | null;
+  accountType: AccountType;
+  phone: string | null;
+  email: string | null;
+  companyName: string | null;
+  timeZone: string;
+  temperatureUnit: string;
+  /** ISO date-time of the last password change (password ageing, spec 5). */
+  prevResetAt: string | null;
+}
+
+export interface OrgWithRole {
+  organizationId: number;
+  organizationName: string;
+  roleName: string;
+}
+
+export interface AccountInfo {
+  baseAccount: BaseAccount;
+  permissionRoutes: string[];
+  orgWithMyRole: OrgWithRole[];
+  userProfile: { homePage: string };
+}
+
+export type SocialProvider = 'wechat' | 'qq' | 'facebook';
+
+export interface SocialResult {
+  token: string | null;
+  bindingTicket: string | null;
+}
+
+export type BindingPayload =
+  | { bindingTicket: string; userName: string; password: string }
+  | { bindingTicket: string; register: RegisterPayload };
+
+/** POST login: user name (or phone or email), password and image captcha. */
 export function login(payload: PasswordLoginPayload): Promise<LoginAnswer> {
-  return post<LoginAnswer>('/base/BaseAccount/login', payload);
+  return post<LoginAnswer>(`${BASE}/login`, payload);
 }
 
-/** POST /base/BaseAccount/login/email: email address and the code sent to it. */
+/** POST login/email: email address and the code sent to it. */
 export function loginByEmail(payload: EmailLoginPayload): Promise<LoginAnswer> {
-  return post<LoginAnswer>('/base/BaseAccount/login/email', payload);
+  return post<LoginAnswer>(`${BASE}/login/email`, payload);
 }
 
-/** GET /base/BaseAccount/code/email: sends a sign-in verification code. */
-export function sendEmailCode(email: string): Promise<unknown> {
-  return get<unknown>('/base/BaseAccount/code/email', { email, type: 'login' });
+/** GET code/phone or code/email: sends a verification code for a purpose. */
+export function sendCode(channel: CodeChannel, target: string, type: CodePurpose): Promise<{ resendAfter: number }> {
+  return get<{ resendAfter: number }>(`${BASE}/code/${channel}`, { [channel]: target, type });
+}
+
+/** GET code/email for sign-in. */
+export function sendEmailCode(email: string): Promise<{ resendAfter: number }> {
+  return sendCode('email', email, 'login');
 }
 
 /** The header of a newVerify answer naming the captcha; sent back as `verifyKey` on sign-in. */
 export const CAPTCHA_KEY_HEADER = 'x-captcha-key';
 
-/** GET /base/BaseAccount/newVerify: the image captcha as a blob, its key in a header. */
+/** GET newVerify: the image captcha as a blob, its key in a header. */
 export function newVerify(): Promise<BlobAnswer> {
-  return getBlob('/base/BaseAccount/newVerify', undefined, { handleErrors: false });
+  return getBlob(`${BASE}/newVerify`, undefined, { handleErrors: false });
+}
+
+/** POST register (business or personal): signs in, answers the token. Form errors come back to the form. */
+export function register(payload: RegisterPayload, options?: RequestOptions): Promise<LoginAnswer> {
+  return post<LoginAnswer>(`${BASE}/register`, payload, options);
+}
+
+/** POST forgot: a new password with a code sent to the account's phone or email. */
+export function forgotPassword(payload: ForgotPayload, options?: RequestOptions): Promise<null> {
+  return post<null>(`${BASE}/forgot`, payload, options);
+}
+
+/** POST updatePassword (signed in): revokes the other sessions. */
+export function updatePassword(payload: ChangePasswordPayload, options?: RequestOptions): Promise<null> {
+  return post<null>(`${BASE}/updatePassword`, payload, options);
+}
+
+export function bindPhone(payload: { phone: string; code: string }, options?: RequestOptions): Promise<null> {
+  return post<null>(`${BASE}/bindPhone`, payload, options);
+}
+
+export function bindEmail(payload: { email: string; code: string }, options?: RequestOptions): Promise<null> {
+  return post<null>(`${BASE}/bindEmail`, payload, options);
+}
+
+/** GET loginOut: revokes the token server-side; the caller forgets it whatever the answer. */
+export function logout(): Promise<null> {
+  return get<null>(`${BASE}/loginOut`, undefined, { handleErrors: false });
+}
+
+/** POST cancelWithNoParam: cancels the signed-in account. */
+export function cancelAccount(): Promise<null> {
+  return post<null>(`${BASE}/cancelWithNoParam`);
+}
+
+/** GET accountInfo (param timeStamp): account, permission keys, organisations, profile. */
+export function accountInfo(): Promise<AccountInfo> {
+  return get<AccountInfo>(`${BASE}/accountInfo`, { timeStamp: Date.now() }, { handleErrors: false });
+}
+
+/** GET login/{provider}/web/authorize: where to send the browser for a social sign-in. */
+export function socialAuthorize(provider: SocialProvider): Promise<{ url: string }> {
+  return get<{ url: string }>(`${BASE}/login/${provider}/web/authorize`);
+}
+
+/** Finish a social sign-in with the provider's code and state: a token, or a binding ticket. */
+export function socialFinish(provider: SocialProvider, code: string, state: string): Promise<SocialResult> {
+  const options = { handleErrors: false } as const;
+  if (provider === 'facebook') return get<SocialResult>(`${BASE}/login/facebook/web`, { code, state }, options);
+  return post<SocialResult>(`${BASE}/login/${provider}/web`, { code, state }, options);
+}
+
+/** POST binding: ties a first-time social identity to an existing or a new account. */
+export function bindSocial(payload: BindingPayload, options?: RequestOptions): Promise<LoginAnswer> {
+  return post<LoginAnswer>(`${BASE}/binding`, payload, options);
 }

@@ -133,6 +133,20 @@ describe('answers', () => {
     expect(endSession).toHaveBeenCalledOnce();
   });
 
+  it('hands 422 field errors to the form and says the input is invalid', async () => {
+    replies = () => ({ status: 422, body: { code: 422, msg: 'Invalid input - phone: bad', data: { errors: { phone: ['bad'] } } } });
+    const error = await post('/base/BaseAccount/bindPhone', { phone: '1' }).catch((e: unknown) => e);
+    expect((error as ApiError).failure).toMatchObject({ kind: 'validation', fieldErrors: { phone: ['bad'] }, endSession: false });
+    expect(notify.mock.calls[0][0]).toMatchObject({ messageKey: 'errors.validation' });
+    expect(endSession).not.toHaveBeenCalled();
+  });
+
+  it('treats a time-out (no answer within 60 s) as Network anomaly', async () => {
+    http.defaults.adapter = (config) => Promise.reject(new AxiosError('timeout of 60000ms exceeded', AxiosError.ECONNABORTED, config));
+    await expect(get('/slow')).rejects.toBeInstanceOf(ApiError);
+    expect(notify.mock.calls[0][0]).toMatchObject({ kind: 'network', messageKey: 'errors.networkAnomaly' });
+  });
+
   it('maps 500 to Server Exception and no response to Network anomaly', async () => {
     replies = () => ({ status: 500, body: '<html>' });
     await expect(get('/x')).rejects.toBeInstanceOf(ApiError);

@@ -9,3 +9,8 @@ export const DEFAULT_LANDING_PATH = '/home';
 export const TIMEZONE_HEADER = 'X-Timezone';
 /** Calls sent without the bearer header (spec 7.1). */
 export const ANONYMOUS_PATHS = ['/base/BaseAccount/login', '/base/BaseAccount/register'];
+/** Password ageing (spec sections 5 and 9): warn from day 75, the password lives 90 days. */
+export const PASSWORD_WARNING_DAYS = 75;
+export const PASSWORD_LIFETIME_DAYS = 90;
+/** Namespace prefix of everything this console keeps in localStorage besides the token. */
+export const STORAGE_PREFIX = 'coldchain:';

@@ -26,7 +26,11 @@ export interface Branding {
   recordNumber: string;
   recordLink: string;
   remark: string;
+  /** Social sign-ins this site offers (only these buttons are shown). */
+  socialLogins?: SocialLogin[];
 }
+
+export type SocialLogin = 'wechat' | 'qq' | 'facebook';
 
 /**
  * What the page knows about its site: the branding, or why there is none. `unresolved` is a page

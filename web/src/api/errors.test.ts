@@ -17,6 +17,17 @@ describe('error catalogue', () => {
     expect(failureFromHttp(status, body, hadToken)).toMatchObject({ kind, endSession });
   });
 
+  it('maps 422 field errors for the form', () => {
+    const body = { code: 422, msg: 'Invalid input - userName: bad', data: { errors: { userName: ['bad'], code: 'x', n: [1] } } };
+    expect(failureFromHttp(422, body, false)).toMatchObject({
+      kind: 'validation',
+      messageKey: 'errors.validation',
+      fieldErrors: { userName: ['bad'], code: ['x'] },
+      endSession: false,
+    });
+    expect(failureText(failureFromHttp(422, body, false), t)).toEqual({ message: 't(errors.validation)' });
+  });
+
   it('treats body code 2010 as an expired session', () => {
     expect(failureFromBody({ code: 2010, msg: '', data: null })).toMatchObject({ kind: 'sessionExpired', endSession: true });
     expect(failureFromHttp(400, { code: 2010, msg: '', data: null }, true)).toMatchObject({ kind: 'sessionExpired' });

@@ -6,11 +6,12 @@
 export const SUCCESS_CODE = 0;
 export const SESSION_EXPIRED_CODE = 2010;
 
-export type FailureKind = 'accessDenied' | 'sessionExpired' | 'business' | 'server' | 'network';
+export type FailureKind = 'accessDenied' | 'sessionExpired' | 'validation' | 'business' | 'server' | 'network';
 
 export const ERROR_MESSAGE_KEYS: Record<FailureKind, string> = {
   accessDenied: 'errors.accessDenied',
   sessionExpired: 'errors.sessionExpired',
+  validation: 'errors.validation',
   business: 'errors.requestFailed',
   server: 'errors.serverException',
   network: 'errors.networkAnomaly',
@@ -26,6 +27,8 @@ export interface ApiFailure {
   code?: number;
   /** Log out and go to the sign-in page after the redirect delay. */
   endSession: boolean;
+  /** HTTP 422: the server's (localized) messages per field, for the form to show at each field. */
+  fieldErrors?: Record<string, string[]>;
 }
 
 export class ApiError extends Error {
@@ -52,11 +55,24 @@ function failure(kind: FailureKind, extra: Partial<ApiFailure> = {}): ApiFailure
   return { kind, messageKey: ERROR_MESSAGE_KEYS[kind], endSession: false, ...extra };
 }
 
+/** `data.errors` of a validation answer: {field: [messages]}, when it has that shape. */
+export function fieldErrorsOf(body: Envelope): Record<string, string[]> | undefined {
+  const errors = (body.data as { errors?: unknown } | null | undefined)?.errors;
+  if (typeof errors !== 'object' || errors === null || Array.isArray(errors)) return undefined;
+  const entries = Object.entries(errors as Record<string, unknown>).flatMap(([field, messages]): [string, string[]][] => {
+    const list = (Array.isArray(messages) ? messages : [messages]).filter((item): item is string => typeof item === 'string');
+    return list.length ? [[field, list]] : [];
+  });
+  return entries.length ? Object.fromEntries(entries) : undefined;
+}
+
 /** A well-formed answer whose body code is not 0. */
 export function failureFromBody(body: Envelope, status?: number): ApiFailure {
   if (body.code === SESSION_EXPIRED_CODE) {
     return failure('sessionExpired', { status, code: body.code, serverMessage: body.msg, endSession: true });
   }
+  const fieldErrors = status === 422 ? fieldErrorsOf(body) : undefined;
+  if (fieldErrors) return failure('validation', { status, code: body.code, serverMessage: body.msg || undefined, fieldErrors });
   return failure('business', { status, code: body.code, serverMessage: body.msg || undefined });
 }
 

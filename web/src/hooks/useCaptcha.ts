@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { CAPTCHA_KEY_HEADER, newVerify } from '@/api/account';
 
@@ -7,14 +7,21 @@ export interface Captcha {
   verifyKey: string;
 }
 
+let forms = 0;
+
 async function fetchCaptcha(): Promise<Captcha> {
   const { data, headers } = await newVerify();
   return { imageUrl: URL.createObjectURL(data), verifyKey: headers[CAPTCHA_KEY_HEADER] ?? '' };
 }
 
-/** The image captcha of the sign-in form; `refresh` asks for a new one. */
+/**
+ * The image captcha of the sign-in form; `refresh` asks for a new one. Each form has its own (a
+ * captcha is single use, and its blob URL is revoked when the form goes away), so the SWR key is
+ * per mounted form and no later form is handed a revoked image.
+ */
 export function useCaptcha() {
-  const { data, error, mutate } = useSWR('account/newVerify', fetchCaptcha, {
+  const [form] = useState(() => (forms += 1));
+  const { data, error, mutate } = useSWR(['account/newVerify', form], fetchCaptcha, {
     revalidateOnFocus: false,
     revalidateOnReconnect: false,
     shouldRetryOnError: false,

@@ -2,8 +2,11 @@
 export const LANGUAGES = ['zh-CN', 'en-US'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+/** The overseas map edition (build flag NEXT_PUBLIC_OVERSEAS=1): English by default, no help link. */
+export const OVERSEAS = process.env.NEXT_PUBLIC_OVERSEAS === '1';
+
 /** zh-CN by default; en-US when the overseas edition is built (NEXT_PUBLIC_OVERSEAS=1). */
-export const DEFAULT_LANGUAGE: Language = process.env.NEXT_PUBLIC_OVERSEAS === '1' ? 'en-US' : 'zh-CN';
+export const DEFAULT_LANGUAGE: Language = OVERSEAS ? 'en-US' : 'zh-CN';
 
 /** Cookie read by the server render and the request client; mirrored in localStorage. */
 export const LANGUAGE_COOKIE = 'lang';

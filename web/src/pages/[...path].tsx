@@ -1,7 +1,39 @@
+import type { GetServerSideProps } from 'next';
 import { NotFound } from '@/components/errors/NotFound';
-import { sitePageProps } from '@/server/pageProps';
+import { ExternalRoute } from '@/components/shell/ExternalRoute';
+import { InDevelopment } from '@/components/shell/InDevelopment';
+import { matchRoute } from '@/routes/match';
+import { SHELL_NAMESPACES, sitePageProps, type SitePageProps } from '@/server/pageProps';
+import { deviceRedirect } from '@/server/deviceRedirect';
 
-/** Every path without a page yet: the 404 page, rendered per host and language (status 404). */
-export const getServerSideProps = sitePageProps([], 404);
+interface RoutePageProps extends SitePageProps {
+  routeKind: 'public' | 'console' | 'calibration';
+}
 
-export default NotFound;
+const consoleProps = sitePageProps(SHELL_NAMESPACES);
+const publicProps = sitePageProps([]);
+
+/**
+ * Every path without a page file of its own (spec 2.1): unknown paths redirect to "/"; the routes
+ * of the spec whose area is not built yet answer with the 404 "page missing or in development"
+ * page (inside the shell for console routes, once signed in and permitted).
+ */
+export const getServerSideProps: GetServerSideProps<RoutePageProps> = async (context) => {
+  const path = context.resolvedUrl;
+  const match = matchRoute(path);
+  if (!match) return { redirect: { destination: '/', permanent: false } };
+  const moved = deviceRedirect(match.route.name, context.req.headers['user-agent'], path);
+  if (moved) return { redirect: { destination: moved, permanent: false } };
+  const result = await (match.route.kind === 'public' ? publicProps : consoleProps)(context);
+  if ('props' in result) return { props: { ...(await result.props), routeKind: match.route.kind } };
+  return result;
+};
+
+export default function RoutePage({ routeKind }: RoutePageProps) {
+  if (routeKind === 'public') return <NotFound />;
+  return <PlaceholderForRoute />;
+}
+
+function PlaceholderForRoute() {
+  return <ExternalRoute fallback={<InDevelopment />} />;
+}

@@ -6,8 +6,10 @@ import { appWithTranslation, useTranslation } from 'next-i18next/pages';
 import { useMemo } from 'react';
 import { ThemeProvider } from 'styled-components';
 import type { SiteState } from '@/api/customPage';
+import { AppFrame } from '@/components/session/AppFrame';
 import { BrandingProvider } from '@/components/site/SiteContext';
 import { SiteError } from '@/components/site/SiteError';
+import { NOTIFICATION_DURATION_S } from '@/components/ui/constants';
 import { RequestFeedback } from '@/components/ui/RequestFeedback';
 import { useBranding } from '@/hooks/useBranding';
 import { i18nConfig } from '@/i18n/config';
@@ -26,11 +28,16 @@ function ColdChainApp({ Component, pageProps }: AppProps<Partial<SitePageProps>>
   return (
     <ThemeProvider theme={theme.styled}>
       <ConfigProvider theme={theme.antd} locale={i18n.language === 'en-US' ? enUS : zhCN}>
-        <AntdApp>
+        {/* Spec 9: notifications last 4 s. */}
+        <AntdApp message={{ duration: NOTIFICATION_DURATION_S }} notification={{ duration: NOTIFICATION_DURATION_S, placement: 'topRight' }}>
           <GlobalStyle />
           <RequestFeedback />
           <BrandingProvider value={branding}>
-            {site.kind === 'ok' || site.kind === 'unresolved' ? <Component {...pageProps} /> : <SiteError site={site} />}
+            {site.kind === 'ok' || site.kind === 'unresolved' ? (
+              <AppFrame Component={Component} pageProps={pageProps} />
+            ) : (
+              <SiteError site={site} />
+            )}
           </BrandingProvider>
         </AntdApp>
       </ConfigProvider>

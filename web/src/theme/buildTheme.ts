@@ -29,6 +29,14 @@ export function buildTheme(branding: ThemeBranding | null, tokens: StyleTokens):
     token: { colorPrimary, colorLink: colorPrimary, borderRadius: tokens.borderRadius, fontFamily: tokens.fontFamily },
     components: {
       Layout: { siderBg: tokens.siderBg, headerBg: tokens.headerBg, bodyBg: tokens.layoutBg },
+      // The sidebar menu (dark) on the style model's sidebar colours, selection in the theme colour.
+      Menu: {
+        darkItemBg: tokens.siderBg,
+        darkSubMenuItemBg: tokens.siderBg,
+        darkPopupBg: tokens.siderBg,
+        darkItemColor: tokens.siderText,
+        darkItemSelectedBg: colorPrimary,
+      },
     },
   };
   const design = antdTheme.getDesignToken(antd);

@@ -4,7 +4,7 @@ import { useTranslation } from 'next-i18next/pages';
 import { LANGUAGES, resolveLanguage, switchLanguage } from '@/i18n/languages';
 
 /** zh-CN / English switch; the choice is stored and the page reloads in it (spec section 1). */
-export function LanguageSwitch({ className }: { className?: string }) {
+export function LanguageSwitch({ className, compact = false }: { className?: string; compact?: boolean }) {
   const { t, i18n } = useTranslation('common');
   const current = resolveLanguage(i18n.language);
   return (
@@ -20,7 +20,7 @@ export function LanguageSwitch({ className }: { className?: string }) {
       }}
     >
       <Button type="text" className={className} icon={<GlobalOutlined />} aria-label={t('language.switch')}>
-        {t(`language.${current}`)}
+        {compact ? null : t(`language.${current}`)}
       </Button>
     </Dropdown>
   );

@@ -1,0 +1,24 @@
+import { post } from './client';
+
+/** A site notice shown after sign-in (spec section 3). noticeContent is HTML sanitised by the api. */
+export interface Notice {
+  noticeId: number;
+  noticeTitle: string;
+  noticeContent: string;
+}
+
+export interface NoticeQuery {
+  noticePlatform: number;
+  noticeType: number;
+  noticeCamp: 0 | 1;
+}
+
+/** Spec 7.2: noticePlatform 1, noticeType 1, noticeCamp 1 on the default-campaign site, else 0. */
+export function noticeQueryFor(defaultCamp: boolean | undefined): NoticeQuery {
+  return { noticePlatform: 1, noticeType: 1, noticeCamp: defaultCamp ? 1 : 0 };
+}
+
+/** POST /base/BaseNotice/queryNotice: the notices a signed-in user of this site should see. */
+export function queryNotice(query: NoticeQuery): Promise<Notice[]> {
+  return post<Notice[]>('/base/BaseNotice/queryNotice', query);
+}

@@ -1,0 +1,25 @@
+import type { GetStaticProps } from 'next';
+import { useTranslation } from 'next-i18next/pages';
+import { serverSideTranslations } from 'next-i18next/pages/serverSideTranslations';
+import { useEffect } from 'react';
+import { ServerError } from '@/components/errors/ServerError';
+import { i18nConfig } from '@/i18n/config';
+import { DEFAULT_LANGUAGE, getStoredLanguage, LANGUAGES } from '@/i18n/languages';
+
+/** The static 500 page (built once): both languages shipped, the stored one applied in the browser. */
+export const getStaticProps: GetStaticProps = async () => ({
+  props: await serverSideTranslations(
+    DEFAULT_LANGUAGE,
+    ['common'],
+    i18nConfig,
+    LANGUAGES.filter((language) => language !== DEFAULT_LANGUAGE),
+  ),
+});
+
+export default function ServerErrorPage() {
+  const { i18n } = useTranslation('common');
+  useEffect(() => {
+    void i18n.changeLanguage(getStoredLanguage());
+  }, [i18n]);
+  return <ServerError />;
+}

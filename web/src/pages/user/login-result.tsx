@@ -1,0 +1,8 @@
+import { LoginResultView } from '@/components/account/LoginResultView';
+import { sitePageProps } from '@/server/pageProps';
+
+export const getServerSideProps = sitePageProps(['account']);
+
+export default function LoginResultPage() {
+  return <LoginResultView />;
+}

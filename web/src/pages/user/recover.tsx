@@ -1,0 +1,8 @@
+import { RecoverView } from '@/components/account/RecoverView';
+import { sitePageProps } from '@/server/pageProps';
+
+export const getServerSideProps = sitePageProps(['account']);
+
+export default function RecoverPage() {
+  return <RecoverView />;
+}
