@@ -13,14 +13,21 @@ from api.device.schemas import (
     DeviceItemSchema,
     DevicePageQuerySchema,
     DeviceUpdateSchema,
+    ExpiredDeviceQuerySchema,
+    ExpiredDeviceSchema,
+    ExpiryInfoQuerySchema,
+    ExpiryInfoSchema,
     FocusSchema,
     MaintenanceQuerySchema,
     MaintenanceRecordInputSchema,
     MaintenanceRecordSchema,
     MaintenanceRecordUpdateSchema,
+    QuickQuerySchema,
+    QuickResultSchema,
     StatusCountSchema,
 )
 from api.extensions.i18n import caller_zone
+from api.extensions.ratelimit import limiter
 from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
 
 blp = Blueprint("device", __name__, url_prefix="/api/device", description="Device registry")
@@ -206,3 +213,35 @@ class RecordDelete(MethodView):
     def delete(self, record_id: int):
         """Delete a maintenance or warranty record."""
         services.delete_record(record_id)
+
+
+@blp.route("/DeviceExpireInfo/getExpiredInfoByType")
+class ExpiryInfo(MethodView):
+    @blp.login_required()
+    @blp.arguments(ExpiryInfoQuerySchema, location="query")
+    @blp.response(200, ExpiryInfoSchema)
+    def get(self, args):
+        """Service-expiry reminder of the signed-in account (asked when a token appears)."""
+        return services.expiry_info()
+
+
+@blp.route("/Device/getExpiredServiceDevice")
+class ExpiredDevices(MethodView):
+    @blp.login_required()
+    @blp.arguments(ExpiredDeviceQuerySchema, location="query")
+    @blp.response(200, ExpiredDeviceSchema, page=True)
+    def get(self, args):
+        """Devices by expiry flag (1 expiring within 30 days, 2 expired, 3 past the 3-month grace)."""
+        return services.expired_devices(args)
+
+
+@blp.route("/Device/quickQuery")
+class QuickQuery(MethodView):
+    # Public: limited per address so GUIDs cannot be enumerated.
+    decorators = [limiter.limit("30 per minute;300 per hour", methods=["GET"])]
+
+    @blp.arguments(QuickQuerySchema, location="query")
+    @blp.response(200, QuickResultSchema)
+    def get(self, args):
+        """Quick query (no sign-in): a device's latest values by its complete GUID."""
+        return services.quick_query(args["guid"])

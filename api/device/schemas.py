@@ -182,3 +182,45 @@ class MaintenanceRecordUpdateSchema(MaintenanceRecordInputSchema):
 class MaintenanceQuerySchema(PageQuerySchema):
     deviceId = ma.fields.Integer(required=True)
     kind = ma.fields.String(load_default=None, validate=validate.OneOf(["maintenance", "warranty"]))
+
+
+class ExpiryInfoQuerySchema(Schema):
+    type = ma.fields.Integer(load_default=1, validate=validate.OneOf([1]))
+
+
+class ExpiryInfoSchema(Schema):
+    id = ma.fields.Integer()
+    pushMessages = ma.fields.List(ma.fields.String())
+    expiredFlag = ma.fields.Integer(metadata={"description": "0 none, 1 expiring in 30 days, 2 expired, 3 past grace"})
+    counts = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer())
+
+
+class ExpiredDeviceQuerySchema(PageQuerySchema):
+    accountId = ma.fields.Integer(load_default=None)
+    expiredFlag = ma.fields.Integer(load_default=2, validate=validate.OneOf([1, 2, 3]))
+
+
+class ExpiredDeviceSchema(Schema):
+    id = ma.fields.Integer()
+    deviceName = ma.fields.String(attribute="name", allow_none=True)
+    deviceGuid = ma.fields.String(attribute="guid")
+    serviceExpiredDate = LocalDateTime(attribute="service_expires_at")
+
+
+class QuickQuerySchema(Schema):
+    guid = ma.fields.String(required=True, validate=GUID)
+
+
+class QuickResultSchema(Schema):
+    deviceGuid = ma.fields.String(attribute="device.guid")
+    deviceName = ma.fields.String(attribute="device.name", allow_none=True)
+    typeName = ma.fields.String(attribute="device.device_type.type_name")
+    status = ma.fields.Function(lambda row: row["status"].value)
+    lastDataTime = ma.fields.Method("dump_last_data")
+    values = ma.fields.Function(lambda row: row["state"].values if row["state"] else {})
+    params = ma.fields.List(ma.fields.Nested(DeviceParamSchema))
+    chart = ma.fields.Raw(metadata={"type": "object", "description": "last 24 h: sensor -> [{t: epoch ms, v}]"})
+
+    def dump_last_data(self, row):
+        state = row["state"]
+        return LocalDateTime()._serialize(state.last_data_at, None, None) if state and state.last_data_at else None

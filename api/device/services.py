@@ -369,3 +369,92 @@ def delete_record(record_id: int) -> None:
     owned_device(record.device_id, manage=True)  # 404 unless the caller owns the device
     db.session.delete(record)
     db.session.commit()
+
+
+# ---- service expiry reminders (console-shell section 2.3) -----------------------------------------------
+
+EXPIRING_SOON = timedelta(days=30)
+
+
+def expiry_condition(flag: int, now: datetime):
+    """1: expires within 30 days; 2: expired, still uploading (3-month grace); 3: past the grace."""
+    if flag == 1:
+        return (Device.service_expires_at >= now) & (Device.service_expires_at < now + EXPIRING_SOON)
+    if flag == 2:
+        return (Device.service_expires_at < now) & (Device.service_expires_at >= now - DATA_GRACE)
+    return Device.service_expires_at < now - DATA_GRACE
+
+
+def _owned_live():
+    return owned(select(Device), Device).where(Device.deleted.is_(False), Device.scrapped_at.is_(None))
+
+
+def expiry_info() -> dict:
+    now = utcnow()
+    counts = {
+        flag: db.session.scalar(
+            select(func.count()).select_from(_owned_live().where(expiry_condition(flag, now)).subquery())
+        )
+        for flag in (1, 2, 3)
+    }
+    messages = []
+    if counts[2]:
+        messages.append(
+            gettext("The service of %(n)s device(s) has expired; data is still received for three months.", n=counts[2])
+        )
+    if counts[3]:
+        messages.append(
+            gettext(
+                "The service of %(n)s device(s) expired over three months ago; their data can no "
+                "longer be viewed or downloaded.",
+                n=counts[3],
+            )
+        )
+    if counts[1]:
+        messages.append(gettext("The service of %(n)s device(s) expires within 30 days.", n=counts[1]))
+    flag = next((f for f in (2, 3, 1) if counts[f]), 0)
+    return {"id": require_account().id, "pushMessages": messages, "expiredFlag": flag, "counts": counts}
+
+
+def expired_devices(args: dict) -> dict:
+    if args.get("accountId") not in (None, require_account().id):
+        raise ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
+    stmt = _owned_live().where(expiry_condition(args["expiredFlag"], utcnow()))
+    total = db.session.scalar(select(func.count()).select_from(stmt.subquery()))
+    rows = db.session.scalars(
+        stmt.order_by(Device.service_expires_at, Device.id)
+        .offset((args["start"] - 1) * args["pageSize"])
+        .limit(args["pageSize"])
+    ).all()
+    return {"list": rows, "total": total}
+
+
+# ---- quick query (public) --------------------------------------------------------------------------------
+
+
+def quick_query(guid: str) -> dict:
+    """A claimed device of this site's data space, found by its complete GUID: latest values only."""
+    from api.device.status import status_of
+    from api.tenancy import scoped
+
+    device = db.session.scalar(
+        scoped(select(Device), Device).where(
+            Device.guid == guid, Device.owner_account_id.is_not(None), Device.deleted.is_(False)
+        )
+    )
+    if device is None:
+        raise not_found()
+    now = utcnow()
+    if device.service_expires_at is not None and now > device.service_expires_at + DATA_GRACE:
+        raise ApiError(gettext("The service of this device expired more than three months ago."), code=3005)
+    from api.telemetry.queries import chart
+
+    params = [p for p in device.device_type.params if p.probe_id is not None]
+    day = chart(device.id, [p.probe_id for p in params], now - timedelta(hours=24), now, device.interval_s)
+    return {
+        "device": device,
+        "state": device.state,
+        "status": status_of(device, device.state, now),
+        "params": params,
+        "chart": {str(sensor): points for sensor, points in day["series"].items()},
+    }

@@ -288,3 +288,48 @@ class TestMaintenanceRecords:
             client.post(f"{DEVICE}/MaintenanceRecord/page", json={"deviceId": device_id}, headers=stranger).status_code
             == 404
         )
+
+
+class TestExpiryAndQuickQuery:
+    def expire(self, app, device_id, days_ago):
+        with app.app_context():
+            db.session.get(Device, device_id).service_expires_at = utcnow() - timedelta(days=days_ago)
+            db.session.commit()
+
+    def test_expiry_reminder_and_the_expired_device_list(self, app, make_client, owner, guids):
+        client = make_client(lang="en-US")
+        soon = add(client, owner, guids["th_a"][0], name="Soon")
+        expired = add(client, owner, guids["th_b"][0], name="Expired")
+        add(client, owner, guids["cold_room"][0], name="Fine")
+        self.expire(app, soon, -10)  # expires in ten days
+        self.expire(app, expired, 5)
+        info = client.get(f"{DEVICE}/DeviceExpireInfo/getExpiredInfoByType?type=1", headers=owner).get_json()["data"]
+        assert info["expiredFlag"] == 2 and info["counts"] == {"1": 1, "2": 1, "3": 0}
+        assert any("has expired" in message for message in info["pushMessages"])
+        listed = client.get(f"{DEVICE}/Device/getExpiredServiceDevice?start=1&pageSize=5", headers=owner).get_json()
+        assert [d["deviceName"] for d in listed["data"]["list"]] == ["Expired"]
+        soon_list = client.get(f"{DEVICE}/Device/getExpiredServiceDevice?expiredFlag=1", headers=owner).get_json()
+        assert [d["deviceGuid"] for d in soon_list["data"]["list"]] == [guids["th_a"][0]]
+
+    def test_another_accounts_expired_devices_are_refused(self, client, owner, stranger, guids):
+        add(client, owner, guids["th_a"][0])
+        me = client.get("/api/base/BaseAccount/accountInfo", headers=owner).get_json()["data"]["baseAccount"]["id"]
+        response = client.get(f"{DEVICE}/Device/getExpiredServiceDevice?accountId={me}", headers=stranger)
+        assert response.status_code == 404
+
+    def test_quick_query_finds_a_claimed_device_by_complete_guid_without_sign_in(self, make_client, owner, guids):
+        client = make_client(lang="en-US")
+        guid, key = guids["th_a"]
+        add(client, owner, guid, name="Ward fridge")
+        upload(client, guid, key, [{"ts": minutes_ago(m), "readings": {"1": 4.5, "2": 50}} for m in (1, 6, 11)])
+        found = client.get(f"{DEVICE}/Device/quickQuery?guid={guid}").get_json()["data"]
+        assert found["deviceName"] == "Ward fridge" and found["values"] == {"1": 4.5, "2": 50.0}
+        assert [p["paramName"] for p in found["params"]] == ["Temperature", "Humidity"]
+        assert len(found["chart"]["1"]) == 3
+        assert "remark" not in found and "id" not in found
+        for partial in (guid[:-1], guids["th_b"][0], "12x"):
+            assert client.get(f"{DEVICE}/Device/quickQuery?guid={partial}").get_json()["code"] != 0
+
+    def test_quick_query_is_rate_limited(self, client, guids):
+        statuses = [client.get(f"{DEVICE}/Device/quickQuery?guid=1{i:05d}").status_code for i in range(32)]
+        assert statuses.count(429) == 2
