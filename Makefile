@@ -49,6 +49,10 @@ translations: python-deps
 update-translations: python-deps
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -o api/translations/messages.pot --no-location --sort-output --project coldchain .
 	$(BIN)/pybabel update -i api/translations/messages.pot -d api/translations --omit-header --ignore-obsolete --no-fuzzy-matching
+	@# pybabel marks the merged header fuzzy, and compile would then skip the whole catalogue.
+	$(BIN)/python -c "import glob; from babel.messages.pofile import read_po, write_po; \
+	  [write_po(open(p, 'wb'), setattr(c, 'fuzzy', False) or c, sort_output=True, no_location=True, ignore_obsolete=True) \
+	   for p in glob.glob('api/translations/*/LC_MESSAGES/messages.po') for c in [read_po(open(p, 'rb'))]]"
 
 install: python-deps node-deps translations
 
