@@ -24,7 +24,7 @@ from api.device.models import (
     RecordKind,
 )
 from api.device.status import DeviceStatus, status_conditions
-from api.extensions.db import db, utcnow
+from api.extensions.db import db, paginate, utcnow
 from api.extensions.smorest import ApiError
 from api.platform.models import Platform
 from api.tenancy import data_platform_id, owned, require_account
@@ -194,13 +194,8 @@ def page(args: dict, zone: ZoneInfo) -> dict:
     if args.get("expiry"):
         start, end = expiry_window(args["expiry"], now, zone)
         stmt = stmt.where(Device.service_expires_at >= start, Device.service_expires_at < end)
-    total = db.session.scalar(select(func.count()).select_from(stmt.with_only_columns(Device.id).subquery()))
-    rows = db.session.execute(
-        stmt.order_by(Device.focus.desc(), Device.id.desc())
-        .offset((args["start"] - 1) * args["pageSize"])
-        .limit(args["pageSize"])
-    ).all()
-    return {"list": [with_state(device, state, now) for device, state in rows], "total": total}
+    found = paginate(stmt, args, Device.focus.desc(), Device.id.desc(), rows=True)
+    return {"list": [with_state(device, state, now) for device, state in found["list"]], "total": found["total"]}
 
 
 def with_state(device: Device, state: DeviceState | None, now: datetime) -> dict:
@@ -333,13 +328,7 @@ def record_page(args: dict) -> dict:
     stmt = select(MaintenanceRecord).where(MaintenanceRecord.device_id == device.id)
     if args.get("kind"):
         stmt = stmt.where(MaintenanceRecord.kind == RecordKind(args["kind"]))
-    total = db.session.scalar(select(func.count()).select_from(stmt.subquery()))
-    rows = db.session.scalars(
-        stmt.order_by(MaintenanceRecord.report_time.desc(), MaintenanceRecord.id.desc())
-        .offset((args["start"] - 1) * args["pageSize"])
-        .limit(args["pageSize"])
-    ).all()
-    return {"list": rows, "total": total}
+    return paginate(stmt, args, MaintenanceRecord.report_time.desc(), MaintenanceRecord.id.desc())
 
 
 def save_record(args: dict) -> MaintenanceRecord:
@@ -420,13 +409,7 @@ def expired_devices(args: dict) -> dict:
     if args.get("accountId") not in (None, require_account().id):
         raise ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
     stmt = _owned_live().where(expiry_condition(args["expiredFlag"], utcnow()))
-    total = db.session.scalar(select(func.count()).select_from(stmt.subquery()))
-    rows = db.session.scalars(
-        stmt.order_by(Device.service_expires_at, Device.id)
-        .offset((args["start"] - 1) * args["pageSize"])
-        .limit(args["pageSize"])
-    ).all()
-    return {"list": rows, "total": total}
+    return paginate(stmt, args, Device.service_expires_at, Device.id)
 
 
 # ---- quick query (public) --------------------------------------------------------------------------------

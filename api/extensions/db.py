@@ -97,3 +97,14 @@ migrate = Migrate(
 def str_enum(enum_cls: type[enum.StrEnum], length: int = 20) -> Enum:
     """Store an enum by its value as plain VARCHAR (portable, and readable in SQL)."""
     return Enum(enum_cls, native_enum=False, length=length, values_callable=lambda cls: [m.value for m in cls])
+
+
+def paginate(stmt, args: dict, *order_by, rows: bool = False) -> dict:
+    """One page of `stmt` as the spec's `{list, total}`; `args` carries `start` (1-based) and `pageSize`.
+    `rows=True` keeps whole result rows (several entities per row) instead of the first entity."""
+    from sqlalchemy import func, select
+
+    total = db.session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
+    page = stmt.order_by(*order_by).offset((args["start"] - 1) * args["pageSize"]).limit(args["pageSize"])
+    result = db.session.execute(page) if rows else db.session.scalars(page)
+    return {"list": result.all(), "total": total}

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 from flask_babel import gettext
-from sqlalchemy import func, select
+from sqlalchemy import select
 
-from api.extensions.db import db
+from api.extensions.db import db, paginate
 from api.extensions.smorest import ApiError
 from api.notice.models import Notice
 from api.tenancy import current_account, current_platform, site_scoped
@@ -24,13 +24,7 @@ def page(args: dict) -> dict:
         stmt = stmt.where(Notice.notice_type == args["noticeType"])
     if args.get("noticeTitle"):
         stmt = stmt.where(Notice.title.contains(args["noticeTitle"], autoescape=True))
-    total = db.session.scalar(select(func.count()).select_from(stmt.subquery()))
-    rows = db.session.scalars(
-        stmt.order_by(Notice.created_at.desc(), Notice.id.desc())
-        .offset((args["start"] - 1) * args["pageSize"])
-        .limit(args["pageSize"])
-    ).all()
-    return {"list": rows, "total": total}
+    return paginate(stmt, args, Notice.created_at.desc(), Notice.id.desc())
 
 
 def current_notices(args: dict) -> list[Notice]:
