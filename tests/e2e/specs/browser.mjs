@@ -113,7 +113,7 @@ export async function waitForCode(address, since, timeoutMs = 30_000) {
  * waited out first: a click during it lands outside the menu, which then closes.
  */
 export async function chooseMenuItem(page, name) {
-  const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name, exact: true });
+  const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name });
   await item.waitFor();
   await page.waitForTimeout(300);
   await item.click();
