@@ -5,5 +5,5 @@ import nextTs from 'eslint-config-next/typescript';
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores(['.next/**', '.next-e2e/**', 'out/**', 'next-env.d.ts']),
+  globalIgnores(['.next/**', '.next-e2e/**', '.next-*/**', 'out/**', 'next-env.d.ts']),
 ]);

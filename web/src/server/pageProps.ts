@@ -9,8 +9,8 @@ export interface SitePageProps {
   site: SiteState;
 }
 
-/** Namespaces of every page inside the console shell (header, menu, tabs, error pages; account rules of the change-password drawer). */
-export const SHELL_NAMESPACES = ['shell', 'menu', 'account'];
+/** Namespaces of every page inside the console shell (header, menu, tabs, error pages; account rules of the change-password drawer; device: the expired-service devices modal). */
+export const SHELL_NAMESPACES = ['shell', 'menu', 'account', 'device'];
 
 /** Decides, once the site is known, that the page answers with a redirect instead (a path). */
 export type SiteRedirect = (site: SiteState, context: GetServerSidePropsContext) => string | null;

@@ -2,6 +2,7 @@ import { Drawer } from 'antd';
 import { useRouter } from 'next/router';
 import { useCallback, useState, type ReactNode } from 'react';
 import styled from 'styled-components';
+import { ExpiredDevicesModal } from '@/components/device/ExpiredDevicesModal';
 import { ErrorBoundary } from '@/components/errors/ErrorBoundary';
 import { ErrorView } from '@/components/errors/ErrorView';
 import { useSession } from '@/components/session/SessionContext';
@@ -156,6 +157,7 @@ export function ConsoleLayout({ route, verdict, children }: ConsoleLayoutProps) 
       </Main>
       <ChangePasswordDrawer open={changingPassword} onClose={() => setChangingPassword(false)} />
       {info ? <NoticeModal accountId={info.baseAccount.id} /> : null}
+      {info ? <ExpiredDevicesModal accountId={info.baseAccount.id} /> : null}
     </>
   );
 }

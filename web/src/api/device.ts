@@ -1,0 +1,284 @@
+/** Device calls (all under /device): devices, their data, commands, records and service expiry. */
+import type { Page } from '@/components/ui/table';
+import { del, get, post, put, type RequestOptions } from './client';
+
+const BASE = '/device';
+
+export type DeviceStatus = 'online' | 'offline' | 'alarm' | 'fault' | 'disabled' | 'deactivated' | 'expired' | 'not_enabled';
+export type DeviceCategory = 'cold_chain' | 'cold_storage' | 'freezer';
+export type ExpiryFilter = 'week' | 'month' | 'expired_this_month';
+
+/** Latest values by sensor (probe id as a string). */
+export type SensorValues = Record<string, number | null>;
+
+export interface Device {
+  id: number;
+  deviceGuid: string;
+  deviceName: string;
+  typeName: string;
+  deviceTypeCode: string;
+  category: DeviceCategory;
+  timeZone: string;
+  remark: string | null;
+  status: DeviceStatus;
+  useFlag: boolean;
+  focus: boolean;
+  intervalSeconds: number;
+  serviceExpiredDate: string | null;
+  dataExpiredDate: string | null;
+  lastDataTime: string | null;
+  values: SensorValues;
+  battery: number | null;
+  signal: number | null;
+  lat: number | null;
+  lng: number | null;
+}
+
+export type ParamType = 'sensor' | 'setting' | 'energy';
+
+export interface DeviceParam {
+  paramKey: string;
+  paramName: string;
+  paramType: ParamType;
+  probeId: number | null;
+  unit: string | null;
+  unitCode: string | null;
+  precision: number;
+  paramMin: number | null;
+  paramMax: number | null;
+  readWriteType: 'R' | 'W' | 'RW';
+}
+
+export interface DeviceDetail extends Device {
+  params: DeviceParam[];
+  sensorSettings: Record<string, unknown>;
+}
+
+export interface StatusCount {
+  all: number;
+  online: number;
+  offline: number;
+  alarm: number;
+  disabled: number;
+  deactivated: number;
+  expired: number;
+  notEnabled: number;
+  organization: number;
+}
+
+export interface DevicePageQuery {
+  start: number;
+  pageSize: number;
+  deviceName?: string;
+  status?: DeviceStatus;
+  category?: DeviceCategory;
+  expiry?: ExpiryFilter;
+}
+
+export interface DeviceForm {
+  deviceGuid: string;
+  deviceName: string;
+  timeZone: string;
+  remark?: string;
+}
+
+export interface Latest {
+  deviceId: number;
+  lastDataTime: string | null;
+  values: SensorValues;
+  battery: number | null;
+  signal: number | null;
+  lat: number | null;
+  lng: number | null;
+}
+
+export interface ChartPoint {
+  t: number;
+  v: number | null;
+  min?: number | null;
+  max?: number | null;
+}
+
+export type TemperatureUnit = 'C' | 'F';
+
+export interface ChartAnswer {
+  bucketSeconds: number;
+  unit: TemperatureUnit;
+  series: Record<string, ChartPoint[]>;
+}
+
+export interface TrackPoint {
+  t: number;
+  lat: number;
+  lng: number;
+  battery: number | null;
+}
+
+export interface EnergyMonth {
+  month: string;
+  kwh: number;
+}
+
+export interface DeviceEvent {
+  id: number;
+  action: string;
+  detail: Record<string, unknown>;
+  accountId: number | null;
+  gmtCreate: string;
+}
+
+export interface DeviceCommand {
+  id: number;
+  params: Record<string, number>;
+  status: 'pending' | 'applied' | 'failed';
+  gmtCreate: string;
+  ackedAt: string | null;
+}
+
+export type RecordKind = 'maintenance' | 'warranty';
+
+export interface MaintenanceInput {
+  deviceId: number;
+  kind: RecordKind;
+  reportTime: string;
+  startTime: string;
+  endTime: string;
+  person: string;
+  approver?: string | null;
+  repairer?: string | null;
+  reason?: string | null;
+  content?: string | null;
+  standard?: string | null;
+  result?: string | null;
+}
+
+export interface MaintenanceRecord extends MaintenanceInput {
+  id: number;
+  gmtCreate: string;
+}
+
+export interface ExpiredInfo {
+  id: number | null;
+  pushMessages: string[];
+  expiredFlag: number;
+  counts: Record<string, number>;
+}
+
+export interface ExpiredDevice {
+  id: number;
+  deviceName: string;
+  deviceGuid: string;
+  serviceExpiredDate: string | null;
+}
+
+export interface QuickQueryAnswer {
+  deviceGuid: string;
+  deviceName: string;
+  typeName: string;
+  status: DeviceStatus;
+  lastDataTime: string | null;
+  values: SensorValues;
+  params: DeviceParam[];
+  chart: Record<string, ChartPoint[]>;
+}
+
+export function devicePage(query: DevicePageQuery): Promise<Page<Device>> {
+  return post<Page<Device>>(`${BASE}/Device/page`, query);
+}
+
+export function statusCount(): Promise<StatusCount> {
+  return get<StatusCount>(`${BASE}/Device/statusCount`);
+}
+
+export function deviceDetail(id: number): Promise<DeviceDetail> {
+  return get<DeviceDetail>(`${BASE}/Device/detail/${id}`);
+}
+
+/** Form errors (unknown GUID...) come back to the form when handleErrors is false. */
+export function addDevice(form: DeviceForm, options?: RequestOptions): Promise<Device> {
+  return post<Device>(`${BASE}/Device/add`, form, options);
+}
+
+export function updateDevice(deviceId: number, form: Omit<DeviceForm, 'deviceGuid'>, options?: RequestOptions): Promise<Device> {
+  return put<Device>(`${BASE}/Device/update`, { deviceId, ...form }, options);
+}
+
+export type DeviceAction = 'enable' | 'stopUsing' | 'scrap';
+
+export function deviceAction(action: DeviceAction, id: number): Promise<unknown> {
+  return put(`${BASE}/Device/${action}/${id}`);
+}
+
+export function setFocus(id: number, focus: boolean): Promise<unknown> {
+  return put(`${BASE}/Device/focus/${id}`, { focus });
+}
+
+export function deleteDevice(id: number): Promise<unknown> {
+  return del(`${BASE}/Device/delete/${id}`);
+}
+
+export function latestData(deviceId: number): Promise<Latest> {
+  return get<Latest>(`${BASE}/DeviceData/latest`, { deviceId });
+}
+
+export interface ChartQuery {
+  deviceId: number;
+  start: string;
+  end: string;
+  sensors: string;
+  unit: TemperatureUnit;
+}
+
+export function chartData(query: ChartQuery): Promise<ChartAnswer> {
+  return get<ChartAnswer>(`${BASE}/DeviceData/chart`, query);
+}
+
+export function trackData(deviceId: number, start: string, end: string): Promise<TrackPoint[]> {
+  return get<TrackPoint[]>(`${BASE}/DeviceData/track`, { deviceId, start, end });
+}
+
+export function energyData(deviceId: number): Promise<EnergyMonth[]> {
+  return get<EnergyMonth[]>(`${BASE}/DeviceData/energy`, { deviceId });
+}
+
+export function deviceEvents(deviceId: number): Promise<DeviceEvent[]> {
+  return get<DeviceEvent[]>(`${BASE}/DeviceEvent/list`, { deviceId });
+}
+
+export function sendCommand(deviceId: number, params: Record<string, number>): Promise<DeviceCommand> {
+  return post<DeviceCommand>(`${BASE}/DeviceCommand/send`, { deviceId, params });
+}
+
+export function deviceCommands(deviceId: number): Promise<DeviceCommand[]> {
+  return get<DeviceCommand[]>(`${BASE}/DeviceCommand/list`, { deviceId });
+}
+
+export function maintenancePage(query: { deviceId: number; kind: RecordKind; start: number; pageSize: number }): Promise<Page<MaintenanceRecord>> {
+  return post<Page<MaintenanceRecord>>(`${BASE}/MaintenanceRecord/page`, query);
+}
+
+export function insertMaintenance(record: MaintenanceInput): Promise<MaintenanceRecord> {
+  return post<MaintenanceRecord>(`${BASE}/MaintenanceRecord/insert`, record);
+}
+
+export function updateMaintenance(record: MaintenanceInput & { id: number }): Promise<MaintenanceRecord> {
+  return put<MaintenanceRecord>(`${BASE}/MaintenanceRecord/update`, record);
+}
+
+export function deleteMaintenance(id: number): Promise<unknown> {
+  return del(`${BASE}/MaintenanceRecord/delete/${id}`);
+}
+
+/** Service expiry reminder (spec 7.2: type=1, called when a token appears). */
+export function expiredInfo(): Promise<ExpiredInfo> {
+  return get<ExpiredInfo>(`${BASE}/DeviceExpireInfo/getExpiredInfoByType`, { type: 1 }, { handleErrors: false });
+}
+
+export function expiredServiceDevices(query: { start: number; pageSize: number; accountId?: number; expiredFlag: number }): Promise<Page<ExpiredDevice>> {
+  return get<Page<ExpiredDevice>>(`${BASE}/Device/getExpiredServiceDevice`, query);
+}
+
+/** Public: no token needed. */
+export function quickQuery(guid: string): Promise<QuickQueryAnswer> {
+  return get<QuickQueryAnswer>(`${BASE}/Device/quickQuery`, { guid }, { handleErrors: false });
+}

@@ -1,0 +1,215 @@
+import { Button, Card, Descriptions, Empty, Form, InputNumber, Space, Statistic, Table, Tag, Typography, App } from 'antd';
+import type { ApexOptions } from 'apexcharts';
+import { useTranslation } from 'next-i18next/pages';
+import { useMemo, useState } from 'react';
+import styled, { useTheme } from 'styled-components';
+import useSWR from 'swr';
+import {
+  deviceCommands,
+  deviceEvents,
+  energyData,
+  latestData,
+  sendCommand,
+  type DeviceCommand,
+  type DeviceDetail,
+  type DeviceEvent,
+  type DeviceParam,
+} from '@/api/device';
+import { ApexChart } from './ApexChart';
+import { formatDate, formatTime } from './format';
+import { checkSetting, formatValue, unitLabel, valueOf, writableParams } from './helpers';
+import { LIST_REFRESH_MS } from './DeviceListView';
+import { StatusTag } from './StatusTag';
+
+const Grid = styled.div`
+  display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(180px, 1fr));
+  gap: 12px;
+`;
+
+/** Real-time data: each sensor's latest value, battery and signal, refreshed every 30 s. */
+export function RealtimeTab({ device }: { device: DeviceDetail }) {
+  const { t } = useTranslation('device');
+  const { data } = useSWR(['device-latest', device.id], () => latestData(device.id), { refreshInterval: LIST_REFRESH_MS, fallbackData: { ...device, deviceId: device.id } });
+  const sensors = device.params.filter((param) => param.probeId !== null).sort((a, b) => (a.probeId ?? 0) - (b.probeId ?? 0));
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="realtime">
+      <Typography.Text type="secondary">{data?.lastDataTime ? t('realtime.lastData', { time: formatTime(data.lastDataTime) }) : t('realtime.noData')}</Typography.Text>
+      <Grid>
+        {sensors.map((param) => (
+          <Card size="small" key={param.paramKey}>
+            <Statistic title={param.paramName} value={formatValue(valueOf(data?.values, param), param.precision)} suffix={unitLabel(param, 'C')} />
+          </Card>
+        ))}
+        <Card size="small">
+          <Statistic title={t('column.battery')} value={formatValue(data?.battery, 0)} suffix="%" />
+        </Card>
+        <Card size="small">
+          <Statistic title={t('column.signal')} value={formatValue(data?.signal, 0)} suffix="dBm" />
+        </Card>
+      </Grid>
+    </Space>
+  );
+}
+
+export function InfoTab({ device }: { device: DeviceDetail }) {
+  const { t } = useTranslation('device');
+  return (
+    <Descriptions bordered column={{ xs: 1, md: 2 }} size="small" data-testid="device-info">
+      <Descriptions.Item label={t('column.name')}>{device.deviceName}</Descriptions.Item>
+      <Descriptions.Item label={t('column.guid')}>{device.deviceGuid}</Descriptions.Item>
+      <Descriptions.Item label={t('column.type')}>{device.typeName}</Descriptions.Item>
+      <Descriptions.Item label={t('column.category')}>{t(`category.${device.category}`)}</Descriptions.Item>
+      <Descriptions.Item label={t('column.status')}>
+        <StatusTag status={device.status} />
+      </Descriptions.Item>
+      <Descriptions.Item label={t('column.timeZone')}>{device.timeZone}</Descriptions.Item>
+      <Descriptions.Item label={t('column.interval')}>{Math.round(device.intervalSeconds / 60)} min</Descriptions.Item>
+      <Descriptions.Item label={t('column.lastData')}>{formatTime(device.lastDataTime)}</Descriptions.Item>
+      <Descriptions.Item label={t('column.serviceExpiry')}>{formatDate(device.serviceExpiredDate)}</Descriptions.Item>
+      <Descriptions.Item label={t('column.dataExpiry')}>{formatDate(device.dataExpiredDate)}</Descriptions.Item>
+      <Descriptions.Item label={t('column.remark')}>{device.remark || '-'}</Descriptions.Item>
+    </Descriptions>
+  );
+}
+
+const COMMAND_TONES: Record<DeviceCommand['status'], string> = { pending: 'processing', applied: 'success', failed: 'error' };
+
+/** Parameter settings: writable parameters within their bounds, sent as a downlink command. */
+export function ParamsTab({ device }: { device: DeviceDetail }) {
+  const { t } = useTranslation('device');
+  const { message } = App.useApp();
+  const writable = useMemo(() => writableParams(device.params), [device.params]);
+  const [form] = Form.useForm<Record<string, number | null>>();
+  const [sending, setSending] = useState(false);
+  const commands = useSWR(writable.length ? ['device-commands', device.id] : null, () => deviceCommands(device.id), { refreshInterval: 10_000 });
+  const names = useMemo(() => Object.fromEntries(device.params.map((param) => [param.paramKey, param.paramName])), [device.params]);
+
+  if (!writable.length) return <Empty description={t('params.none')} />;
+
+  const send = async (values: Record<string, number | null>) => {
+    const params = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null && value !== undefined)) as Record<string, number>;
+    if (!Object.keys(params).length) return;
+    setSending(true);
+    try {
+      await sendCommand(device.id, params);
+      void message.success(t('params.sent'));
+      form.resetFields();
+      void commands.mutate();
+    } catch {
+      // The request client showed the error.
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const rule = (param: DeviceParam) => ({
+    validator: (_: unknown, value: number | null | undefined) =>
+      value === null || value === undefined || checkSetting(param, value) === null
+        ? Promise.resolve()
+        : Promise.reject(new Error(t('params.outOfRange', { min: param.paramMin, max: param.paramMax }))),
+  });
+
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }} data-testid="device-params">
+      <Form form={form} layout="vertical" onFinish={send} style={{ maxWidth: 520 }}>
+        {writable.map((param) => (
+          <Form.Item
+            key={param.paramKey}
+            name={param.paramKey}
+            label={param.paramName}
+            extra={t('params.range', { min: param.paramMin, max: param.paramMax })}
+            rules={[rule(param)]}
+          >
+            <InputNumber
+              style={{ width: '100%' }}
+              min={param.paramMin ?? undefined}
+              max={param.paramMax ?? undefined}
+              precision={param.precision}
+              suffix={param.unit ?? undefined}
+              data-testid={`param-${param.paramKey}`}
+            />
+          </Form.Item>
+        ))}
+        <Button type="primary" htmlType="submit" loading={sending} data-testid="params-send">
+          {t('action.send')}
+        </Button>
+      </Form>
+      <div>
+        <Typography.Title level={5}>{t('params.history')}</Typography.Title>
+        <Table<DeviceCommand>
+          rowKey="id"
+          size="small"
+          data-testid="command-list"
+          dataSource={commands.data ?? []}
+          loading={commands.isLoading}
+          pagination={{ pageSize: 10, hideOnSinglePage: true }}
+          scroll={{ x: 'max-content' }}
+          columns={[
+            { key: 'sentAt', title: t('params.sentAt'), render: (_, command) => formatTime(command.gmtCreate) },
+            {
+              key: 'params',
+              title: t('params.name'),
+              render: (_, command) =>
+                Object.entries(command.params)
+                  .map(([key, value]) => `${names[key] ?? key}: ${value}`)
+                  .join(', '),
+            },
+            {
+              key: 'status',
+              title: t('column.status'),
+              render: (_, command) => <Tag color={COMMAND_TONES[command.status]}>{t(`params.commandStatus.${command.status}`)}</Tag>,
+            },
+            { key: 'ackedAt', title: t('params.ackedAt'), render: (_, command) => formatTime(command.ackedAt) },
+          ]}
+        />
+      </div>
+    </Space>
+  );
+}
+
+/** Energy consumption of the last 12 months (devices with an energy parameter). */
+export function EnergyTab({ device }: { device: DeviceDetail }) {
+  const { t } = useTranslation('device');
+  const theme = useTheme();
+  const { data } = useSWR(['device-energy', device.id], () => energyData(device.id));
+  const months = data ?? [];
+  const options: ApexOptions = {
+    chart: { id: 'energy-chart', toolbar: { show: false }, foreColor: theme.colors.textSecondary, fontFamily: theme.fontFamily },
+    colors: [theme.colors.primary],
+    dataLabels: { enabled: false },
+    grid: { borderColor: theme.colors.border },
+    xaxis: { categories: months.map((month) => formatDate(month.month).slice(0, 7)), title: { text: t('energy.month') } },
+    yaxis: { title: { text: t('energy.kwh') }, decimalsInFloat: 1 },
+  };
+  return (
+    <div data-testid="energy-chart">
+      <ApexChart type="bar" height={340} options={options} series={[{ name: t('energy.kwh'), data: months.map((month) => month.kwh) }]} />
+    </div>
+  );
+}
+
+/** Operation log of the device. */
+export function LogTab({ device }: { device: DeviceDetail }) {
+  const { t } = useTranslation('device');
+  const { data, isLoading } = useSWR(['device-events', device.id], () => deviceEvents(device.id));
+  return (
+    <Table<DeviceEvent>
+      rowKey="id"
+      size="small"
+      data-testid="device-log"
+      loading={isLoading}
+      dataSource={data ?? []}
+      scroll={{ x: 'max-content' }}
+      columns={[
+        { key: 'time', title: t('log.time'), render: (_, event) => formatTime(event.gmtCreate) },
+        { key: 'action', title: t('log.action'), dataIndex: 'action' },
+        {
+          key: 'detail',
+          title: t('log.detail'),
+          render: (_, event) => (Object.keys(event.detail ?? {}).length ? <Typography.Text code>{JSON.stringify(event.detail)}</Typography.Text> : '-'),
+        },
+      ]}
+    />
+  );
+}

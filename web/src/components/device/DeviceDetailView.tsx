@@ -1,0 +1,50 @@
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { Button, Result, Skeleton, Space, Tabs, Typography } from 'antd';
+import { useRouter } from 'next/router';
+import { useTranslation } from 'next-i18next/pages';
+import { useState } from 'react';
+import useSWR from 'swr';
+import { deviceDetail } from '@/api/device';
+import { ChartTab } from './ChartTab';
+import { EnergyTab, InfoTab, LogTab, ParamsTab, RealtimeTab } from './DetailTabs';
+import { hasEnergy } from './helpers';
+import { RecordsTab } from './RecordsTab';
+import { StatusTag } from './StatusTag';
+
+/** Device detail (business spec 2): its tabs; the alarm, push and top-up tabs come later. */
+export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
+  const { t } = useTranslation('device');
+  const router = useRouter();
+  const { data: device, error } = useSWR(deviceId ? ['device-detail', deviceId] : null, () => deviceDetail(deviceId as number));
+  // Local state, not the address: every address gets its own tab in the shell's tab bar.
+  const [tab, setTab] = useState('realtime');
+
+  if (!deviceId || error) return <Result status="warning" title={t('unknownDevice')} extra={<Button onClick={() => router.push('/device/list')}>{t('action.cancel')}</Button>} />;
+  if (!device) return <Skeleton active />;
+
+  const items = [
+    { key: 'realtime', label: t('tabs.realtime'), children: <RealtimeTab device={device} /> },
+    { key: 'chart', label: t('tabs.chart'), children: <ChartTab device={device} /> },
+    { key: 'info', label: t('tabs.info'), children: <InfoTab device={device} /> },
+    { key: 'params', label: t('tabs.params'), children: <ParamsTab device={device} /> },
+    ...(hasEnergy(device.params) ? [{ key: 'energy', label: t('tabs.energy'), children: <EnergyTab device={device} /> }] : []),
+    { key: 'log', label: t('tabs.log'), children: <LogTab device={device} /> },
+    { key: 'records', label: t('tabs.records'), children: <RecordsTab deviceId={device.id} /> },
+  ];
+
+  return (
+    <div data-testid="device-detail">
+      <Space wrap align="center" style={{ marginBottom: 8 }}>
+        <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => router.push('/device/list')} aria-label="back" />
+        <Typography.Title level={4} style={{ margin: 0 }} data-testid="device-title">
+          {device.deviceName}
+        </Typography.Title>
+        <StatusTag status={device.status} />
+        <Typography.Text type="secondary">
+          {device.typeName} · {device.deviceGuid}
+        </Typography.Text>
+      </Space>
+      <Tabs activeKey={items.some((item) => item.key === tab) ? tab : 'realtime'} onChange={setTab} items={items} destroyOnHidden />
+    </div>
+  );
+}

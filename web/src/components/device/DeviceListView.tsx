@@ -1,0 +1,161 @@
+import { AppstoreOutlined, BarsOutlined, EnvironmentOutlined, PlusOutlined, SearchOutlined, TableOutlined } from '@ant-design/icons';
+import { Button, Input, Pagination, Segmented, Select, Space, Tabs } from 'antd';
+import { useRouter } from 'next/router';
+import { useTranslation } from 'next-i18next/pages';
+import { useCallback, useEffect, useState } from 'react';
+import styled from 'styled-components';
+import { devicePage, type Device, type DeviceCategory, type DevicePageQuery, type DeviceStatus, type ExpiryFilter } from '@/api/device';
+import { usePagedQuery } from '@/hooks/usePagedQuery';
+import { DeviceFormModal } from './DeviceFormModal';
+import { DeviceBoard, DeviceCards, DeviceMapFallback, DeviceTable } from './DeviceViews';
+import { DEVICE_STATUSES } from './helpers';
+import { useDeviceActions } from './useDeviceActions';
+
+/** Latest values refresh every 30 s. */
+export const LIST_REFRESH_MS = 30_000;
+
+export type ListMode = 'list' | 'card' | 'board' | 'map';
+const CATEGORIES: (DeviceCategory | 'all')[] = ['all', 'cold_chain', 'cold_storage', 'freezer'];
+const EXPIRY: ExpiryFilter[] = ['week', 'month', 'expired_this_month'];
+
+const Toolbar = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px;
+  align-items: center;
+  justify-content: space-between;
+  margin-bottom: 16px;
+`;
+
+interface Filters {
+  deviceName: string;
+  category: DeviceCategory | 'all';
+  status: DeviceStatus | null;
+  expiry: ExpiryFilter | null;
+}
+
+function queryOf(filters: Filters): Omit<DevicePageQuery, 'start' | 'pageSize'> {
+  return {
+    deviceName: filters.deviceName.trim() || undefined,
+    category: filters.category === 'all' ? undefined : filters.category,
+    status: filters.status ?? undefined,
+    expiry: filters.expiry ?? undefined,
+  };
+}
+
+function queryName(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+/**
+ * The device list (business spec 2): list, card, board and map modes; categories; status, expiry
+ * and name filters (debounced 800 ms, `deviceName` of the address pre-fills the name); add, edit,
+ * enable, disable, scrap, delete and pin; latest values refreshed every 30 s.
+ */
+export function DeviceListView() {
+  const { t } = useTranslation('device');
+  const router = useRouter();
+  const addressName = queryName(router.query.deviceName);
+  const [filters, setFilters] = useState<Filters>({ deviceName: addressName, category: 'all', status: null, expiry: null });
+  const [shownAddressName, setShownAddressName] = useState(addressName);
+  const [mode, setMode] = useState<ListMode>('list');
+  const [editing, setEditing] = useState<{ device: Device | null } | null>(null);
+
+  // Another deviceName in the address (the expired-devices modal, a link) replaces the filter.
+  if (shownAddressName !== addressName) {
+    setShownAddressName(addressName);
+    setFilters((current) => ({ ...current, deviceName: addressName }));
+  }
+
+  const query = queryOf(filters);
+  const { data, loading, pagination, mutate } = usePagedQuery<Device, typeof query>('device-page', query, (args) => devicePage(args));
+  const reload = useCallback(() => void mutate(), [mutate]);
+  const onAction = useDeviceActions(reload);
+
+  useEffect(() => {
+    const timer = setInterval(() => void mutate(), LIST_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [mutate]);
+
+  const set = (patch: Partial<Filters>) => setFilters((current) => ({ ...current, ...patch }));
+  const views = { devices: data, loading, onAction, onEdit: (device: Device) => setEditing({ device }) };
+
+  return (
+    <div data-testid="device-list">
+      <Tabs
+        activeKey={filters.category}
+        onChange={(key) => set({ category: key as Filters['category'] })}
+        items={CATEGORIES.map((category) => ({ key: category, label: t(`category.${category}`) }))}
+      />
+      <Toolbar>
+        <Space wrap>
+          <Input
+            allowClear
+            prefix={<SearchOutlined />}
+            placeholder={t('filter.name')}
+            value={filters.deviceName}
+            onChange={(event) => set({ deviceName: event.target.value })}
+            style={{ width: 200 }}
+            data-testid="device-filter-name"
+          />
+          <Select<DeviceStatus>
+            allowClear
+            placeholder={t('filter.status')}
+            value={filters.status ?? undefined}
+            onChange={(value) => set({ status: value ?? null })}
+            options={DEVICE_STATUSES.map((status) => ({ value: status, label: t(`status.${status}`) }))}
+            style={{ width: 140 }}
+            data-testid="device-filter-status"
+          />
+          <Select<ExpiryFilter>
+            allowClear
+            placeholder={t('expiry.placeholder')}
+            value={filters.expiry ?? undefined}
+            onChange={(value) => set({ expiry: value ?? null })}
+            options={EXPIRY.map((expiry) => ({ value: expiry, label: t(`expiry.${expiry}`) }))}
+            style={{ width: 170 }}
+            data-testid="device-filter-expiry"
+          />
+        </Space>
+        <Space wrap>
+          <Segmented<ListMode>
+            value={mode}
+            onChange={setMode}
+            data-testid="device-mode"
+            options={[
+              { value: 'list', label: t('mode.list'), icon: <BarsOutlined /> },
+              { value: 'card', label: t('mode.card'), icon: <AppstoreOutlined /> },
+              { value: 'board', label: t('mode.board'), icon: <TableOutlined /> },
+              { value: 'map', label: t('mode.map'), icon: <EnvironmentOutlined /> },
+            ]}
+          />
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ device: null })} data-testid="device-add">
+            {t('action.add')}
+          </Button>
+        </Space>
+      </Toolbar>
+      {mode === 'list' ? <DeviceTable {...views} pagination={pagination} /> : null}
+      {mode === 'card' ? <DeviceCards {...views} /> : null}
+      {mode === 'board' ? <DeviceBoard {...views} /> : null}
+      {mode === 'map' ? <DeviceMapFallback {...views} /> : null}
+      {mode !== 'list' ? (
+        <Pagination
+          style={{ marginTop: 16, justifyContent: 'flex-end' }}
+          {...pagination}
+          onChange={pagination.onChange}
+        />
+      ) : null}
+      {editing ? (
+        <DeviceFormModal
+          open
+          device={editing.device}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            reload();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
