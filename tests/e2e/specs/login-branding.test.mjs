@@ -158,7 +158,7 @@ describe('hosts and paths without a page', () => {
     await page.waitForURL((url) => url.pathname === '/user/login' && url.searchParams.get('redirect') === '/home');
     await page.goto(siteUrl('localhost', '/device/lists'));
     await page.waitForURL((url) => url.pathname === '/user/login' && url.searchParams.get('redirect') === '/home');
-    const response = await page.goto(siteUrl('localhost', '/quick/query?guid=1'));
+    const response = await page.goto(siteUrl('localhost', '/help/center'));
     assert.equal(response.status(), 200);
     assert.equal(await page.title(), '冷迹云监测平台 - 页面不存在');
     await page.getByText('页面不存在或正在开发中').waitFor();
