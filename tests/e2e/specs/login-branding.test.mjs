@@ -71,7 +71,12 @@ describe('branded sign-in page', () => {
         const submit = page.getByTestId('login-submit');
         assert.equal(await submit.evaluate((el) => getComputedStyle(el).backgroundColor), site.colour);
         const activeTab = page.locator('.ant-tabs-tab-active .ant-tabs-tab-btn');
-        assert.equal(await activeTab.evaluate((el) => getComputedStyle(el).color), site.colour);
+        // The ink bar and colour animate in: wait for the settled colour.
+        await page.waitForFunction(
+          ([selector, colour]) => getComputedStyle(document.querySelector(selector)).color.replace(/^rgba\((\d+), (\d+), (\d+), 1\)$/, 'rgb($1, $2, $3)') === colour,
+          ['.ant-tabs-tab-active .ant-tabs-tab-btn', site.colour],
+        );
+        assert.ok(await activeTab.isVisible());
 
         const logo = page.locator('main img').first();
         assert.ok(await logo.evaluate((img) => img.complete && img.naturalWidth > 0), 'the login logo loads');
