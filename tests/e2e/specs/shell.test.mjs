@@ -165,6 +165,8 @@ describe('multi-tab bar', () => {
     // Clicking a tab opens its page; its close button closes it.
     await menu(page).getByText('Device List').click();
     await page.waitForURL((url) => url.pathname === '/device/list');
+    // The URL changes before the page has rendered; the tab bar follows with the render.
+    await page.locator('[data-testid="tabs-bar"] .ant-tabs-tab-active', { hasText: 'Device List' }).waitFor();
     await page.locator('[data-testid="tabs-bar"] .tab-label', { hasText: 'Home' }).click();
     await page.waitForURL((url) => url.pathname === '/home');
     await page.locator('[data-testid="tabs-bar"] .ant-tabs-tab', { hasText: 'Device List' }).locator('.ant-tabs-tab-remove').click();
