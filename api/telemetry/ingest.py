@@ -79,7 +79,7 @@ def ingest(device: Device, raw_records) -> IngestResult:
     result.duplicates = len(rows) - result.accepted
     dialect = postgresql if db.engine.dialect.name == "postgresql" else sqlite
     _samples(dialect, device.id, parsed.records)
-    _update_state(dialect, device, parsed.records)
+    _update_state(device, parsed.records)
     for handler in READING_HANDLERS:
         handler(device, parsed.records)
     db.session.commit()
@@ -96,7 +96,7 @@ def _samples(dialect, device_id: int, records: list[Record]) -> None:
         db.session.connection().execute(dialect.insert(DeviceSample.__table__).on_conflict_do_nothing(), rows)
 
 
-def _update_state(dialect, device: Device, records: list[Record]) -> None:
+def _update_state(device: Device, records: list[Record]) -> None:
     """The latest state moves forward only: late (buffered) records never overwrite newer values."""
     state = db.session.get(DeviceState, device.id, with_for_update=True)
     if state is None:
