@@ -13,6 +13,11 @@ TIME_ZONES = sorted(available_timezones())
 GUID = validate.Regexp(r"^\d{1,20}$")
 
 
+def last_data_time(state) -> str | None:
+    """When the device last reported, in the caller's zone (None before its first data)."""
+    return LocalDateTime()._serialize(state.last_data_at, None, None) if state and state.last_data_at else None
+
+
 class DeviceParamSchema(Schema):
     paramKey = ma.fields.Function(lambda p: f"{p.param_key:04x}")
     paramName = ma.fields.String(attribute="param_name")
@@ -43,16 +48,12 @@ class DeviceItemSchema(Schema):
     intervalSeconds = ma.fields.Integer(attribute="device.interval_s")
     serviceExpiredDate = LocalDateTime(attribute="device.service_expires_at", allow_none=True)
     dataExpiredDate = LocalDateTime(attribute="device.data_expires_at", allow_none=True)
-    lastDataTime = ma.fields.Method("dump_last_data")
+    lastDataTime = ma.fields.Function(lambda row: last_data_time(row["state"]))
     values = ma.fields.Function(lambda row: row["state"].values if row["state"] else {})
     battery = ma.fields.Function(lambda row: row["state"].battery if row["state"] else None)
     signal = ma.fields.Function(lambda row: row["state"].signal if row["state"] else None)
     lat = ma.fields.Function(lambda row: row["state"].lat if row["state"] else None)
     lng = ma.fields.Function(lambda row: row["state"].lng if row["state"] else None)
-
-    def dump_last_data(self, row):
-        state = row["state"]
-        return LocalDateTime()._serialize(state.last_data_at, None, None) if state and state.last_data_at else None
 
 
 class DeviceDetailSchema(DeviceItemSchema):
@@ -216,11 +217,7 @@ class QuickResultSchema(Schema):
     deviceName = ma.fields.String(attribute="device.name", allow_none=True)
     typeName = ma.fields.String(attribute="device.device_type.type_name")
     status = ma.fields.Function(lambda row: row["status"].value)
-    lastDataTime = ma.fields.Method("dump_last_data")
+    lastDataTime = ma.fields.Function(lambda row: last_data_time(row["state"]))
     values = ma.fields.Function(lambda row: row["state"].values if row["state"] else {})
     params = ma.fields.List(ma.fields.Nested(DeviceParamSchema))
     chart = ma.fields.Raw(metadata={"type": "object", "description": "last 24 h: sensor -> [{t: epoch ms, v}]"})
-
-    def dump_last_data(self, row):
-        state = row["state"]
-        return LocalDateTime()._serialize(state.last_data_at, None, None) if state and state.last_data_at else None
