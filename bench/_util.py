@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -24,9 +25,10 @@ def percentile(samples: list[float], q: float) -> float:
     return statistics.quantiles(samples, n=100)[int(q) - 1]
 
 
-BENCH_DATABASE = "coldchain_bench"
+# Overridable so two checkouts can benchmark side by side without sharing a database.
+BENCH_DATABASE = os.environ.get("BENCH_DATABASE", "coldchain_bench")
 BENCH_DATABASE_URL = f"postgresql+psycopg://postgres@127.0.0.1:5432/{BENCH_DATABASE}"
-BENCH_REDIS_URL = "redis://127.0.0.1:6379/13"
+BENCH_REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 
 
 def bench_app():

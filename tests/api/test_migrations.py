@@ -6,14 +6,15 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import create_engine, inspect, make_url, text
 
 from api import create_app
 from api.extensions.db import db, include_in_migrations
 from api.settings import TestConfig
 
 PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
-PG_SCRATCH = "coldchain_migrations"
+# Named after the test database, so two checkouts testing side by side never share a scratch database.
+PG_SCRATCH = make_url(TestConfig.SQLALCHEMY_DATABASE_URI).database + "_migrations"
 
 
 @pytest.fixture
