@@ -93,12 +93,15 @@ run: build seed
 
 # ---- tests -------------------------------------------------------------------------------------
 
+# Browser tests need chromium and a CJK font; the load benchmarks drive the api with wrk.
+APT_PACKAGES := chromium fonts-wqy-microhei wrk
+
 system-packages:
-	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "wenquanyi micro hei"; then \
+	@if [ ! -x /usr/bin/chromium ] || ! command -v wrk >/dev/null || ! fc-list 2>/dev/null | grep -qi "wenquanyi micro hei"; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get install -y --no-install-recommends chromium fonts-wqy-microhei >/dev/null 2>&1 || \
-	    (apt-get update >/dev/null && apt-get install -y --no-install-recommends chromium fonts-wqy-microhei >/dev/null); \
-	  else echo "chromium and fonts-wqy-microhei are needed: apt-get install chromium fonts-wqy-microhei"; exit 1; fi; \
+	    apt-get install -y --no-install-recommends $(APT_PACKAGES) >/dev/null 2>&1 || \
+	    (apt-get update >/dev/null && apt-get install -y --no-install-recommends $(APT_PACKAGES) >/dev/null); \
+	  else echo "these Debian packages are needed: apt-get install $(APT_PACKAGES)"; exit 1; fi; \
 	fi
 
 # Start the engines the tests use when they are down (commands of this machine's env page).

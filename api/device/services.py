@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from flask_babel import gettext
 from sqlalchemy import func, select
+from sqlalchemy.orm import contains_eager
 
 from api.device.credentials import device_secret
 from api.device.models import (
@@ -162,6 +163,8 @@ def _listing():
         owned(select(Device, DeviceState), Device)
         .outerjoin(DeviceState, DeviceState.device_id == Device.id)
         .join(DeviceType, DeviceType.id == Device.device_type_id)
+        # The type is already joined: fill the relationship from it instead of a query per type.
+        .options(contains_eager(Device.device_type))
         .where(Device.deleted.is_(False))
     )
 
