@@ -93,7 +93,9 @@ def plan_sends(alarm: Alarm, now: datetime) -> list[int]:
                 if not address:
                     continue
                 subject, body = render(alarm, device, rule, channel, recipient.lang, level)
-                created += _write(alarm, device, channel, level, address, address, repeat, subject, body, recipient.lang)
+                created += _write(
+                    alarm, device, channel, level, address, address, repeat, subject, body, recipient.lang
+                )
     return created
 
 
@@ -211,10 +213,7 @@ def render(alarm: Alarm, device: Device, rule: Rule, channel: Channel, lang: str
                 return subject, pattern.format_map(fields)
             except (KeyError, ValueError, IndexError):
                 pass  # a broken template must not lose the alarm: fall back to the built-in text
-        if rule.content:
-            extra = " " + rule.content
-        else:
-            extra = ""
+        extra = " " + rule.content if rule.content else ""
         body = gettext(
             "%(alarm)s: %(device)s (%(guid)s) sensor %(sensor)s value %(value)s, limit %(limit)s, since %(time)s "
             "(level %(level)s).",

@@ -71,9 +71,7 @@ def _live_devices():
 
 
 def _no_active(kind: AlarmKind):
-    return ~exists().where(
-        and_(Alarm.device_id == Device.id, Alarm.kind == kind, Alarm.status.in_(lifecycle.ACTIVE))
-    )
+    return ~exists().where(and_(Alarm.device_id == Device.id, Alarm.kind == kind, Alarm.status.in_(lifecycle.ACTIVE)))
 
 
 def sweep(now: datetime | None = None, batch: int = 500) -> int:

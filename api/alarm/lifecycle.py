@@ -117,9 +117,7 @@ def recover(device: Device, active: dict[Key, Alarm], kind: AlarmKind, sensor: i
 
 def refresh_flag(device_id: int) -> None:
     """device_state.alarm_active: does the device have an open alarm (lists and counts read it)."""
-    is_open = db.session.scalar(
-        select(exists().where(Alarm.device_id == device_id, Alarm.status == AlarmStatus.OPEN))
-    )
+    is_open = db.session.scalar(select(exists().where(Alarm.device_id == device_id, Alarm.status == AlarmStatus.OPEN)))
     _set_flag(device_id, bool(is_open))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from itertools import pairwise
 
 from flask import current_app
 from flask_babel import gettext
@@ -14,8 +15,6 @@ from api.extensions.db import db
 from api.extensions.smorest import ApiError
 from api.notify.adapters import DeliveryError, check_webhook_target
 from api.notify.models import Channel
-
-ALARM_TIME_ERROR = "Alarm time setting error"
 
 
 def field_error(field: str, message: str) -> ApiError:
@@ -82,8 +81,8 @@ def validate_levels(multi_level: bool, levels: list[dict]) -> None:
     if [level["level"] for level in levels] != list(range(1, len(levels) + 1)):
         raise field_error("levels", gettext("Levels must be numbered 1 to %(n)s in order.", n=len(levels)))
     minutes = [level["minutes"] for level in levels]
-    if any(later <= earlier for earlier, later in zip(minutes, minutes[1:], strict=False)):
-        raise ApiError(gettext(ALARM_TIME_ERROR), code=4201)
+    if any(later <= earlier for earlier, later in pairwise(minutes)):
+        raise ApiError(gettext("Alarm time setting error"), code=4201)
     for index, level in enumerate(levels):
         for field in ("phone", "email"):
             values = [r[field] for r in level["recipients"] if r.get(field)]
@@ -99,9 +98,7 @@ def save(device: Device, data: dict) -> PushSetting:
         try:
             check_webhook_target(data["webhook_url"], allow_private=current_app.config["WEBHOOK_ALLOW_PRIVATE"])
         except DeliveryError:
-            raise field_error(
-                "webhookUrl", gettext("The webhook address must be a public HTTPS address.")
-            ) from None
+            raise field_error("webhookUrl", gettext("The webhook address must be a public HTTPS address.")) from None
     setting = db.session.get(PushSetting, device.id)
     if setting is None:
         setting = PushSetting(device_id=device.id)

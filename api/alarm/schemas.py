@@ -20,9 +20,7 @@ PROCESSED = "processed"  # state filter: any of agreed / rejected / on hold
 class MessagePageQuerySchema(PageQuerySchema):
     type = ma.fields.String(load_default=None, validate=validate.OneOf([t.value for t in MessageType]))
     deviceId = ma.fields.Integer(load_default=None)
-    state = ma.fields.String(
-        load_default=None, validate=validate.OneOf([s.value for s in ProcessState] + [PROCESSED])
-    )
+    state = ma.fields.String(load_default=None, validate=validate.OneOf([s.value for s in ProcessState] + [PROCESSED]))
     startTime = ma.fields.AwareDateTime(load_default=None)
     endTime = ma.fields.AwareDateTime(load_default=None)
 
@@ -209,18 +207,20 @@ class PushSettingSchema(Schema):
     enabled = ma.fields.Boolean(load_default=True)
     multiLevel = ma.fields.Boolean(attribute="multi_level", load_default=False)
     levels = ma.fields.List(ma.fields.Nested(LevelSchema), required=True, validate=validate.Length(1, 3))
-    channels = ma.fields.List(
-        ma.fields.String(validate=validate.OneOf([c.value for c in Channel])), load_default=list
-    )
+    channels = ma.fields.List(ma.fields.String(validate=validate.OneOf([c.value for c in Channel])), load_default=list)
     repeatCount = ma.fields.Integer(attribute="repeat_count", load_default=0, validate=validate.Range(0, 10))
     intervalMinutes = ma.fields.Integer(attribute="interval_minutes", load_default=10, validate=validate.Range(1, 1440))
     delayMinutes = ma.fields.Integer(attribute="delay_minutes", load_default=0, validate=validate.Range(0, 1440))
     scheduleStart = ma.fields.String(attribute="schedule_start", load_default=None, allow_none=True, validate=HHMM)
     scheduleEnd = ma.fields.String(attribute="schedule_end", load_default=None, allow_none=True, validate=HHMM)
     urgentKinds = ma.fields.List(
-        ma.fields.String(validate=validate.OneOf([k.value for k in AlarmKind])), attribute="urgent_kinds", load_default=list
+        ma.fields.String(validate=validate.OneOf([k.value for k in AlarmKind])),
+        attribute="urgent_kinds",
+        load_default=list,
     )
-    webhookUrl = ma.fields.String(attribute="webhook_url", load_default=None, allow_none=True, validate=validate.Length(max=500))
+    webhookUrl = ma.fields.String(
+        attribute="webhook_url", load_default=None, allow_none=True, validate=validate.Length(max=500)
+    )
     webhookSecret = ma.fields.String(attribute="webhook_secret", dump_only=True, allow_none=True)
     smsCount = ma.fields.Integer(attribute="sms_count", dump_only=True)
     voiceCount = ma.fields.Integer(attribute="voice_count", dump_only=True)
@@ -239,9 +239,13 @@ class PushSettingSchema(Schema):
 class AlarmRuleSchema(Schema):
     id = ma.fields.Integer(dump_only=True)
     deviceTypeId = ma.fields.Integer(attribute="device_type_id", required=True)
-    alarmKind = ma.fields.String(attribute="alarm_kind", required=True, validate=validate.OneOf([k.value for k in AlarmKind]))
+    alarmKind = ma.fields.String(
+        attribute="alarm_kind", required=True, validate=validate.OneOf([k.value for k in AlarmKind])
+    )
     ruleClass = ma.fields.String(
-        attribute="rule_class", load_default=RuleClass.ALARM.value, validate=validate.OneOf([c.value for c in RuleClass])
+        attribute="rule_class",
+        load_default=RuleClass.ALARM.value,
+        validate=validate.OneOf([c.value for c in RuleClass]),
     )
     ruleName = ma.fields.String(attribute="rule_name", required=True, validate=validate.Length(min=1, max=100))
     content = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=500))
@@ -266,4 +270,3 @@ class MessageTemplateSchema(Schema):
         required=True,
         validate=validate.Length(min=1),
     )
-

@@ -275,7 +275,9 @@ def save_template(data: dict) -> MessageTemplate:
     if template is None:
         raise not_found()
     clash = db.session.scalar(
-        select(MessageTemplate.id).where(MessageTemplate.msg_name == data["msg_name"], MessageTemplate.id != data.get("id"))
+        select(MessageTemplate.id).where(
+            MessageTemplate.msg_name == data["msg_name"], MessageTemplate.id != data.get("id")
+        )
     )
     if clash is not None:
         raise push.field_error("msgName", gettext("This name is already used."))

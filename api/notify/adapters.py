@@ -15,9 +15,9 @@ import smtplib
 import socket
 import time
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 from email.message import EmailMessage
 from email.utils import formataddr, make_msgid
+from urllib.parse import urlsplit
 
 import requests
 from flask import current_app

@@ -2,32 +2,19 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from sqlalchemy import select
 
 from api.alarm.models import Alarm, AlarmStatus, Message
-from api.device.models import Device
 from api.extensions.db import db
 from api.notify.models import OutboundMessage
-from tests.api.device_helpers import add
 
 ALARM = "/api/alarm"
 
 
-@pytest.fixture
-def fridge(app, client, guids, owner):
-    """The owner's TH-2 logger: (device id, guid, key), with 5 SMS and 5 voice calls."""
-    guid, key = guids["th_a"]
-    device_id = add(client, owner, guid, name="Fridge")
-    with app.app_context():
-        device = db.session.get(Device, device_id)
-        device.sms_count = device.voice_count = 5
-        db.session.commit()
-    return device_id, guid, key
-
-
 def set_limits(client, headers, device_id, *limits):
-    body = client.post(f"{ALARM}/SensorLimit/save", json={"deviceId": device_id, "limits": list(limits)}, headers=headers)
+    body = client.post(
+        f"{ALARM}/SensorLimit/save", json={"deviceId": device_id, "limits": list(limits)}, headers=headers
+    )
     body = body.get_json()
     assert body["code"] == 0, body
     return body["data"]

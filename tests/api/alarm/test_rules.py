@@ -8,8 +8,8 @@ from api.alarm.evaluation import sweep
 from api.alarm.models import AlarmKind, AlarmStatus, MessageType
 from api.device.models import DeviceState
 from api.extensions.db import db, utcnow
-from tests.api.alarm_helpers import ALARM, alarms, fridge, messages, record, set_limits  # noqa: F401
-from tests.api.device_helpers import guids, owner, upload  # noqa: F401
+from tests.api.alarm.helpers import ALARM, alarms, messages, record, set_limits
+from tests.api.device_helpers import upload
 
 
 def test_reading_above_the_limit_opens_an_alarm_and_recovery_closes_it(app, client, owner, fridge):
