@@ -50,6 +50,17 @@ class AlarmSchema(Schema):
     processedBy = ma.fields.Function(lambda a: _processor_name(a))
     processTime = LocalDateTime(attribute="processed_at", allow_none=True)
     levelReached = ma.fields.Integer(attribute="level_reached")
+    messageId = ma.fields.Function(lambda a: _message_id(a))
+
+
+def _message_id(alarm) -> int | None:
+    """The owner's message of the alarm (processing goes through messages)."""
+    from sqlalchemy import select
+
+    from api.alarm.models import Message
+    from api.extensions.db import db
+
+    return db.session.scalar(select(Message.id).where(Message.alarm_id == alarm.id))
 
 
 def _kind_text(kind: AlarmKind) -> str:
