@@ -15,18 +15,20 @@ from api.settings import DEV_SECRET_KEY, ROOT, BaseConfig, config_from_env
 def _blueprints():
     """Every area's blueprint, in the order they appear in the API documentation."""
     from api.account.routes import blp as account
+    from api.alarm.routes import blp as alarm
     from api.device.routes import blp as device
     from api.health.routes import blp as health
     from api.notice.routes import blp as notice
     from api.platform.routes import blp as platform
     from api.telemetry.routes import blp as telemetry
 
-    return [health, platform, account, notice, device, telemetry]
+    return [health, platform, account, notice, device, telemetry, alarm]
 
 
 def _models() -> None:
     """Import every area's models so metadata (and Alembic autogenerate) sees all tables."""
     import api.account.models
+    import api.alarm.models
     import api.device.models
     import api.notice.models
     import api.notify.models
@@ -50,6 +52,11 @@ def create_app(config: type[BaseConfig] | None = None, overrides: Mapping[str, A
     i18n.init_app(app)
     ratelimit.init_app(app)
     api.init_app(app)
+    from api.alarm import register_evaluation
+    from api.notify import services as notify_services
+
+    notify_services.init_app(app)
+    register_evaluation()
     for blueprint in _blueprints():
         api.register_blueprint(blueprint)
 

@@ -79,8 +79,13 @@ def seed(backfill: timedelta = BACKFILL) -> list[tuple[str, str]]:
         )
     types = sync_catalogue()
     db.session.commit()
+    devices = []
     for device, demo in fleet_devices(platforms, accounts, types):
         backfill_history(device, demo, backfill)
+        devices.append(device)
+    from api.alarm.demo import seed_alarms
+
+    seed_alarms(devices, {account.id: account.email for account in accounts.values()})
     return [(user_name, DEMO_PASSWORD) for _slug, user_name, *_ in DEMO_ACCOUNTS]
 
 

@@ -74,6 +74,8 @@ class BaseConfig:
     SMS_API_URL = os.environ.get("SMS_API_URL", "")
     SMS_API_KEY = os.environ.get("SMS_API_KEY", "")
     SMS_API_SECRET = os.environ.get("SMS_API_SECRET", "")
+    # Webhooks to loopback, link-local or private addresses are refused unless this is set.
+    WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)
     # Device credentials are derived from the GUID with this key (defaults to SECRET_KEY).
     DEVICE_KEY_SECRET = os.environ.get("DEVICE_KEY_SECRET", "")
     # The old platform whose users may sign in once and be moved here (login/toOldPaltform).

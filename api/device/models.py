@@ -136,6 +136,9 @@ class Device(TenantOwned, TimestampMixin, Model):
     data_expires_at: Mapped[datetime | None] = mapped_column()
     # Per-sensor names and limits the owner sets ({"1": {"name": ..., "upper": ..., "lower": ...}}).
     sensor_settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Alarm SMS and voice calls left (each send spends one; at zero nothing is sent).
+    sms_count: Mapped[int] = mapped_column(default=0, server_default="0")
+    voice_count: Mapped[int] = mapped_column(default=0, server_default="0")
 
     device_type: Mapped[DeviceType] = relationship()
     state: Mapped[DeviceState | None] = relationship(uselist=False, viewonly=True)

@@ -22,7 +22,12 @@ class PeriodicJob:
     timeout: int = 600
 
 
-PERIODIC_JOBS: tuple[PeriodicJob, ...] = (PeriodicJob("api.health.jobs.record_heartbeat", interval=60, timeout=30),)
+PERIODIC_JOBS: tuple[PeriodicJob, ...] = (
+    PeriodicJob("api.health.jobs.record_heartbeat", interval=60, timeout=30),
+    PeriodicJob("api.alarm.jobs.sweep_devices", interval=30, timeout=120),
+    PeriodicJob("api.alarm.jobs.escalate_alarms", interval=30, timeout=120),
+    PeriodicJob("api.notify.jobs.redeliver_stale", interval=300, timeout=120),
+)
 
 
 def resolve(dotted: str):

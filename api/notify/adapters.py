@@ -1,4 +1,4 @@
-"""Provider adapters: email over SMTP, SMS and voice over an HTTP provider API.
+"""Provider adapters: email over SMTP, SMS and voice over an HTTP provider API, webhooks.
 
 With no provider configured in development, messages are written to the log instead (that is how a
 developer reads a verification code); production refuses to pretend (DeliveryError).
@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import logging
 import smtplib
+import socket
 import time
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formataddr, make_msgid
+from urllib.parse import urlsplit
 
 import requests
 from flask import current_app
@@ -35,6 +38,9 @@ class Outgoing:
     subject: str | None
     body: str
     sender_name: str
+    # Sent as X-Idempotency-Key: a provider that saw the key already does not send again.
+    idempotency_key: str | None = None
+    secret: str | None = None  # the webhook's signing secret
 
 
 def _console(message: Outgoing) -> str:
@@ -84,6 +90,7 @@ def send_via_http_provider(message: Outgoing) -> str:
     timestamp = str(int(time.time()))
     headers = {
         "Content-Type": "application/json",
+        "X-Idempotency-Key": message.idempotency_key or "",
         "X-Api-Key": config["SMS_API_KEY"],
         "X-Timestamp": timestamp,
         "X-Signature": sign(config["SMS_API_SECRET"], timestamp, body),
@@ -97,4 +104,70 @@ def send_via_http_provider(message: Outgoing) -> str:
     return str(response.json().get("id", ""))[:100]
 
 
-ADAPTERS = {Channel.EMAIL: send_email, Channel.SMS: send_via_http_provider, Channel.VOICE: send_via_http_provider}
+class UnsafeTargetError(DeliveryError):
+    """A webhook address that points inside our network (SSRF): refused, never retried."""
+
+
+def _blocked(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%")[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return (
+        ip.is_loopback
+        or ip.is_link_local
+        or ip.is_private
+        or ip.is_reserved
+        or ip.is_multicast
+        or ip.is_unspecified
+        or ip in ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT
+    )
+
+
+def check_webhook_target(url: str, *, allow_private: bool) -> None:
+    """Refuse anything but http(s) to a public address; loopback, link-local and private targets
+    only when the configuration allows them (WEBHOOK_ALLOW_PRIVATE)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise UnsafeTargetError("webhook: only http(s) URLs with a host")
+    if parts.scheme == "http" and not allow_private:
+        raise UnsafeTargetError("webhook: HTTPS is required")
+    if allow_private:
+        return
+    try:
+        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise DeliveryError(f"webhook: cannot resolve {parts.hostname}: {exc}") from exc
+    for info in infos:
+        if _blocked(str(info[4][0])):
+            raise UnsafeTargetError(f"webhook: {parts.hostname} resolves to a private or local address")
+
+
+def send_webhook(message: Outgoing) -> str:
+    """POST the JSON body with X-Timestamp and X-Signature = HMAC-SHA256(secret, "timestamp.body")."""
+    config = current_app.config
+    check_webhook_target(message.recipient, allow_private=config["WEBHOOK_ALLOW_PRIVATE"])
+    body = message.body.encode()
+    timestamp = str(int(time.time()))
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "coldchain-webhook/1",
+        "X-Idempotency-Key": message.idempotency_key or "",
+        "X-Timestamp": timestamp,
+        "X-Signature": "sha256=" + sign(message.secret or "", timestamp, body),
+    }
+    try:
+        # Redirects are not followed: a redirect could point the request back inside.
+        response = requests.post(message.recipient, data=body, headers=headers, timeout=10, allow_redirects=False)
+    except requests.RequestException as exc:
+        raise DeliveryError(f"webhook unreachable: {exc}") from exc
+    if not 200 <= response.status_code < 300:
+        raise DeliveryError(f"webhook answered {response.status_code}")
+    return f"webhook {response.status_code}"
+
+
+ADAPTERS = {
+    Channel.EMAIL: send_email,
+    Channel.SMS: send_via_http_provider,
+    Channel.VOICE: send_via_http_provider,
+    Channel.WEBHOOK: send_webhook,
+}

@@ -40,5 +40,10 @@ class OutboundMessage(Model):
     attempts: Mapped[int] = mapped_column(default=0)
     last_error: Mapped[str | None] = mapped_column(String(500))
     provider_ref: Mapped[str | None] = mapped_column(String(100))
+    # Alarm notifications: one row per (alarm, level, channel, recipient, repeat), unique, so a job
+    # that runs twice writes (and sends) nothing twice. Also sent to the provider as idempotency key.
+    dedupe_key: Mapped[str | None] = mapped_column(String(200), unique=True)
+    alarm_id: Mapped[int | None] = mapped_column(ForeignKey("alarm.id", ondelete="SET NULL"), index=True)
+    lang: Mapped[str | None] = mapped_column(String(10))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     sent_at: Mapped[datetime | None] = mapped_column()

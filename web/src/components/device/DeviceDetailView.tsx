@@ -5,13 +5,15 @@ import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import useSWR from 'swr';
 import { deviceDetail } from '@/api/device';
+import { AlarmStatusTab } from '@/components/alarm/AlarmStatusTab';
+import { PushSettingsTab } from '@/components/alarm/PushSettingsTab';
 import { ChartTab } from './ChartTab';
 import { EnergyTab, InfoTab, LogTab, ParamsTab, RealtimeTab } from './DetailTabs';
 import { hasEnergy } from './helpers';
 import { RecordsTab } from './RecordsTab';
 import { StatusTag } from './StatusTag';
 
-/** Device detail (business spec 2): its tabs; the alarm, push and top-up tabs come later. */
+/** Device detail (business spec 2): its tabs; the top-up tab comes later. */
 export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
   const { t } = useTranslation('device');
   const router = useRouter();
@@ -25,6 +27,8 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
   const items = [
     { key: 'realtime', label: t('tabs.realtime'), children: <RealtimeTab device={device} /> },
     { key: 'chart', label: t('tabs.chart'), children: <ChartTab device={device} /> },
+    { key: 'alarm', label: t('tabs.alarm'), children: <AlarmStatusTab device={device} /> },
+    { key: 'push', label: t('tabs.push'), children: <PushSettingsTab device={device} /> },
     { key: 'info', label: t('tabs.info'), children: <InfoTab device={device} /> },
     { key: 'params', label: t('tabs.params'), children: <ParamsTab device={device} /> },
     ...(hasEnergy(device.params) ? [{ key: 'energy', label: t('tabs.energy'), children: <EnergyTab device={device} /> }] : []),

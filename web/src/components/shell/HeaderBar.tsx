@@ -3,6 +3,7 @@ import { App, Button, Tooltip } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
+import { UnreadBadge } from '@/components/alarm/UnreadBadge';
 import { useSiteBranding } from '@/components/site/SiteContext';
 import { HEADER_AUTO_HIDE, HEADER_HEIGHT, HEADER_HIDE_AFTER_PX } from '@/components/ui/constants';
 import { LanguageSwitch } from '@/components/ui/LanguageSwitch';
@@ -119,6 +120,7 @@ export function HeaderBar({ left, collapsed, compact, onToggleMenu, onNavigate, 
           <Button type="text" icon={<QuestionCircleOutlined />} aria-label={t('header.help')} href="/help/center" target="_blank" rel="noopener" />
         </Tooltip>
       ) : null}
+      <UnreadBadge onNavigate={onNavigate} />
       <Tooltip title={t('header.downloads')}>
         <Button type="text" icon={<DownloadOutlined />} aria-label={t('header.downloads')} onClick={() => onNavigate('/consumer/download')} />
       </Tooltip>

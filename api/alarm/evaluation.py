@@ -1,0 +1,107 @@
+"""Evaluation: on ingest (limits, probe faults, battery; any data closes an offline alarm) through
+the ingestion seam, and on a schedule (offline, battery) by `sweep`."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import and_, exists, select
+
+from api.alarm import lifecycle
+from api.alarm.lifecycle import breach, recover
+from api.alarm.models import Alarm, AlarmKind
+from api.alarm.rules import limits_of, rules_for_type
+from api.device.models import Device, DeviceState
+from api.extensions.db import db, utcnow
+from api.telemetry.records import Record
+
+
+def on_readings(device: Device, records: list[Record], now: datetime | None = None) -> None:
+    """Registered in READING_HANDLERS: runs inside the ingestion transaction (the device_state row
+    is locked by then, so one device is evaluated by one ingestion at a time)."""
+    if device.owner_account_id is None or not records:
+        return
+    now = now or utcnow()
+    rules = rules_for_type(device.device_type_id)
+    limits = limits_of(device.id)
+    active = lifecycle.active_alarms(device.id)
+    for record in sorted(records, key=lambda r: r.ts):
+        for sensor, value in record.readings.items():
+            _sensor(device, active, rules, limits.get(sensor), sensor, value, record.ts, now)
+        battery = rules[AlarmKind.BATTERY]
+        if record.battery is not None and battery.active and battery.threshold is not None:
+            if record.battery < battery.threshold:
+                breach(device, active, AlarmKind.BATTERY, None, record.battery, record.ts, now, limit=battery.threshold)
+            else:
+                recover(device, active, AlarmKind.BATTERY, None, record.ts)
+    latest = max(r.ts for r in records)
+    recover(device, active, AlarmKind.OFFLINE, None, latest)
+
+
+def _sensor(device, active, rules, limit, sensor: int, value: float | None, ts: datetime, now: datetime) -> None:
+    if value is None:
+        if rules[AlarmKind.FAULT].active:
+            breach(device, active, AlarmKind.FAULT, sensor, None, ts, now)
+        return
+    recover(device, active, AlarmKind.FAULT, sensor, ts)
+    if limit is None:
+        return
+    delay = limit.delay_minutes
+    for kind, bound, outside in (
+        (AlarmKind.UPPER, limit.upper, lambda v, b: v > b),
+        (AlarmKind.LOWER, limit.lower, lambda v, b: v < b),
+    ):
+        if bound is not None and rules[kind].active and outside(value, bound):
+            breach(device, active, kind, sensor, value, ts, now, limit=bound, delay_minutes=delay)
+        else:
+            recover(device, active, kind, sensor, ts)
+
+
+def _live_devices():
+    return (
+        select(Device, DeviceState)
+        .join(DeviceState, DeviceState.device_id == Device.id)
+        .where(
+            Device.owner_account_id.is_not(None),
+            Device.deleted.is_(False),
+            Device.enabled.is_(True),
+            Device.scrapped_at.is_(None),
+        )
+    )
+
+
+def _no_active(kind: AlarmKind):
+    return ~exists().where(and_(Alarm.device_id == Device.id, Alarm.kind == kind, Alarm.status.in_(lifecycle.ACTIVE)))
+
+
+def sweep(now: datetime | None = None, batch: int = 500) -> int:
+    """Open offline alarms for devices past their deadline and battery alarms for low batteries
+    (devices whose state rows are locked by an ingestion right now are left for the next run)."""
+    now = now or utcnow()
+    opened = 0
+    rules_cache: dict[int, dict] = {}
+
+    def rules(device: Device):
+        if device.device_type_id not in rules_cache:
+            rules_cache[device.device_type_id] = rules_for_type(device.device_type_id)
+        return rules_cache[device.device_type_id]
+
+    offline = _live_devices().where(DeviceState.offline_at < now, _no_active(AlarmKind.OFFLINE))
+    low = _live_devices().where(DeviceState.battery.is_not(None), _no_active(AlarmKind.BATTERY))
+    for stmt, kind in ((offline, AlarmKind.OFFLINE), (low, AlarmKind.BATTERY)):
+        rows = db.session.execute(stmt.limit(batch).with_for_update(of=DeviceState, skip_locked=True)).all()
+        for device, state in rows:
+            rule = rules(device)[kind]
+            if not rule.active:
+                continue
+            active = lifecycle.active_alarms(device.id)
+            if kind == AlarmKind.OFFLINE:
+                alarm = breach(device, active, kind, None, None, state.offline_at, now)
+                # Any data newer than the last before the silence closes it.
+                alarm.last_seen_at = min(state.last_data_at or state.offline_at, state.offline_at)
+                opened += 1
+            elif rule.threshold is not None and state.battery < rule.threshold:
+                breach(device, active, kind, None, state.battery, state.last_data_at or now, now, limit=rule.threshold)
+                opened += 1
+        db.session.commit()
+    return opened

@@ -1,0 +1,127 @@
+"""The alarm lifecycle: a breach starts (delaying), becomes an alarm after the rule's delay (open,
+with a message for the owner and its first notifications in the same transaction), is updated
+while it lasts (peak, last value) and closes on recovery. A breach that recovers within its delay
+leaves nothing behind."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import exists, select
+
+from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message, MessageType
+from api.device.models import Device, DeviceState
+from api.extensions.db import db
+
+ACTIVE = (AlarmStatus.DELAYING, AlarmStatus.OPEN)
+Key = tuple[AlarmKind, int | None]
+
+
+def active_alarms(device_id: int) -> dict[Key, Alarm]:
+    rows = db.session.scalars(select(Alarm).where(Alarm.device_id == device_id, Alarm.status.in_(ACTIVE)))
+    return {(alarm.kind, alarm.sensor): alarm for alarm in rows}
+
+
+def _worse(kind: AlarmKind, old: float | None, new: float | None) -> float | None:
+    if old is None or new is None:
+        return new if old is None else old
+    return max(old, new) if kind == AlarmKind.UPPER else min(old, new)
+
+
+def breach(
+    device: Device,
+    active: dict[Key, Alarm],
+    kind: AlarmKind,
+    sensor: int | None,
+    value: float | None,
+    ts: datetime,
+    now: datetime,
+    *,
+    limit: float | None = None,
+    delay_minutes: int = 0,
+) -> Alarm:
+    alarm = active.get((kind, sensor))
+    if alarm is None:
+        alarm = Alarm(
+            platform_id=device.platform_id,
+            owner_account_id=device.owner_account_id,
+            device_id=device.id,
+            kind=kind,
+            sensor=sensor,
+            status=AlarmStatus.DELAYING,
+            breach_started_at=ts,
+            last_seen_at=ts,
+            limit_value=limit,
+            first_value=value,
+            peak_value=value,
+            last_value=value,
+            level_reached=0,
+        )
+        db.session.add(alarm)
+        active[(kind, sensor)] = alarm
+    elif ts >= alarm.last_seen_at:
+        alarm.peak_value = _worse(kind, alarm.peak_value, value)
+        alarm.last_value = value
+        alarm.last_seen_at = ts
+        if limit is not None:
+            alarm.limit_value = limit
+    if alarm.status == AlarmStatus.DELAYING and alarm.last_seen_at - alarm.breach_started_at >= timedelta(
+        minutes=delay_minutes
+    ):
+        open_alarm(device, alarm, now)
+    return alarm
+
+
+def open_alarm(device: Device, alarm: Alarm, now: datetime) -> None:
+    """The breach is an alarm now: the owner's message and the first notifications, in this
+    transaction (the outbox rows are dispatched after commit)."""
+    from api.alarm.escalation import plan_sends
+
+    alarm.status = AlarmStatus.OPEN
+    alarm.opened_at = now
+    db.session.flush()
+    if alarm.owner_account_id is not None:
+        db.session.add(
+            Message(
+                platform_id=alarm.platform_id,
+                owner_account_id=alarm.owner_account_id,
+                type=MessageType.ALARM,
+                alarm_id=alarm.id,
+                device_id=device.id,
+                code=f"alarm.{alarm.kind.value}",
+                params={},
+                created_at=now,
+            )
+        )
+    _set_flag(device.id, True)
+    plan_sends(alarm, now)
+
+
+def recover(device: Device, active: dict[Key, Alarm], kind: AlarmKind, sensor: int | None, ts: datetime) -> None:
+    alarm = active.get((kind, sensor))
+    if alarm is None or ts < alarm.last_seen_at:
+        return
+    del active[(kind, sensor)]
+    if alarm.status == AlarmStatus.DELAYING:
+        if alarm.id is not None:
+            db.session.delete(alarm)
+        else:
+            db.session.expunge(alarm)
+        return
+    alarm.status = AlarmStatus.CLOSED
+    alarm.closed_at = ts
+    alarm.last_seen_at = ts
+    db.session.flush()
+    refresh_flag(device.id)
+
+
+def refresh_flag(device_id: int) -> None:
+    """device_state.alarm_active: does the device have an open alarm (lists and counts read it)."""
+    is_open = db.session.scalar(select(exists().where(Alarm.device_id == device_id, Alarm.status == AlarmStatus.OPEN)))
+    _set_flag(device_id, bool(is_open))
+
+
+def _set_flag(device_id: int, value: bool) -> None:
+    state = db.session.get(DeviceState, device_id)
+    if state is not None and state.alarm_active != value:
+        state.alarm_active = value

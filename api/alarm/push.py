@@ -1,0 +1,171 @@
+"""Push settings of a device (the 'notification settings' tab) and the owner's sensor limits."""
+
+from __future__ import annotations
+
+import secrets
+from itertools import pairwise
+
+from flask import current_app
+from flask_babel import gettext
+from sqlalchemy import select
+
+from api.alarm.models import AlarmRecipient, PushSetting, SensorLimit
+from api.device.models import Device
+from api.extensions.db import db
+from api.extensions.smorest import ApiError
+from api.notify.adapters import DeliveryError, check_webhook_target
+from api.notify.models import Channel
+
+
+def field_error(field: str, message: str) -> ApiError:
+    return ApiError(
+        gettext("Invalid input") + f" - {field}: {message}",
+        code=422,
+        http_status=422,
+        data={"errors": {field: [message]}},
+    )
+
+
+def as_dict(device: Device, setting: PushSetting | None) -> dict:
+    """The setting as the tab shows it; a device without one gets the empty single-level form."""
+    if setting is None:
+        return {
+            "device_id": device.id,
+            "enabled": False,
+            "multi_level": False,
+            "levels": [],
+            "channels": [],
+            "repeat_count": 0,
+            "interval_minutes": 10,
+            "delay_minutes": 0,
+            "schedule_start": None,
+            "schedule_end": None,
+            "urgent_kinds": [],
+            "webhook_url": None,
+            "webhook_secret": None,
+            "sms_count": device.sms_count,
+            "voice_count": device.voice_count,
+        }
+    levels = []
+    for number, minutes in enumerate(setting.level_minutes, 1):
+        recipients = [
+            {"name": r.name, "phone": r.phone, "email": r.email, "lang": r.lang}
+            for r in setting.recipients
+            if r.level == number
+        ]
+        levels.append({"level": number, "minutes": minutes, "recipients": recipients})
+    return {
+        "device_id": device.id,
+        "enabled": setting.enabled,
+        "multi_level": setting.multi_level,
+        "levels": levels,
+        "channels": list(setting.channels),
+        "repeat_count": setting.repeat_count,
+        "interval_minutes": setting.interval_minutes,
+        "delay_minutes": setting.delay_minutes,
+        "schedule_start": setting.schedule_start,
+        "schedule_end": setting.schedule_end,
+        "urgent_kinds": list(setting.urgent_kinds),
+        "webhook_url": setting.webhook_url,
+        "webhook_secret": setting.webhook_secret,
+        "sms_count": device.sms_count,
+        "voice_count": device.voice_count,
+    }
+
+
+def validate_levels(multi_level: bool, levels: list[dict]) -> None:
+    """Levels numbered 1..n in order, one for single-level; minutes rising strictly 1 < 2 < 3;
+    recipients' phones and emails unique within a level."""
+    if not multi_level and len(levels) != 1:
+        raise field_error("levels", gettext("A single-level setting has exactly one level."))
+    if [level["level"] for level in levels] != list(range(1, len(levels) + 1)):
+        raise field_error("levels", gettext("Levels must be numbered 1 to %(n)s in order.", n=len(levels)))
+    minutes = [level["minutes"] for level in levels]
+    if any(later <= earlier for earlier, later in pairwise(minutes)):
+        raise ApiError(gettext("Alarm time setting error"), code=4201)
+    for index, level in enumerate(levels):
+        for field in ("phone", "email"):
+            values = [r[field] for r in level["recipients"] if r.get(field)]
+            if len(values) != len(set(values)):
+                message = gettext("Each phone and email may appear only once per level.")
+                raise field_error(f"levels.{index}.recipients.{field}", message)
+
+
+def save(device: Device, data: dict) -> PushSetting:
+    """Replace the device's push setting; nothing is stored unless all of it is valid."""
+    validate_levels(data["multi_level"], data["levels"])
+    if data.get("webhook_url") and Channel.WEBHOOK.value in data["channels"]:
+        try:
+            check_webhook_target(data["webhook_url"], allow_private=current_app.config["WEBHOOK_ALLOW_PRIVATE"])
+        except DeliveryError:
+            raise field_error("webhookUrl", gettext("The webhook address must be a public HTTPS address.")) from None
+    setting = db.session.get(PushSetting, device.id)
+    if setting is None:
+        setting = PushSetting(device_id=device.id)
+        db.session.add(setting)
+    for key in (
+        "enabled",
+        "multi_level",
+        "channels",
+        "repeat_count",
+        "interval_minutes",
+        "delay_minutes",
+        "schedule_start",
+        "schedule_end",
+        "urgent_kinds",
+        "webhook_url",
+    ):
+        setattr(setting, key, data[key])
+    setting.channels = sorted(set(data["channels"]))
+    setting.level_minutes = [level["minutes"] for level in data["levels"]]
+    if setting.webhook_url and not setting.webhook_secret:
+        setting.webhook_secret = secrets.token_hex(32)
+    setting.recipients = [
+        AlarmRecipient(level=level["level"], name=r["name"], phone=r["phone"], email=r["email"], lang=r["lang"])
+        for level in data["levels"]
+        for r in level["recipients"]
+    ]
+    db.session.flush()
+    return setting
+
+
+# ---- sensor limits -----------------------------------------------------------------------------------
+
+
+def limits(device: Device) -> list[SensorLimit]:
+    return list(
+        db.session.scalars(select(SensorLimit).where(SensorLimit.device_id == device.id).order_by(SensorLimit.sensor))
+    )
+
+
+def save_limits(device: Device, rows: list[dict]) -> list[SensorLimit]:
+    """Each sensor of the device's type, within the parameter's range (upper > lower is checked by the
+    schema); the whole list replaces the old one."""
+    ranges = {p.probe_id: p for p in device.device_type.params if p.probe_id is not None and p.param_type == "sensor"}
+    seen = set()
+    for index, row in enumerate(rows):
+        param = ranges.get(row["sensor"])
+        if param is None:
+            raise field_error(f"limits.{index}.sensor", gettext("This device has no such sensor."))
+        if row["sensor"] in seen:
+            raise field_error(f"limits.{index}.sensor", gettext("Each sensor may appear only once."))
+        seen.add(row["sensor"])
+        for key, field in (("upper", "upperLimit"), ("lower", "lowerLimit")):
+            value = row.get(key)
+            if value is None:
+                continue
+            if (param.param_min is not None and value < param.param_min) or (
+                param.param_max is not None and value > param.param_max
+            ):
+                message = gettext("Must be between %(min)s and %(max)s.", min=param.param_min, max=param.param_max)
+                raise field_error(f"limits.{index}.{field}", message)
+    existing = {limit.sensor: limit for limit in limits(device)}
+    for row in rows:
+        limit = existing.pop(row["sensor"], None) or SensorLimit(device_id=device.id, sensor=row["sensor"])
+        limit.upper, limit.lower = row.get("upper"), row.get("lower")
+        limit.delay_minutes, limit.enabled = row["delay_minutes"], row["enabled"]
+        db.session.add(limit)
+    for stale in existing.values():
+        db.session.delete(stale)
+    db.session.flush()
+    return limits(device)

@@ -1,0 +1,202 @@
+from __future__ import annotations
+
+from flask.views import MethodView
+
+from api.alarm import services
+from api.alarm.schemas import (
+    AlarmPageQuerySchema,
+    AlarmQuerySchema,
+    AlarmRuleSchema,
+    AlarmSchema,
+    DeviceAlarmStatusSchema,
+    DeviceQuerySchema,
+    MessagePageQuerySchema,
+    MessageSchema,
+    MessageTemplateSchema,
+    OutboxSchema,
+    ProcessResultSchema,
+    ProcessSchema,
+    PushSettingSchema,
+    ReadSchema,
+    RuleQuerySchema,
+    SensorLimitSaveSchema,
+    SensorLimitSchema,
+    UnreadSchema,
+)
+from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
+
+blp = Blueprint("alarm", __name__, url_prefix="/api/alarm", description="Alarms, messages and push settings")
+MESSAGES = "message.list"
+DEVICES = "device.list"
+PRODUCT = "operation.product"
+
+
+def missing():
+    return blp.alt_response(404, schema=ErrorEnvelopeSchema, description="Not found for this account")
+
+
+@blp.route("/AlarmMessage/page")
+class MessagePage(MethodView):
+    @blp.login_required(MESSAGES)
+    @blp.arguments(MessagePageQuerySchema)
+    @blp.response(200, MessageSchema, page=True)
+    def post(self, args):
+        """Alarm and system messages, newest first; filters type, device, state, time range."""
+        return services.message_page(args)
+
+
+@blp.route("/AlarmMessage/unreadCount")
+class UnreadCount(MethodView):
+    @blp.login_required(MESSAGES)
+    @blp.response(200, UnreadSchema)
+    def get(self):
+        """Unread messages (the header badge) and alarms still pending processing."""
+        return services.unread_count()
+
+
+@blp.route("/AlarmMessage/read")
+class MessageRead(MethodView):
+    @blp.login_required(MESSAGES)
+    @blp.arguments(ReadSchema)
+    @blp.response(200, ProcessResultSchema)
+    def put(self, args):
+        """Mark messages read (all of them when no ids are given)."""
+        return services.mark_read(args.get("ids"))
+
+
+@blp.route("/AlarmMessage/process")
+class MessageProcess(MethodView):
+    @blp.login_required(MESSAGES)
+    @blp.arguments(ProcessSchema)
+    @blp.response(200, ProcessResultSchema)
+    @missing()
+    def put(self, args):
+        """Batch processing: agreed, rejected or on hold, with a result (max 50); stops escalation."""
+        return services.process(args["ids"], args["processState"], args.get("result"))
+
+
+@blp.route("/Alarm/deviceStatus")
+class DeviceAlarmStatus(MethodView):
+    @blp.login_required(DEVICES)
+    @blp.arguments(DeviceQuerySchema, location="query")
+    @blp.response(200, DeviceAlarmStatusSchema)
+    @missing()
+    def get(self, args):
+        """The device's open alarms, pending count and SMS / voice balance."""
+        return services.device_status(args["deviceId"])
+
+
+@blp.route("/Alarm/page")
+class AlarmPage(MethodView):
+    @blp.login_required(DEVICES)
+    @blp.arguments(AlarmPageQuerySchema)
+    @blp.response(200, AlarmSchema, page=True)
+    @missing()
+    def post(self, args):
+        """The device's alarm history, newest first."""
+        return services.alarm_page(args)
+
+
+@blp.route("/Alarm/notifications")
+class AlarmNotifications(MethodView):
+    @blp.login_required(DEVICES)
+    @blp.arguments(AlarmQuerySchema, location="query")
+    @blp.response(200, OutboxSchema(many=True))
+    @missing()
+    def get(self, args):
+        """The outbox record of one alarm: each send, its channel, recipient and outcome."""
+        return services.notifications(args["alarmId"])
+
+
+@blp.route("/PushSetting/get")
+class PushSettingGet(MethodView):
+    @blp.login_required(DEVICES)
+    @blp.arguments(DeviceQuerySchema, location="query")
+    @blp.response(200, PushSettingSchema)
+    @missing()
+    def get(self, args):
+        """The device's push (notification) settings."""
+        return services.push_setting(args["deviceId"])
+
+
+@blp.route("/PushSetting/save")
+class PushSettingSave(MethodView):
+    @blp.login_required(DEVICES)
+    @blp.arguments(PushSettingSchema)
+    @blp.response(200, PushSettingSchema)
+    @missing()
+    def post(self, args):
+        """Save the push settings: levels (minutes rising strictly), recipients, channels, repeats,
+        delay, scheduled hours, urgent kinds, webhook."""
+        return services.save_push_setting(args)
+
+
+@blp.route("/SensorLimit/list")
+class LimitList(MethodView):
+    @blp.login_required(DEVICES)
+    @blp.arguments(DeviceQuerySchema, location="query")
+    @blp.response(200, SensorLimitSchema(many=True))
+    @missing()
+    def get(self, args):
+        """The device's per-sensor upper and lower limits and delays."""
+        return services.limits(args["deviceId"])
+
+
+@blp.route("/SensorLimit/save")
+class LimitSave(MethodView):
+    @blp.login_required(DEVICES)
+    @blp.arguments(SensorLimitSaveSchema)
+    @blp.response(200, SensorLimitSchema(many=True))
+    @missing()
+    def post(self, args):
+        """Replace the device's limits (upper > lower, within each parameter's range)."""
+        return services.save_limits(args["deviceId"], args["limits"])
+
+
+@blp.route("/AlarmRule/list")
+class RuleList(MethodView):
+    @blp.login_required(PRODUCT)
+    @blp.arguments(RuleQuerySchema, location="query")
+    @blp.response(200, AlarmRuleSchema(many=True))
+    def get(self, args):
+        """Operator: alarm and warning rules, defaults per device type."""
+        return services.rules(args)
+
+
+@blp.route("/AlarmRule/save")
+class RuleSave(MethodView):
+    @blp.login_required(PRODUCT)
+    @blp.arguments(AlarmRuleSchema)
+    @blp.response(200, AlarmRuleSchema)
+    def post(self, args):
+        """Operator: create or update the rule of a device type and alarm kind."""
+        return services.save_rule(args)
+
+
+@blp.route("/AlarmRule/delete/<int:rule_id>")
+class RuleDelete(MethodView):
+    @blp.login_required(PRODUCT)
+    @blp.response(200)
+    @missing()
+    def delete(self, rule_id: int):
+        """Operator: remove a rule (the type falls back to the built-in defaults)."""
+        services.delete_rule(rule_id)
+
+
+@blp.route("/MessageTemplate/list")
+class TemplateList(MethodView):
+    @blp.login_required(PRODUCT)
+    @blp.response(200, MessageTemplateSchema(many=True))
+    def get(self):
+        """Operator: message templates (msgName, type, content per language)."""
+        return services.templates()
+
+
+@blp.route("/MessageTemplate/save")
+class TemplateSave(MethodView):
+    @blp.login_required(PRODUCT)
+    @blp.arguments(MessageTemplateSchema)
+    @blp.response(200, MessageTemplateSchema)
+    def post(self, args):
+        """Operator: create or update a message template."""
+        return services.save_template(args)

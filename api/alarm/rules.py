@@ -1,0 +1,65 @@
+"""Which alarm kinds a device is evaluated for, with what threshold and text: the operator's rules
+per device type (AlarmRule), or the built-in defaults when a type has none; plus the owner's
+per-sensor limits (SensorLimit)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from api.alarm.models import AlarmKind, AlarmRule, MessageTemplate, RuleClass, SensorLimit
+from api.extensions.db import db
+
+LOW_BATTERY_PERCENT = 20.0
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: AlarmKind
+    active: bool = True
+    level: int = 1
+    threshold: float | None = None
+    name: str | None = None
+    content: str | None = None
+    template_id: int | None = None
+    rule_class: RuleClass = RuleClass.ALARM
+
+
+DEFAULT_RULES = {
+    AlarmKind.UPPER: Rule(AlarmKind.UPPER),
+    AlarmKind.LOWER: Rule(AlarmKind.LOWER),
+    AlarmKind.OFFLINE: Rule(AlarmKind.OFFLINE),
+    AlarmKind.BATTERY: Rule(AlarmKind.BATTERY, threshold=LOW_BATTERY_PERCENT, rule_class=RuleClass.WARNING),
+    AlarmKind.FAULT: Rule(AlarmKind.FAULT),
+}
+
+
+def rules_for_type(device_type_id: int) -> dict[AlarmKind, Rule]:
+    """The operator's rules of the type over the built-in defaults."""
+    rules = dict(DEFAULT_RULES)
+    for row in db.session.scalars(select(AlarmRule).where(AlarmRule.device_type_id == device_type_id)):
+        rules[row.alarm_kind] = Rule(
+            kind=row.alarm_kind,
+            active=row.active_default,
+            level=row.alarm_level,
+            threshold=row.threshold if row.threshold is not None else DEFAULT_RULES[row.alarm_kind].threshold,
+            name=row.rule_name,
+            content=row.content,
+            template_id=row.template_id,
+            rule_class=row.rule_class,
+        )
+    return rules
+
+
+def limits_of(device_id: int) -> dict[int, SensorLimit]:
+    return {
+        limit.sensor: limit
+        for limit in db.session.scalars(
+            select(SensorLimit).where(SensorLimit.device_id == device_id, SensorLimit.enabled.is_(True))
+        )
+    }
+
+
+def template(template_id: int | None) -> MessageTemplate | None:
+    return db.session.get(MessageTemplate, template_id) if template_id else None

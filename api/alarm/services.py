@@ -1,0 +1,287 @@
+"""What the pages ask of the alarm area: the message centre (list, filters, unread count, batch
+processing), a device's alarm status and history, push settings and limits, and the operator's
+rules and templates. Scoping goes through api.tenancy (owned / the owner's devices) only."""
+
+from __future__ import annotations
+
+from flask_babel import gettext
+from sqlalchemy import func, select
+
+from api.alarm import push
+from api.alarm.escalation import kind_text
+from api.alarm.models import (
+    Alarm,
+    AlarmRule,
+    AlarmStatus,
+    Message,
+    MessageTemplate,
+    MessageType,
+    ProcessState,
+    PushSetting,
+)
+from api.alarm.schemas import PROCESSED
+from api.device.models import Device, DeviceState, DeviceType
+from api.device.services import owned_device
+from api.extensions.db import db, paginate, utcnow
+from api.extensions.smorest import ApiError
+from api.notify.models import OutboundMessage
+from api.tenancy import owned, require_account
+
+SYSTEM_TEXT = {
+    "balance.sms": "The SMS balance of %(device)s is used up: alarm %(alarm)s was not sent by SMS. Top up to "
+    "receive SMS alarms again.",
+    "balance.voice": "The voice-call balance of %(device)s is used up: alarm %(alarm)s was not sent by voice call. "
+    "Top up to receive voice alarms again.",
+}
+_MARKERS = (
+    lambda: gettext(
+        "The SMS balance of %(device)s is used up: alarm %(alarm)s was not sent by SMS. Top up to "
+        "receive SMS alarms again."
+    ),
+    lambda: gettext(
+        "The voice-call balance of %(device)s is used up: alarm %(alarm)s was not sent by voice call. "
+        "Top up to receive voice alarms again."
+    ),
+)
+
+
+def not_found() -> ApiError:
+    return ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
+
+
+# ---- the message centre ------------------------------------------------------------------------------
+
+
+def _messages():
+    return (
+        owned(select(Message, Device.name, Device.guid), Message)
+        .outerjoin(Device, Device.id == Message.device_id)
+        .outerjoin(Alarm, Alarm.id == Message.alarm_id)
+    )
+
+
+def _render(message: Message, device_name: str | None, guid: str | None) -> dict:
+    device = device_name or guid or ""
+    if message.type == MessageType.ALARM and message.alarm is not None:
+        alarm = message.alarm
+        title = kind_text(alarm.kind)
+        if alarm.sensor is not None:
+            content = gettext(
+                "%(device)s sensor %(sensor)s: %(alarm)s (value %(value)s, limit %(limit)s).",
+                device=device,
+                sensor=alarm.sensor,
+                alarm=title,
+                value=_fmt(alarm.last_value),
+                limit=_fmt(alarm.limit_value),
+            )
+        else:
+            content = gettext("%(device)s: %(alarm)s.", device=device, alarm=title)
+    else:
+        title = gettext("System message")
+        pattern = SYSTEM_TEXT.get(message.code)
+        content = gettext(pattern, device=device, alarm=message.params.get("alarmId", "")) if pattern else message.code
+    return {"message": message, "device_name": device_name, "device_guid": guid, "title": title, "content": content}
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}"
+
+
+def message_page(args: dict) -> dict:
+    stmt = _messages()
+    if args.get("type"):
+        stmt = stmt.where(Message.type == MessageType(args["type"]))
+    if args.get("deviceId"):
+        stmt = stmt.where(Message.device_id == args["deviceId"])
+    state = args.get("state")
+    if state == PROCESSED:
+        stmt = stmt.where(Alarm.process_state != ProcessState.PENDING)
+    elif state:
+        stmt = stmt.where(Alarm.process_state == ProcessState(state))
+    if args.get("startTime"):
+        stmt = stmt.where(Message.created_at >= args["startTime"])
+    if args.get("endTime"):
+        stmt = stmt.where(Message.created_at < args["endTime"])
+    found = paginate(stmt, args, Message.created_at.desc(), Message.id.desc(), rows=True)
+    return {"list": [_render(*row) for row in found["list"]], "total": found["total"]}
+
+
+def unread_count() -> dict:
+    unread = Message.read_at.is_(None)
+    row = db.session.execute(
+        owned(select(Message.id), Message)
+        .outerjoin(Alarm, Alarm.id == Message.alarm_id)
+        .with_only_columns(
+            func.count().filter(unread),
+            func.count().filter(unread, Message.type == MessageType.ALARM),
+            func.count().filter(unread, Message.type == MessageType.SYSTEM),
+            func.count().filter(Alarm.process_state == ProcessState.PENDING),
+        )
+    ).one()
+    return {"total": row[0], "alarm": row[1], "system": row[2], "pendingAlarm": row[3]}
+
+
+def mark_read(ids: list[int] | None) -> dict:
+    """Mark the given messages (or all of the account's) read."""
+    stmt = owned(select(Message), Message).where(Message.read_at.is_(None))
+    if ids is not None:
+        stmt = stmt.where(Message.id.in_(ids))
+    now = utcnow()
+    rows = db.session.scalars(stmt).all()
+    for message in rows:
+        message.read_at = now
+    db.session.commit()
+    return {"processed": len(rows)}
+
+
+def process(ids: list[int], state: str, result: str | None) -> dict:
+    """Batch processing of alarm messages: every id must be an alarm message of the caller, else
+    nothing changes. Processing stops the alarm's escalation and marks the message read."""
+    rows = db.session.scalars(owned(select(Message), Message).where(Message.id.in_(ids))).all()
+    if len(rows) != len(set(ids)) or any(m.type != MessageType.ALARM or m.alarm is None for m in rows):
+        raise not_found()
+    now, who = utcnow(), require_account().id
+    for message in rows:
+        alarm = message.alarm
+        alarm.process_state = ProcessState(state)
+        alarm.result = (result or "").strip() or None
+        alarm.processed_by, alarm.processed_at = who, now
+        message.read_at = message.read_at or now
+    db.session.commit()
+    return {"processed": len(rows)}
+
+
+# ---- a device's alarms -------------------------------------------------------------------------------
+
+
+def device_status(device_id: int) -> dict:
+    device = owned_device(device_id)
+    open_alarms = db.session.scalars(
+        select(Alarm).where(Alarm.device_id == device.id, Alarm.status == AlarmStatus.OPEN).order_by(Alarm.id.desc())
+    ).all()
+    pending = db.session.scalar(
+        select(func.count())
+        .select_from(Alarm)
+        .where(
+            Alarm.device_id == device.id,
+            Alarm.status != AlarmStatus.DELAYING,
+            Alarm.process_state == ProcessState.PENDING,
+        )
+    )
+    state = db.session.get(DeviceState, device.id)
+    return {
+        "deviceId": device.id,
+        "alarmActive": bool(state and state.alarm_active),
+        "open": open_alarms,
+        "pendingCount": pending,
+        "smsCount": device.sms_count,
+        "voiceCount": device.voice_count,
+    }
+
+
+def alarm_page(args: dict) -> dict:
+    device = owned_device(args["deviceId"])
+    stmt = select(Alarm).where(Alarm.device_id == device.id, Alarm.status != AlarmStatus.DELAYING)
+    if args.get("status"):
+        stmt = stmt.where(Alarm.status == AlarmStatus(args["status"]))
+    return paginate(stmt, args, Alarm.opened_at.desc(), Alarm.id.desc())
+
+
+def owned_alarm(alarm_id: int) -> Alarm:
+    alarm = db.session.get(Alarm, alarm_id)
+    if alarm is None:
+        raise not_found()
+    owned_device(alarm.device_id)  # 404 unless the caller owns the device
+    return alarm
+
+
+def notifications(alarm_id: int) -> list[OutboundMessage]:
+    """The outbox record of one alarm: what was sent to whom, when, or why not."""
+    alarm = owned_alarm(alarm_id)
+    return list(
+        db.session.scalars(
+            select(OutboundMessage).where(OutboundMessage.alarm_id == alarm.id).order_by(OutboundMessage.id)
+        )
+    )
+
+
+def push_setting(device_id: int) -> dict:
+    device = owned_device(device_id)
+    return push.as_dict(device, db.session.get(PushSetting, device.id))
+
+
+def save_push_setting(data: dict) -> dict:
+    device = owned_device(data["device_id"], manage=True)
+    setting = push.save(device, data)
+    db.session.commit()
+    return push.as_dict(device, setting)
+
+
+def limits(device_id: int):
+    return push.limits(owned_device(device_id))
+
+
+def save_limits(device_id: int, rows: list[dict]):
+    device = owned_device(device_id, manage=True)
+    saved = push.save_limits(device, rows)
+    db.session.commit()
+    return saved
+
+
+# ---- operator: rules and templates ---------------------------------------------------------------------
+
+
+def rules(args: dict) -> list[AlarmRule]:
+    stmt = select(AlarmRule).order_by(AlarmRule.device_type_id, AlarmRule.alarm_kind)
+    if args.get("deviceTypeId"):
+        stmt = stmt.where(AlarmRule.device_type_id == args["deviceTypeId"])
+    if args.get("ruleClass"):
+        stmt = stmt.where(AlarmRule.rule_class == args["ruleClass"])
+    return list(db.session.scalars(stmt))
+
+
+def save_rule(data: dict) -> AlarmRule:
+    """One rule per device type and alarm kind: saving again updates it."""
+    if db.session.get(DeviceType, data["device_type_id"]) is None:
+        raise push.field_error("deviceTypeId", gettext("The requested resource does not exist."))
+    if data.get("template_id") and db.session.get(MessageTemplate, data["template_id"]) is None:
+        raise push.field_error("templateId", gettext("The requested resource does not exist."))
+    rule = db.session.scalar(
+        select(AlarmRule).where(
+            AlarmRule.device_type_id == data["device_type_id"], AlarmRule.alarm_kind == data["alarm_kind"]
+        )
+    ) or AlarmRule(device_type_id=data["device_type_id"], alarm_kind=data["alarm_kind"])
+    for key, value in data.items():
+        setattr(rule, key, value)
+    db.session.add(rule)
+    db.session.commit()
+    return rule
+
+
+def delete_rule(rule_id: int) -> None:
+    rule = db.session.get(AlarmRule, rule_id)
+    if rule is None:
+        raise not_found()
+    db.session.delete(rule)
+    db.session.commit()
+
+
+def templates() -> list[MessageTemplate]:
+    return list(db.session.scalars(select(MessageTemplate).order_by(MessageTemplate.id)))
+
+
+def save_template(data: dict) -> MessageTemplate:
+    template = db.session.get(MessageTemplate, data["id"]) if data.get("id") else MessageTemplate()
+    if template is None:
+        raise not_found()
+    clash = db.session.scalar(
+        select(MessageTemplate.id).where(
+            MessageTemplate.msg_name == data["msg_name"], MessageTemplate.id != data.get("id")
+        )
+    )
+    if clash is not None:
+        raise push.field_error("msgName", gettext("This name is already used."))
+    template.msg_name, template.type, template.content = data["msg_name"], data["type"], data["content"]
+    db.session.add(template)
+    db.session.commit()
+    return template
