@@ -19,9 +19,10 @@ def _blueprints():
     from api.health.routes import blp as health
     from api.notice.routes import blp as notice
     from api.platform.routes import blp as platform
+    from api.report.routes import blp as report
     from api.telemetry.routes import blp as telemetry
 
-    return [health, platform, account, notice, device, telemetry]
+    return [health, platform, account, notice, device, telemetry, report]
 
 
 def _models() -> None:
@@ -31,6 +32,7 @@ def _models() -> None:
     import api.notice.models
     import api.notify.models
     import api.platform.models
+    import api.report.models
     import api.telemetry.models
     import api.verification.models  # noqa: F401
 

@@ -22,7 +22,13 @@ class PeriodicJob:
     timeout: int = 600
 
 
-PERIODIC_JOBS: tuple[PeriodicJob, ...] = (PeriodicJob("api.health.jobs.record_heartbeat", interval=60, timeout=30),)
+PERIODIC_JOBS: tuple[PeriodicJob, ...] = (
+    PeriodicJob("api.health.jobs.record_heartbeat", interval=60, timeout=30),
+    # Download centre (issue 8): scheduled reports, files whose worker died, expired files.
+    PeriodicJob("api.report.jobs.run_due_reports", interval=60, timeout=300),
+    PeriodicJob("api.report.jobs.sweep_stale_files", interval=60, timeout=300),
+    PeriodicJob("api.report.jobs.purge_expired_files", cron="17 3 * * *", timeout=600),
+)
 
 
 def resolve(dotted: str):

@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import smtplib
 import time
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ class Outgoing:
     subject: str | None
     body: str
     sender_name: str
+    attachment: str | None = None  # a file path; email only
 
 
 def _console(message: Outgoing) -> str:
@@ -56,6 +58,8 @@ def send_email(message: Outgoing) -> str:
     email["Subject"] = message.subject or message.sender_name
     email["Message-ID"] = make_msgid(domain=config["MAIL_FROM"].rpartition("@")[2] or None)
     email.set_content(message.body)
+    if message.attachment:
+        attach_file(email, message.attachment)
     try:
         with smtplib.SMTP(config["SMTP_HOST"], config["SMTP_PORT"], timeout=20) as smtp:
             if config["SMTP_STARTTLS"]:
@@ -66,6 +70,18 @@ def send_email(message: Outgoing) -> str:
     except (smtplib.SMTPException, OSError) as exc:
         raise DeliveryError(f"SMTP: {exc}") from exc
     return email["Message-ID"]
+
+
+def attach_file(email: EmailMessage, path: str) -> None:
+    """Attach a generated file (a scheduled report); a file already removed is a delivery failure."""
+    kinds = {".pdf": ("application", "pdf"), ".csv": ("text", "csv"), ".xlsx": ("application", "octet-stream")}
+    maintype, subtype = kinds.get(os.path.splitext(path)[1].lower(), ("application", "octet-stream"))
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise DeliveryError(f"attachment unavailable: {exc}") from exc
+    email.add_attachment(data, maintype=maintype, subtype=subtype, filename=os.path.basename(path))
 
 
 def sign(secret: str, timestamp: str, body: bytes) -> str:

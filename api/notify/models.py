@@ -42,3 +42,5 @@ class OutboundMessage(Model):
     provider_ref: Mapped[str | None] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     sent_at: Mapped[datetime | None] = mapped_column()
+    # A file to attach (email only): scheduled reports send their PDF (migration 0008, issue 8).
+    attachment_path: Mapped[str | None] = mapped_column(String(500))

@@ -107,3 +107,53 @@ def energy_by_month(device_id: int, sensor: int, months: list[tuple[datetime, da
         ).one()
         result.append({"month": start, "kwh": round(high - low, 3) if low is not None else 0.0})
     return result
+
+
+STREAM_BATCH = 20_000
+
+
+def stream_readings(device_id: int, sensors: list[int], start: datetime, end: datetime, batch: int = STREAM_BATCH):
+    """Every reading of a device in [start, end) as (epoch ms, sensor, value), in time order, from a
+    server-side cursor (PostgreSQL; SQLite's cursor is lazy too): only `batch` rows are in memory at
+    a time, so a year of one-minute data never is. Keep the session's transaction open while iterating."""
+    epoch_ms = cast(_epoch(Reading.ts) * 1000, BigInteger)
+    stmt = (
+        select(epoch_ms, Reading.sensor, Reading.value)
+        .where(Reading.device_id == device_id, Reading.sensor.in_(sensors), Reading.ts >= start, Reading.ts < end)
+        .order_by(Reading.ts, Reading.sensor)
+    )
+    connection = db.session.connection().execution_options(stream_results=True, yield_per=batch)
+    result = connection.execute(stmt)
+    try:
+        for chunk in result.partitions(batch):
+            yield from chunk
+    finally:
+        result.close()
+
+
+def stream_rows(device_id: int, sensors: list[int], start: datetime, end: datetime, batch: int = STREAM_BATCH):
+    """`stream_readings` folded into one row per timestamp: (epoch ms, {sensor: value})."""
+    current_ms, values = None, {}
+    for ms, sensor, value in stream_readings(device_id, sensors, start, end, batch):
+        if ms != current_ms:
+            if current_ms is not None:
+                yield current_ms, values
+            current_ms, values = ms, {}
+        values[sensor] = value
+    if current_ms is not None:
+        yield current_ms, values
+
+
+def count_readings(device_id: int, sensors: list[int], start: datetime, end: datetime) -> int:
+    """About how many readings a range holds, from the hourly rollup (for progress, not for display)."""
+    return int(
+        db.session.scalar(
+            select(func.coalesce(func.sum(ReadingHourly.count), 0)).where(
+                ReadingHourly.device_id == device_id,
+                ReadingHourly.sensor.in_(sensors),
+                ReadingHourly.bucket >= start - timedelta(hours=1),
+                ReadingHourly.bucket < end,
+            )
+        )
+        or 0
+    )
