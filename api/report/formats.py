@@ -4,7 +4,6 @@ the requester's presentation and a `Progress` it ticks as readings go by."""
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
@@ -16,7 +15,7 @@ from api.extensions.db import db, utcnow
 from api.report.kinds import Sensor, Subject
 from api.report.present import LocalTime, Units, neutralise
 from api.report.stats import SeriesStats
-from api.telemetry.queries import count_readings, stream_rows
+from api.telemetry.queries import count_readings, stream_chunks, stream_rows
 
 HEARTBEAT_SECONDS = 2.0
 TICK_READINGS = 20_000
@@ -80,33 +79,54 @@ def sensor_header(sensor: Sensor, units: Units) -> str:
     return neutralise(f"{sensor.name} ({label})" if label else sensor.name)
 
 
+def csv_field(text: str) -> str:
+    """One CSV field (RFC 4180 quoting), for text written once per device or header."""
+    if any(ch in text for ch in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
 def write_csv(path, subjects: list[Subject], presentation: Presentation, progress: Progress) -> None:
+    """One row per device and time: device name, GUID, local time, one column per sensor number.
+    The hot loop builds lines itself (the device's quoted name and GUID are one prefix), a chunk of
+    the cursor at a time; the csv module would cost a call per row."""
     columns: dict[int, str] = {}
     for subject in subjects:
         for sensor in subject.sensors:
             columns.setdefault(sensor.probe, sensor_header(sensor, presentation.units))
-    index = {probe: 3 + i for i, probe in enumerate(columns)}
-    width = 3 + len(columns)
+    probes = list(columns)
     fmt = presentation.local_time
+    header = [gettext("Device name"), "GUID", time_header(presentation), *columns.values()]
     with open(path, "w", encoding="utf-8-sig", newline="", buffering=1 << 20) as out:
-        writer = csv.writer(out)
-        writer.writerow([gettext("Device name"), "GUID", time_header(presentation), *columns.values()])
+        out.write(",".join(csv_field(h) for h in header) + "\r\n")
         for subject in subjects:
-            name, guid = neutralise(subject.device.name), subject.device.guid
-            convert = {s.probe: (index[s.probe], presentation.units.converter(s)) for s in subject.sensors}
-            pending = 0
-            blank = [""] * width
+            prefix = f"{csv_field(neutralise(subject.device.name))},{csv_field(subject.device.guid)},"
+            convert = {s.probe: presentation.units.converter(s) for s in subject.sensors}
+            if len(probes) == 1:
+                (probe,) = probes
+                conv = convert[probe]
+                for chunk in stream_chunks(subject.device.id, [probe], subject.start, subject.end):
+                    out.write(
+                        "".join(
+                            [f"{prefix}{fmt(ms)},{'' if value is None else conv(value)}\r\n" for ms, _s, value in chunk]
+                        )
+                    )
+                    progress.tick(len(chunk))
+                continue
+            lines, pending = [], 0
             for ms, values in stream_rows(subject.device.id, list(convert), subject.start, subject.end):
-                row = blank.copy()
-                row[0], row[1], row[2] = name, guid, fmt(ms)
-                for probe, value in values.items():
-                    column, conv = convert[probe]
-                    row[column] = "" if value is None else conv(value)
-                writer.writerow(row)
+                cells = []
+                for probe in probes:
+                    value = values.get(probe)
+                    cells.append("" if value is None or probe not in convert else convert[probe](value))
+                lines.append(f"{prefix}{fmt(ms)},{','.join(cells)}\r\n")
                 pending += len(values)
                 if pending >= TICK_READINGS:
+                    out.write("".join(lines))
+                    lines.clear()
                     progress.tick(pending)
                     pending = 0
+            out.write("".join(lines))
             progress.tick(pending)
 
 
