@@ -5,6 +5,7 @@ import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import useSWR from 'swr';
 import { deviceDetail } from '@/api/device';
+import { ExportButton } from '@/components/report/ExportDialog';
 import { ChartTab } from './ChartTab';
 import { EnergyTab, InfoTab, LogTab, ParamsTab, RealtimeTab } from './DetailTabs';
 import { hasEnergy } from './helpers';
@@ -43,6 +44,7 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
         <Typography.Text type="secondary">
           {device.typeName} · {device.deviceGuid}
         </Typography.Text>
+        <ExportButton device={device} />
       </Space>
       <Tabs activeKey={items.some((item) => item.key === tab) ? tab : 'realtime'} onChange={setTab} items={items} destroyOnHidden />
     </div>

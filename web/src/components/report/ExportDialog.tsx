@@ -1,4 +1,4 @@
-import { App, Button, Checkbox, DatePicker, Form, Modal, Radio, Segmented } from 'antd';
+import { App, Button, Checkbox, DatePicker, Form, Modal, Radio, Segmented, type ButtonProps } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import Link from 'next/link';
 import { useTranslation } from 'next-i18next/pages';
@@ -59,7 +59,7 @@ export function ExportDialog({ device, onClose }: { device: DeviceDetail; onClos
       confirmLoading={saving}
       onOk={() => form.submit()}
       onCancel={onClose}
-      okButtonProps={{ 'data-testid': 'export-submit' } as object}
+      okButtonProps={{ 'data-testid': 'export-submit' } as ButtonProps}
       width={560}
     >
       <Form<ExportValues>
