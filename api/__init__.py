@@ -20,9 +20,10 @@ def _blueprints():
     from api.health.routes import blp as health
     from api.notice.routes import blp as notice
     from api.platform.routes import blp as platform
+    from api.report.routes import blp as report
     from api.telemetry.routes import blp as telemetry
 
-    return [health, platform, account, notice, device, telemetry, alarm]
+    return [health, platform, account, notice, device, telemetry, alarm, report]
 
 
 def _models() -> None:
@@ -33,6 +34,7 @@ def _models() -> None:
     import api.notice.models
     import api.notify.models
     import api.platform.models
+    import api.report.models
     import api.telemetry.models
     import api.verification.models  # noqa: F401
 

@@ -83,6 +83,13 @@ class BaseConfig:
     # Jobs run in-process only when Redis cannot be reached (the embedded default of make run).
     JOBS_INLINE_FALLBACK = env_bool("JOBS_INLINE_FALLBACK", True)
 
+    # Exports and reports (download centre): where files are kept, for how many days, and when a
+    # generating file whose job stopped beating (a killed worker) is started again.
+    FILES_DIR = Path(os.environ.get("FILES_DIR", ROOT / "var" / "files"))
+    FILE_RETENTION_DAYS = int(os.environ.get("FILE_RETENTION_DAYS", "7"))
+    EXPORT_STALE_SECONDS = int(os.environ.get("EXPORT_STALE_SECONDS", "120"))
+    EXPORT_MAX_ATTEMPTS = int(os.environ.get("EXPORT_MAX_ATTEMPTS", "3"))
+
     RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI", "")
     RATELIMIT_HEADERS_ENABLED = True
 

@@ -27,6 +27,10 @@ PERIODIC_JOBS: tuple[PeriodicJob, ...] = (
     PeriodicJob("api.alarm.jobs.sweep_devices", interval=30, timeout=120),
     PeriodicJob("api.alarm.jobs.escalate_alarms", interval=30, timeout=120),
     PeriodicJob("api.notify.jobs.redeliver_stale", interval=300, timeout=120),
+    # Download centre (issue 8): scheduled reports, files whose worker died, expired files.
+    PeriodicJob("api.report.jobs.run_due_reports", interval=60, timeout=300),
+    PeriodicJob("api.report.jobs.sweep_stale_files", interval=60, timeout=300),
+    PeriodicJob("api.report.jobs.purge_expired_files", cron="17 3 * * *", timeout=600),
 )
 
 

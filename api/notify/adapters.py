@@ -11,6 +11,7 @@ import hmac
 import ipaddress
 import json
 import logging
+import os
 import smtplib
 import socket
 import time
@@ -41,6 +42,7 @@ class Outgoing:
     # Sent as X-Idempotency-Key: a provider that saw the key already does not send again.
     idempotency_key: str | None = None
     secret: str | None = None  # the webhook's signing secret
+    attachment: str | None = None  # a file path; email only
 
 
 def _console(message: Outgoing) -> str:
@@ -62,6 +64,8 @@ def send_email(message: Outgoing) -> str:
     email["Subject"] = message.subject or message.sender_name
     email["Message-ID"] = make_msgid(domain=config["MAIL_FROM"].rpartition("@")[2] or None)
     email.set_content(message.body)
+    if message.attachment:
+        attach_file(email, message.attachment)
     try:
         with smtplib.SMTP(config["SMTP_HOST"], config["SMTP_PORT"], timeout=20) as smtp:
             if config["SMTP_STARTTLS"]:
@@ -72,6 +76,18 @@ def send_email(message: Outgoing) -> str:
     except (smtplib.SMTPException, OSError) as exc:
         raise DeliveryError(f"SMTP: {exc}") from exc
     return email["Message-ID"]
+
+
+def attach_file(email: EmailMessage, path: str) -> None:
+    """Attach a generated file (a scheduled report); a file already removed is a delivery failure."""
+    kinds = {".pdf": ("application", "pdf"), ".csv": ("text", "csv"), ".xlsx": ("application", "octet-stream")}
+    maintype, subtype = kinds.get(os.path.splitext(path)[1].lower(), ("application", "octet-stream"))
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise DeliveryError(f"attachment unavailable: {exc}") from exc
+    email.add_attachment(data, maintype=maintype, subtype=subtype, filename=os.path.basename(path))
 
 
 def sign(secret: str, timestamp: str, body: bytes) -> str:

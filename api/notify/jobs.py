@@ -60,6 +60,7 @@ def deliver_message(message_id: int) -> str:
         platform.title_for(message.lang or "zh-CN"),
         idempotency_key=message.dedupe_key or f"outbound-{message.id}",
         secret=_webhook_secret(message),
+        attachment=message.attachment_path,
     )
     message.attempts += 1
     try:

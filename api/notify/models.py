@@ -47,3 +47,5 @@ class OutboundMessage(Model):
     lang: Mapped[str | None] = mapped_column(String(10))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     sent_at: Mapped[datetime | None] = mapped_column()
+    # A file to attach (email only): scheduled reports send their PDF (migration 0008, issue 8).
+    attachment_path: Mapped[str | None] = mapped_column(String(500))

@@ -107,3 +107,74 @@ def energy_by_month(device_id: int, sensor: int, months: list[tuple[datetime, da
         ).one()
         result.append({"month": start, "kwh": round(high - low, 3) if low is not None else 0.0})
     return result
+
+
+STREAM_BATCH = 20_000
+# The PostgreSQL statement of stream_chunks, run on a named (server-side) psycopg cursor: rows come
+# back as plain tuples in batches, without ORM or Core row processing (ten times less CPU per row).
+POSTGRES_STREAM = (
+    "SELECT (extract(epoch FROM ts) * 1000)::bigint, sensor, value FROM reading "
+    "WHERE device_id = %s AND sensor = ANY(%s) AND ts >= %s AND ts < %s ORDER BY ts, sensor"
+)
+
+
+def stream_chunks(device_id: int, sensors: list[int], start: datetime, end: datetime, batch: int = STREAM_BATCH):
+    """Every reading of a device in [start, end) as lists of (epoch ms, sensor, value), in time order,
+    from a server-side cursor: only `batch` rows are in memory at a time, so a year of one-minute
+    data never is. Runs in the session's transaction; keep it open while iterating."""
+    connection = db.session.connection()
+    if connection.dialect.name == "postgresql":
+        raw = connection.connection.driver_connection
+        with raw.cursor(name=f"stream_{device_id}") as cursor:
+            cursor.itersize = batch
+            cursor.execute(POSTGRES_STREAM, (device_id, list(sensors), start, end))
+            while chunk := cursor.fetchmany(batch):
+                yield chunk
+        return
+    # SQLite (embedded default): its cursor is lazy; Core rows, the epoch computed by the database.
+    epoch_ms = cast(_epoch(Reading.ts) * 1000, BigInteger)
+    stmt = (
+        select(epoch_ms, Reading.sensor, Reading.value)
+        .where(Reading.device_id == device_id, Reading.sensor.in_(sensors), Reading.ts >= start, Reading.ts < end)
+        .order_by(Reading.ts, Reading.sensor)
+    )
+    result = connection.execution_options(stream_results=True, yield_per=batch).execute(stmt)
+    try:
+        for partition in result.partitions(batch):
+            yield [tuple(row) for row in partition]
+    finally:
+        result.close()
+
+
+def stream_readings(device_id: int, sensors: list[int], start: datetime, end: datetime, batch: int = STREAM_BATCH):
+    """`stream_chunks` one reading at a time."""
+    for chunk in stream_chunks(device_id, sensors, start, end, batch):
+        yield from chunk
+
+
+def stream_rows(device_id: int, sensors: list[int], start: datetime, end: datetime, batch: int = STREAM_BATCH):
+    """`stream_chunks` folded into one row per timestamp: (epoch ms, {sensor: value})."""
+    current_ms, values = None, {}
+    for ms, sensor, value in stream_readings(device_id, sensors, start, end, batch):
+        if ms != current_ms:
+            if current_ms is not None:
+                yield current_ms, values
+            current_ms, values = ms, {}
+        values[sensor] = value
+    if current_ms is not None:
+        yield current_ms, values
+
+
+def count_readings(device_id: int, sensors: list[int], start: datetime, end: datetime) -> int:
+    """About how many readings a range holds, from the hourly rollup (for progress, not for display)."""
+    return int(
+        db.session.scalar(
+            select(func.coalesce(func.sum(ReadingHourly.count), 0)).where(
+                ReadingHourly.device_id == device_id,
+                ReadingHourly.sensor.in_(sensors),
+                ReadingHourly.bucket >= start - timedelta(hours=1),
+                ReadingHourly.bucket < end,
+            )
+        )
+        or 0
+    )

@@ -25,7 +25,17 @@ function decodeHeader(value) {
   );
 }
 
-/** Headers and decoded text of a single-part message. */
+function decodeBody(body, encoding) {
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64');
+  if (encoding === 'quoted-printable') return Buffer.from(decodeQuotedPrintable(body), 'utf8');
+  return Buffer.from(body, 'utf8');
+}
+
+/**
+ * Headers and decoded text of a message; a multipart message (a scheduled report with its file
+ * attached) gives the text of its first text part and, per attachment, its file name, type, size
+ * and first bytes (so a spec can tell a PDF from anything else).
+ */
 export function parseMessage(raw) {
   const split = raw.search(/\r?\n\r?\n/);
   const head = split < 0 ? raw : raw.slice(0, split);
@@ -36,10 +46,29 @@ export function parseMessage(raw) {
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   const encoding = (headers['content-transfer-encoding'] || '').toLowerCase();
-  let text = body;
-  if (encoding === 'base64') text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  else if (encoding === 'quoted-printable') text = decodeQuotedPrintable(body);
-  return { subject: decodeHeader(headers.subject || ''), text };
+  const type = headers['content-type'] || 'text/plain';
+  const boundary = /multipart\/[^;]+;.*boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (boundary) {
+    const parts = body
+      .split(`--${boundary}`)
+      .slice(1)
+      .filter((part) => !part.startsWith('--'))
+      .map((part) => parseMessage(part.replace(/^\r?\n/, '')));
+    const text = parts.find((part) => part.type.startsWith('text/plain') && !part.filename)?.text ?? '';
+    const attachments = parts.flatMap((part) => (part.filename ? [{ filename: part.filename, type: part.type.split(';')[0], size: part.size, head: part.head }] : part.attachments));
+    return { subject: decodeHeader(headers.subject || ''), text, attachments, type };
+  }
+  const bytes = decodeBody(body, encoding);
+  const filename = /filename="?([^";]+)"?/i.exec(headers['content-disposition'] || '')?.[1];
+  return {
+    subject: decodeHeader(headers.subject || ''),
+    text: bytes.toString('utf8'),
+    attachments: [],
+    type,
+    filename,
+    size: bytes.length,
+    head: bytes.subarray(0, 8).toString('latin1'),
+  };
 }
 
 export function startMailSink(mailbox) {
@@ -60,9 +89,9 @@ export function startMailSink(mailbox) {
         buffer = buffer.slice(end + 2);
         if (data !== null) {
           if (line === '.') {
-            const { subject, text } = parseMessage(data.join('\r\n'));
+            const { subject, text, attachments } = parseMessage(data.join('\r\n'));
             for (const to of envelope.to) {
-              fs.appendFileSync(mailbox, `${JSON.stringify({ to, from: envelope.from, subject, text, at: Date.now() })}\n`);
+              fs.appendFileSync(mailbox, `${JSON.stringify({ to, from: envelope.from, subject, text, attachments, at: Date.now() })}\n`);
             }
             data = null;
             envelope = { from: '', to: [] };

@@ -7,6 +7,7 @@ import useSWR from 'swr';
 import { deviceDetail } from '@/api/device';
 import { AlarmStatusTab } from '@/components/alarm/AlarmStatusTab';
 import { PushSettingsTab } from '@/components/alarm/PushSettingsTab';
+import { ExportButton } from '@/components/report/ExportDialog';
 import { ChartTab } from './ChartTab';
 import { EnergyTab, InfoTab, LogTab, ParamsTab, RealtimeTab } from './DetailTabs';
 import { hasEnergy } from './helpers';
@@ -47,6 +48,7 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
         <Typography.Text type="secondary">
           {device.typeName} · {device.deviceGuid}
         </Typography.Text>
+        <ExportButton device={device} />
       </Space>
       <Tabs activeKey={items.some((item) => item.key === tab) ? tab : 'realtime'} onChange={setTab} items={items} destroyOnHidden />
     </div>

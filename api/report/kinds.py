@@ -1,0 +1,106 @@
+"""The registry of report kinds: what a file covers (which devices, sensors, range, limits).
+
+Every export and report goes through the same machinery (job, storage, download centre, schedules,
+email); a kind only says what its subjects are. `device` is the device-data export / report. Waybill
+and cold-storage reports plug in here once those areas exist: a waybill kind resolves the waybill's
+device, its start and stop times and its upper / lower limits into one `Subject`, a storage kind
+resolves the storage's probes; nothing else changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from api.device.models import Device, DeviceParam
+from api.extensions.db import db
+from api.extensions.i18n import N_
+
+
+@dataclass
+class Sensor:
+    probe: int
+    name: str
+    unit: str  # the basic unit's label: °C, %RH ...
+    temperature: bool
+    precision: int
+    lower: float | None = None  # limits in the basic unit
+    upper: float | None = None
+
+
+@dataclass
+class Subject:
+    """One section of a file: a device, the sensors shown and the range."""
+
+    device: Device
+    sensors: list[Sensor]
+    start: datetime
+    end: datetime
+    title: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ReportKind:
+    key: str
+    label: str  # translatable (N_)
+    subjects: Callable[[dict[str, Any], int], list[Subject]]  # (params, owner account id) -> subjects
+
+
+def device_sensors(device: Device, probes: list[int] | None = None) -> list[Sensor]:
+    params: list[DeviceParam] = [p for p in device.device_type.params if p.probe_id is not None]
+    settings = device.sensor_settings or {}
+    sensors = []
+    for param in params:
+        if probes and param.probe_id not in probes:
+            continue
+        own = settings.get(str(param.probe_id)) or {}
+        unit = param.unit
+        sensors.append(
+            Sensor(
+                probe=param.probe_id,
+                name=own.get("name") or param.param_name,
+                unit=unit.unit_name if unit else "",
+                temperature=bool(unit and unit.unit_classify == "temperature"),
+                precision=param.precision,
+                lower=own.get("lower"),
+                upper=own.get("upper"),
+            )
+        )
+    return sensors
+
+
+def device_subjects(params: dict[str, Any], owner_account_id: int) -> list[Subject]:
+    start, end = datetime.fromisoformat(params["start"]), datetime.fromisoformat(params["end"])
+    devices = db.session.scalars(
+        select(Device).where(Device.id.in_(params["deviceIds"]), Device.owner_account_id == owner_account_id)
+    ).all()
+    by_id = {d.id: d for d in devices}
+    return [
+        Subject(by_id[i], device_sensors(by_id[i], params.get("sensors")), start, end)
+        for i in params["deviceIds"]
+        if i in by_id
+    ]
+
+
+REPORT_KINDS: dict[str, ReportKind] = {}
+
+
+def register_kind(kind: ReportKind) -> None:
+    REPORT_KINDS[kind.key] = kind
+
+
+register_kind(ReportKind("device", N_("Device data"), device_subjects))
+
+
+def alarm_records(device_id: int, start: datetime, end: datetime) -> list[dict[str, Any]]:
+    """The alarms of a device in a range with how each was processed, for the report's alarm list.
+
+    There is no alarm table on this branch yet (the alarm area is a later issue), so this returns
+    []; the report renders the section ("no alarms in this period") from whatever it returns. Rows
+    will be {"time", "sensor", "kind", "value", "status", "handler", "result"}."""
+    return []

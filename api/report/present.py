@@ -1,0 +1,86 @@
+"""How a file shows values to its requester: local times in their zone, °C or °F, precision, and
+text cells that cannot be taken for formulas."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+from api.report.kinds import Sensor
+from api.report.stats import celsius_to_fahrenheit
+
+# A cell starting with one of these is a formula (or the start of one) to Excel and LibreOffice.
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(text: str | None) -> str:
+    """A text cell safe from formula injection: a leading quote makes the spreadsheet take it as text.
+    Only for text; numbers (a negative temperature) are written as numbers, never through here."""
+    if not text:
+        return ""
+    return "'" + text if text.startswith(FORMULA_PREFIXES) else text
+
+
+_TIME_OF_DAY = [f"{s // 3600:02d}:{s % 3600 // 60:02d}:{s % 60:02d}" for s in range(86_400)]
+MS_PER_DAY = 86_400_000
+MS_PER_HOUR = 3_600_000
+
+
+class LocalTime:
+    """Epoch milliseconds -> "YYYY-MM-DD HH:MM:SS" in a zone, fast enough for millions of rows: the
+    zone's offset is looked up once per UTC hour and the date text once per local day."""
+
+    def __init__(self, zone: ZoneInfo):
+        self.zone = zone
+        self._offsets: dict[int, int] = {}
+        self._days: dict[int, str] = {}
+
+    def offset_ms(self, ms: int) -> int:
+        hour = ms // MS_PER_HOUR
+        offset = self._offsets.get(hour)
+        if offset is None:
+            moment = datetime.fromtimestamp(hour * 3600, UTC).astimezone(self.zone)
+            offset = self._offsets[hour] = int(moment.utcoffset().total_seconds() * 1000)
+        return offset
+
+    def __call__(self, ms: int) -> str:
+        local = ms + self.offset_ms(ms)
+        day, rest = divmod(local, MS_PER_DAY)
+        text = self._days.get(day)
+        if text is None:
+            text = self._days[day] = datetime.fromtimestamp(day * 86_400, UTC).strftime("%Y-%m-%d ")
+        return text + _TIME_OF_DAY[rest // 1000]
+
+    def datetime(self, ms: int) -> datetime:
+        """A naive local datetime (spreadsheet cells have no zone)."""
+        return datetime.fromtimestamp(ms / 1000, self.zone).replace(tzinfo=None)
+
+
+class Units:
+    """The requester's temperature unit: values, limits and labels of temperature sensors follow it."""
+
+    def __init__(self, unit: str):
+        self.fahrenheit = unit == "F"
+
+    def label(self, sensor: Sensor) -> str:
+        if sensor.temperature:
+            return "°F" if self.fahrenheit else "°C"
+        return sensor.unit
+
+    def value(self, sensor: Sensor, value: float | None) -> float | None:
+        if value is None or not (sensor.temperature and self.fahrenheit):
+            return value
+        return celsius_to_fahrenheit(value)
+
+    def delta(self, sensor: Sensor, value: float | None) -> float | None:
+        """A difference (not a temperature): scaled, not shifted."""
+        if value is None or not (sensor.temperature and self.fahrenheit):
+            return value
+        return value * 9 / 5
+
+    def converter(self, sensor: Sensor):
+        """value -> text with the sensor's precision (in the hot loop: one call per reading)."""
+        pattern = f"{{:.{sensor.precision}f}}"
+        if sensor.temperature and self.fahrenheit:
+            return lambda v: pattern.format(v * 9 / 5 + 32)
+        return pattern.format

@@ -1,0 +1,281 @@
+"""Download centre, exports and scheduled reports: the rules. Generation itself is in generate.py."""
+
+from __future__ import annotations
+
+import calendar
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from flask import current_app, send_file
+from flask_babel import gettext
+from sqlalchemy import select
+
+from api.device.models import Device
+from api.device.services import DATA_GRACE, owned_device
+from api.extensions.db import db, paginate, utcnow
+from api.extensions.i18n import caller_zone, locale_tag
+from api.extensions.smorest import ApiError
+from api.report.kinds import REPORT_KINDS, device_sensors
+from api.report.models import ExportFile, FileStatus, FileType, Frequency, ScheduledReport
+from api.tenancy import data_platform_id, owned, require_account
+
+EXTENSIONS = {FileType.CSV: "csv", FileType.XLSX: "xlsx", FileType.PDF: "pdf"}
+MIME_TYPES = {
+    FileType.CSV: "text/csv",
+    FileType.XLSX: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    FileType.PDF: "application/pdf",
+}
+
+
+def request_locale() -> str:
+    """The caller's language as files store it: zh-CN or en-US."""
+    return "en-US" if locale_tag().startswith("en") else "zh-CN"
+
+
+def missing() -> ApiError:
+    return ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
+
+
+def files_dir() -> Path:
+    path = Path(current_app.config["FILES_DIR"])
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def ensure_downloadable(device: Device) -> None:
+    """Spec: after service expiry uploads go on for three months, then no viewing or download."""
+    if device.service_expires_at is not None and utcnow() > device.service_expires_at + DATA_GRACE:
+        raise ApiError(gettext("The service of this device expired more than three months ago."), code=3005)
+
+
+# ---- exports ---------------------------------------------------------------------------------------
+
+
+def _devices_for_export(device_ids: list[int]) -> list[Device]:
+    devices = []
+    for device_id in dict.fromkeys(device_ids):
+        device = owned_device(device_id)
+        ensure_downloadable(device)
+        devices.append(device)
+    return devices
+
+
+def file_name(devices: list[Device], start: datetime, end: datetime, zone: ZoneInfo, ext: str, prefix: str = "") -> str:
+    first = devices[0].name or devices[0].guid if devices else ""
+    label = first if len(devices) == 1 else gettext("%(name)s and %(n)s more", name=first, n=len(devices) - 1)
+    span = f"{start.astimezone(zone):%Y%m%d}-{(end - timedelta(seconds=1)).astimezone(zone):%Y%m%d}"
+    name = f"{prefix}{label}_{span}.{ext}"
+    return "".join("_" if ch in '/\\:*?"<>|' else ch for ch in name)[:120]
+
+
+def request_export(args: dict) -> ExportFile:
+    """Queue an export of devices' readings (CSV, XLSX or the PDF report) for the signed-in account,
+    in its time zone, temperature unit and language."""
+    account = require_account()
+    start, end = args["startTime"], args["endTime"]
+    devices = _devices_for_export(args["deviceIds"])
+    sensors = args.get("sensors") or None
+    if sensors and not any(device_sensors(d, sensors) for d in devices):
+        raise ApiError(
+            gettext("None of the chosen sensors belongs to these devices."),
+            code=422,
+            http_status=422,
+            data={"errors": {"sensors": [gettext("None of the chosen sensors belongs to these devices.")]}},
+        )
+    file_type = FileType(args["fileType"])
+    zone = caller_zone()
+    params = {
+        "deviceIds": [d.id for d in devices],
+        "sensors": sensors,
+        "start": start.isoformat(),
+        "end": end.isoformat(),
+        "timeZone": zone.key,
+        "unit": args.get("unit") or account.temperature_unit or "C",
+        "locale": request_locale(),
+    }
+    export = ExportFile(
+        platform_id=data_platform_id(),
+        owner_account_id=account.id,
+        name=file_name(devices, start, end, zone, EXTENSIONS[file_type]),
+        file_type=file_type,
+        kind="device",
+        params=params,
+    )
+    db.session.add(export)
+    db.session.commit()
+    enqueue_generation(export)
+    return export
+
+
+def enqueue_generation(export: ExportFile) -> None:
+    from api.report.jobs import generate_file, generate_report
+
+    job = generate_report if export.file_type == FileType.PDF else generate_file
+    job.enqueue(export.id, job_id=f"export-file-{export.id}-{export.attempts}")
+
+
+def file_page(args: dict) -> dict:
+    stmt = owned(select(ExportFile), ExportFile)
+    if args.get("status"):
+        stmt = stmt.where(ExportFile.status == FileStatus(args["status"]))
+    return paginate(stmt, args, ExportFile.id.desc())
+
+
+def owned_file(file_id: int) -> ExportFile:
+    export = db.session.scalar(owned(select(ExportFile), ExportFile).where(ExportFile.id == file_id))
+    if export is None:
+        raise missing()
+    return export
+
+
+def download(file_id: int):
+    export = owned_file(file_id)
+    if export.status != FileStatus.GENERATED or not export.stored_name:
+        raise ApiError(gettext("Report not generated, please try again later!"), code=3101)
+    for device in db.session.scalars(select(Device).where(Device.id.in_(export.params.get("deviceIds", [])))):
+        ensure_downloadable(device)
+    path = files_dir() / export.stored_name
+    if not path.is_file():
+        raise ApiError(gettext("The file has expired and was removed."), code=3102)
+    return send_file(path, mimetype=MIME_TYPES[export.file_type], as_attachment=True, download_name=export.name)
+
+
+def remove_stored(export: ExportFile) -> None:
+    if export.stored_name:
+        (files_dir() / export.stored_name).unlink(missing_ok=True)
+
+
+def delete_file(file_id: int) -> None:
+    """Delete a row and its file. A job still generating it notices (its heartbeat update finds no
+    row) and stops, removing what it wrote."""
+    export = owned_file(file_id)
+    remove_stored(export)
+    db.session.delete(export)
+    db.session.commit()
+
+
+# ---- scheduled reports -----------------------------------------------------------------------------
+
+
+def advance(moment: datetime, frequency: Frequency, zone: ZoneInfo) -> datetime:
+    """The next run after `moment`, in the report's own zone (a daily report stays at 08:00 across
+    daylight-saving changes; a monthly one on the 31st runs on the last day of shorter months)."""
+    local = moment.astimezone(zone).replace(tzinfo=None)
+    if frequency == Frequency.DAILY:
+        local += timedelta(days=1)
+    elif frequency == Frequency.WEEKLY:
+        local += timedelta(days=7)
+    else:
+        year, month = (local.year + 1, 1) if local.month == 12 else (local.year, local.month + 1)
+        local = local.replace(year=year, month=month, day=min(local.day, calendar.monthrange(year, month)[1]))
+    return local.replace(tzinfo=zone).astimezone(moment.tzinfo)
+
+
+def period_before(moment: datetime, frequency: Frequency, zone: ZoneInfo) -> tuple[datetime, datetime]:
+    """The range a run at `moment` reports on: the day, week or month before it."""
+    local = moment.astimezone(zone).replace(tzinfo=None)
+    if frequency == Frequency.DAILY:
+        start = local - timedelta(days=1)
+    elif frequency == Frequency.WEEKLY:
+        start = local - timedelta(days=7)
+    else:
+        year, month = (local.year - 1, 12) if local.month == 1 else (local.year, local.month - 1)
+        start = local.replace(year=year, month=month, day=min(local.day, calendar.monthrange(year, month)[1]))
+    return start.replace(tzinfo=zone), moment
+
+
+def report_page(args: dict) -> dict:
+    stmt = owned(select(ScheduledReport), ScheduledReport)
+    if args.get("reportName"):
+        stmt = stmt.where(ScheduledReport.report_name.icontains(args["reportName"], autoescape=True))
+    return paginate(stmt, args, ScheduledReport.id.desc())
+
+
+def owned_report(report_id: int) -> ScheduledReport:
+    report = db.session.scalar(owned(select(ScheduledReport), ScheduledReport).where(ScheduledReport.id == report_id))
+    if report is None:
+        raise missing()
+    return report
+
+
+def _apply(report: ScheduledReport, args: dict) -> None:
+    if args["reportType"] not in REPORT_KINDS:
+        raise ApiError(
+            gettext("Invalid input"),
+            code=422,
+            http_status=422,
+            data={"errors": {"reportType": [gettext("Unknown report type.")]}},
+        )
+    devices = _devices_for_export(args["deviceIds"])
+    account = require_account()
+    report.report_name = args["reportName"]
+    report.report_type = args["reportType"]
+    report.file_type = FileType(args.get("fileType") or "pdf")
+    report.frequency = Frequency(args["frequency"])
+    report.receivers = args["receivers"]
+    report.device_ids = [d.id for d in devices]
+    report.next_report_time = args["nextReportTime"]
+    report.time_zone = caller_zone().key
+    report.temperature_unit = account.temperature_unit or "C"
+    report.locale = request_locale()
+
+
+def create_report(args: dict) -> ScheduledReport:
+    account = require_account()
+    report = ScheduledReport(platform_id=data_platform_id(), owner_account_id=account.id)
+    _apply(report, args)
+    db.session.add(report)
+    db.session.commit()
+    return report
+
+
+def update_report(args: dict) -> ScheduledReport:
+    report = owned_report(args["id"])
+    _apply(report, args)
+    db.session.commit()
+    return report
+
+
+def delete_report(report_id: int) -> None:
+    db.session.delete(owned_report(report_id))
+    db.session.commit()
+
+
+def start_report_run(report: ScheduledReport, moment: datetime) -> ExportFile:
+    """A file for one run of a scheduled report (in the owner's download centre), queued."""
+    zone = ZoneInfo(report.time_zone)
+    start, end = period_before(moment, report.frequency, zone)
+    devices = list(db.session.scalars(select(Device).where(Device.id.in_(report.device_ids))))
+    export = ExportFile(
+        platform_id=report.platform_id,
+        owner_account_id=report.owner_account_id,
+        scheduled_report_id=report.id,
+        name=file_name(devices, start, end, zone, EXTENSIONS[report.file_type], prefix=f"{report.report_name}_"),
+        file_type=report.file_type,
+        kind=report.report_type,
+        params={
+            "deviceIds": report.device_ids,
+            "sensors": None,
+            "start": start.isoformat(),
+            "end": end.isoformat(),
+            "timeZone": report.time_zone,
+            "unit": report.temperature_unit,
+            "locale": report.locale,
+        },
+    )
+    db.session.add(export)
+    db.session.flush()
+    report.last_file_id = export.id
+    return export
+
+
+def send_now(report_id: int) -> ExportFile:
+    """Run a scheduled report at once (its schedule is unchanged)."""
+    report = owned_report(report_id)
+    for device in db.session.scalars(select(Device).where(Device.id.in_(report.device_ids))):
+        ensure_downloadable(device)
+    export = start_report_run(report, utcnow())
+    db.session.commit()
+    enqueue_generation(export)
+    return export

@@ -1,0 +1,116 @@
+"""Statistics of a reading series, computed in one streaming pass (nothing is kept per reading).
+
+Mean kinetic temperature (USP <1079.2>, ICH Q1A):
+
+    MKT = (ΔH/R) / -ln( Σ exp(-ΔH / (R·Tᵢ)) / n )      Tᵢ in kelvin, ΔH/R = 10,000 K (ΔH = 83.144 kJ/mol)
+
+Each reading is weighted equally (a logger records at a fixed interval). Time above or below a limit
+is the time from an out-of-range reading to the next reading (the last reading counts one logging
+interval; a gap longer than three intervals counts one interval, so an offline period is not
+presented as an excursion of unknown length). An excursion is a run of consecutive out-of-range
+readings on the same side.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+DELTA_H_OVER_R = 10_000.0  # kelvin
+KELVIN = 273.15
+GAP_INTERVALS = 3
+
+
+def mean_kinetic_temperature(celsius: list[float] | tuple[float, ...]) -> float | None:
+    """MKT in °C of a whole series (the streaming `SeriesStats` gives the same figure)."""
+    if not celsius:
+        return None
+    total = sum(math.exp(-DELTA_H_OVER_R / (value + KELVIN)) for value in celsius)
+    return mkt_from_sum(total, len(celsius))
+
+
+def mkt_from_sum(exp_sum: float, count: int) -> float | None:
+    if count == 0 or exp_sum <= 0:
+        return None
+    return DELTA_H_OVER_R / -math.log(exp_sum / count) - KELVIN
+
+
+def celsius_to_fahrenheit(value: float) -> float:
+    return value * 9 / 5 + 32
+
+
+@dataclass
+class SeriesStats:
+    """Feed readings in time order with `add`; read the figures afterwards."""
+
+    lower: float | None = None
+    upper: float | None = None
+    temperature: bool = True  # MKT only means something for a temperature in °C
+    count: int = 0
+    minimum: float | None = None
+    maximum: float | None = None
+    total: float = 0.0
+    exp_sum: float = 0.0
+    first: tuple[int, float] | None = None  # (epoch ms, value)
+    last: tuple[int, float] | None = None
+    seconds_above: float = 0.0
+    seconds_below: float = 0.0
+    excursions: int = 0
+    _side: int = 0  # -1 below, 0 in range, +1 above (of the previous reading)
+    _intervals: Counter = field(default_factory=Counter)
+
+    def add(self, ms: int, value: float) -> None:
+        """One reading (epoch milliseconds, value in the basic unit), in time order."""
+        if self.last is not None:
+            step = (ms - self.last[0]) / 1000
+            if step > 0:
+                self._intervals[round(step)] += 1
+            self._charge(step)
+        side = 0
+        if self.upper is not None and value > self.upper:
+            side = 1
+        elif self.lower is not None and value < self.lower:
+            side = -1
+        if side and side != self._side:
+            self.excursions += 1
+        self._side = side
+        self.count += 1
+        self.total += value
+        self.minimum = value if self.minimum is None else min(self.minimum, value)
+        self.maximum = value if self.maximum is None else max(self.maximum, value)
+        if self.temperature:
+            self.exp_sum += math.exp(-DELTA_H_OVER_R / (value + KELVIN))
+        if self.first is None:
+            self.first = (ms, value)
+        self.last = (ms, value)
+
+    def _charge(self, step: float) -> None:
+        interval = self.interval_s
+        if interval and step > GAP_INTERVALS * interval:
+            step = interval
+        if self._side > 0:
+            self.seconds_above += step
+        elif self._side < 0:
+            self.seconds_below += step
+
+    def finish(self) -> SeriesStats:
+        """Charge the last reading with one logging interval (call once, after the last `add`)."""
+        if self.last is not None and self.interval_s:
+            self._charge(self.interval_s)
+        return self
+
+    @property
+    def interval_s(self) -> int | None:
+        """The logging interval: the most frequent step between readings."""
+        if not self._intervals:
+            return None
+        return self._intervals.most_common(1)[0][0]
+
+    @property
+    def mean(self) -> float | None:
+        return self.total / self.count if self.count else None
+
+    @property
+    def mkt(self) -> float | None:
+        return mkt_from_sum(self.exp_sum, self.count) if self.temperature else None

@@ -1,0 +1,170 @@
+"""Export and report benchmarks on PostgreSQL (issue 8).
+
+- export_csv_s: CSV export of 10 single-probe devices x one year of one-minute data (5,256,000
+  readings, bulk-loaded through the COPY path of api/telemetry/store.py) by a real `rq worker`
+  process, from the job's start to its end (RQ's own timestamps). Target <= 60 s.
+- export_csv_peak_mb: the peak resident memory (VmHWM) of that worker's processes: the export streams
+  from a server-side cursor, so it stays flat whatever the range. Target <= 300 MB.
+- report_pdf_30d_s: the PDF report of one device over 30 days (43,200 readings). Target <= 5 s.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from redis import Redis
+from rq import Queue
+from rq.job import Job
+from sqlalchemy import select, text
+
+from api.account.models import AccountType
+from api.account.services import ensure_account
+from api.device.catalogue import sync_catalogue
+from api.device.models import Device
+from api.device.services import claim, issue_guids
+from api.extensions.db import db
+from api.platform.services import sync_tenants
+from api.report.jobs import generate, generate_file
+from api.report.models import ExportFile, FileType
+from api.telemetry.store import store_readings
+from api.tenancy import find_platform
+from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, report
+
+DEVICES = 10
+MINUTES = 525_600
+START = datetime(2025, 1, 1, tzinfo=UTC)
+END = START + timedelta(minutes=MINUTES)
+LOAD_BATCH = 262_800  # half a year of one device per COPY
+
+
+def run() -> None:
+    app = bench_app()
+    files = Path(tempfile.mkdtemp(prefix="bench-files-"))
+    app.config["FILES_DIR"] = files
+    with app.app_context():
+        sync_tenants()
+        types = sync_catalogue()
+        platform = find_platform("localhost")
+        account = ensure_account(platform, "benchreport", "Bench#2026", account_type=AccountType.ENTERPRISE)
+        db.session.commit()
+        fleet = issue_guids(platform, types[0x8001], DEVICES, "BENCHRPT")  # TL-1: one probe
+        device_ids = []
+        for guid, _key in fleet:
+            device = db.session.scalar(select(Device).where(Device.guid == guid))
+            claim(device, account.id, f"F{guid[-6:]}", "UTC")
+            device_ids.append(device.id)
+        db.session.commit()
+        load(device_ids)
+        platform_id, account_id = platform.id, account.id
+    seconds, peak_mb = bench_csv(app, files, platform_id, account_id, device_ids)
+    report("export_csv_s", seconds, "s")
+    report("export_csv_peak_mb", peak_mb, "MB")
+    report("report_pdf_30d_s", bench_pdf(app, platform_id, account_id, device_ids[0]), "s")
+
+
+def load(device_ids: list[int]) -> None:
+    started = time.perf_counter()
+    for device_id in device_ids:
+        for first in range(0, MINUTES, LOAD_BATCH):
+            rows = [
+                (device_id, 1, START + timedelta(minutes=i), round(4.0 + (i % 97) / 25 - (i % 13) / 10, 1))
+                for i in range(first, min(first + LOAD_BATCH, MINUTES))
+            ]
+            store_readings(db.session, rows)
+            db.session.commit()
+    db.session.execute(text("ANALYZE reading"))
+    db.session.commit()
+    print(f"# loaded {len(device_ids) * MINUTES:,} readings in {time.perf_counter() - started:.1f} s", flush=True)
+
+
+def new_file(platform_id, account_id, device_ids, file_type, start, end) -> ExportFile:
+    export = ExportFile(
+        platform_id=platform_id,
+        owner_account_id=account_id,
+        name=f"bench.{file_type.value}",
+        file_type=file_type,
+        kind="device",
+        params={
+            "deviceIds": device_ids,
+            "sensors": None,
+            "start": start.isoformat(),
+            "end": end.isoformat(),
+            "timeZone": "Asia/Shanghai",
+            "unit": "C",
+            "locale": "zh-CN",
+        },
+    )
+    db.session.add(export)
+    db.session.commit()
+    return export
+
+
+def memory_kb(pid: int, field: str = "VmHWM") -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def children(pid: int) -> list[int]:
+    """The processes `pid` forked (RQ's work horse), from /proc/<pid>/task/<pid>/children."""
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def bench_csv(app, files: Path, platform_id, account_id, device_ids) -> tuple[float, float]:
+    with app.app_context():
+        export = new_file(platform_id, account_id, device_ids, FileType.CSV, START, END)
+        file_id = export.id
+    connection = Redis.from_url(BENCH_REDIS_URL)
+    queue = Queue("exports", connection=connection)
+    queue.empty()
+    job = queue.enqueue(generate_file, file_id, job_id=f"bench-export-{file_id}", job_timeout=3600)
+    env = {
+        **os.environ,
+        "APP_ENV": "development",
+        "DATABASE_URL": BENCH_DATABASE_URL,
+        "REDIS_URL": BENCH_REDIS_URL,
+        "FILES_DIR": str(files),
+    }
+    rq = Path(sys.executable).with_name("rq")
+    worker = subprocess.Popen(  # noqa: S603 - our own rq worker
+        [str(rq), "worker", "--burst", "--url", BENCH_REDIS_URL, "exports"],
+        env=env,
+        cwd=Path(__file__).resolve().parents[1],
+        stdout=subprocess.DEVNULL,
+    )
+    peak = 0
+    while worker.poll() is None:
+        for pid in [worker.pid, *children(worker.pid)]:
+            peak = max(peak, memory_kb(pid))
+        time.sleep(0.25)
+    job = Job.fetch(job.id, connection=connection)
+    with app.app_context():
+        done = db.session.get(ExportFile, file_id)
+        if done.status != "generated":
+            raise RuntimeError(f"export {done.status}: {done.reason}")
+        print(f"# csv: {done.size / 1e6:.0f} MB, job {job.get_status()}", flush=True)
+    return (job.ended_at - job.started_at).total_seconds(), peak / 1024
+
+
+def bench_pdf(app, platform_id, account_id, device_id) -> float:
+    with app.app_context():
+        export = new_file(platform_id, account_id, [device_id], FileType.PDF, END - timedelta(days=30), END)
+        started = time.perf_counter()
+        result = generate(export.id)
+        elapsed = time.perf_counter() - started
+        if result != "generated":
+            raise RuntimeError(f"report {result}")
+    return elapsed

@@ -1,0 +1,58 @@
+"""Fixtures of the download-centre tests: a files directory per test, devices with readings."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import select
+
+from api.device.models import Device
+from api.extensions.db import db
+from api.telemetry.store import store_readings
+
+REPORT = "/api/report"
+START = datetime(2026, 3, 7, 0, 0, tzinfo=UTC)  # the US change to summer time is 2026-03-08
+
+
+@pytest.fixture
+def files_dir(app, tmp_path, monkeypatch):
+    monkeypatch.setitem(app.config, "FILES_DIR", tmp_path / "files")
+    return tmp_path / "files"
+
+
+def load_readings(app, device_id: int, values: list[float], sensor: int = 1, start=START, step_s: int = 600) -> None:
+    """Store readings every `step_s` seconds from `start` (through the COPY path on PostgreSQL)."""
+    with app.app_context():
+        rows = [(device_id, sensor, start + timedelta(seconds=i * step_s), v) for i, v in enumerate(values)]
+        store_readings(db.session, rows)
+        db.session.commit()
+
+
+def set_device(app, device_id: int, **fields) -> None:
+    with app.app_context():
+        device = db.session.scalar(select(Device).where(Device.id == device_id))
+        for key, value in fields.items():
+            setattr(device, key, value)
+        db.session.commit()
+
+
+def export(client, headers, device_ids, file_type="csv", start=START, end=None, **extra):
+    end = end or start + timedelta(days=2)
+    return client.post(
+        f"{REPORT}/ExportFile/export",
+        json={
+            "deviceIds": device_ids,
+            "startTime": start.isoformat(),
+            "endTime": end.isoformat(),
+            "fileType": file_type,
+            **extra,
+        },
+        headers=headers,
+    ).get_json()
+
+
+def files(client, headers) -> list[dict]:
+    body = client.post(f"{REPORT}/ExportFile/page", json={"start": 1, "pageSize": 50}, headers=headers).get_json()
+    assert body["code"] == 0, body
+    return body["data"]["list"]
