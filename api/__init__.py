@@ -27,10 +27,16 @@ def _blueprints():
 def _models() -> None:
     """Import every area's models so metadata (and Alembic autogenerate) sees all tables."""
     import api.account.models
+    import api.asset.models
+    import api.audit.models
     import api.device.models
     import api.notice.models
     import api.notify.models
+    import api.organization.models
     import api.platform.models
+    import api.project.models
+    import api.role.models
+    import api.sharing.models
     import api.telemetry.models
     import api.verification.models  # noqa: F401
 
