@@ -15,13 +15,34 @@ from api.settings import DEV_SECRET_KEY, ROOT, BaseConfig, config_from_env
 def _blueprints():
     """Every area's blueprint, in the order they appear in the API documentation."""
     from api.account.routes import blp as account
+    from api.asset.routes import blp as asset
+    from api.audit.routes import blp as audit
     from api.device.routes import blp as device
     from api.health.routes import blp as health
     from api.notice.routes import blp as notice
+    from api.organization.routes import blp as organization
+    from api.organization.routes import members
     from api.platform.routes import blp as platform
+    from api.project.routes import blp as project
+    from api.role.routes import blp as role
+    from api.sharing.routes import blp as sharing
     from api.telemetry.routes import blp as telemetry
 
-    return [health, platform, account, notice, device, telemetry]
+    return [
+        health,
+        platform,
+        account,
+        members,
+        role,
+        organization,
+        notice,
+        device,
+        telemetry,
+        sharing,
+        project,
+        asset,
+        audit,
+    ]
 
 
 def _models() -> None:
@@ -59,7 +80,10 @@ def create_app(config: type[BaseConfig] | None = None, overrides: Mapping[str, A
     for blueprint in _blueprints():
         api.register_blueprint(blueprint)
 
+    from api.audit.recorder import install as install_operation_log
     from api.tenancy import resolve_request_platform
+
+    install_operation_log()
 
     app.before_request(resolve_request_platform)
     app.wsgi_app = TrustedProxyMiddleware(app.wsgi_app, app.config["TRUSTED_PROXIES"])  # type: ignore[method-assign]

@@ -160,6 +160,9 @@ def create_account(data: dict) -> Account:
     )
     db.session.add(account)
     db.session.flush()
+    from api.organization.services import welcome_new_account
+
+    welcome_new_account(account)  # pending organisation invitations and device shares of its contact
     return account
 
 
@@ -242,6 +245,8 @@ def unlock(account_id: int) -> None:
 
 
 def account_info() -> dict:
+    from api.organization.services import organizations_with_my_role
+
     account = require_account()
     keys = permission_keys(account)
     if not keys:
@@ -250,7 +255,7 @@ def account_info() -> dict:
     return {
         "baseAccount": account,
         "permissionRoutes": keys,
-        "orgWithMyRole": [],
+        "orgWithMyRole": organizations_with_my_role(account.id),
         "userProfile": {"homePage": account.home_page or style.get("landing", "/home")},
     }
 

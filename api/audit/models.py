@@ -20,7 +20,8 @@ class OperationLog(TenantOwned, Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     account_id: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="SET NULL"))
     user_name: Mapped[str] = mapped_column(String(50))
-    action: Mapped[str] = mapped_column(String(100))
+    action: Mapped[str] = mapped_column(String(100))  # the call's endpoint
+    summary: Mapped[str] = mapped_column(String(200), default="")  # what the call does
     method: Mapped[str] = mapped_column(String(10))
     path: Mapped[str] = mapped_column(String(300))
     target: Mapped[str | None] = mapped_column(String(200))
