@@ -2,7 +2,7 @@
 
 Revision ID: 0009
 Revises: 0006
-Create Date: 2026-11-22 00:30:58.468908
+Create Date: 2026-11-22 00:35:28.319858
 
 """
 from alembic import op
@@ -23,6 +23,7 @@ def upgrade():
     sa.Column('account_id', sa.Integer(), nullable=True),
     sa.Column('user_name', sa.String(length=50), nullable=False),
     sa.Column('action', sa.String(length=100), nullable=False),
+    sa.Column('summary', sa.String(length=200), nullable=False),
     sa.Column('method', sa.String(length=10), nullable=False),
     sa.Column('path', sa.String(length=300), nullable=False),
     sa.Column('target', sa.String(length=200), nullable=True),
