@@ -81,6 +81,8 @@ class OperationRecorder:
         from api.tenancy import data_platform_id, require_account
 
         changes, g.audit_changes = g.get("audit_changes") or [], None
+        if request.method == "POST" and not changes:
+            return  # a query sent as POST (the spec's page calls), or a call that changed nothing
         account = require_account()
         summary = (view.__doc__ or "").strip().splitlines()[0][:200] if view.__doc__ else ""
         target = ", ".join(dict.fromkeys(f"{c['table']}#{c['id']}" for c in changes))[:200] or None
