@@ -81,7 +81,10 @@ def seed(backfill: timedelta = BACKFILL) -> list[tuple[str, str]]:
     db.session.commit()
     for device, demo in fleet_devices(platforms, accounts, types):
         backfill_history(device, demo, backfill)
-    return [(user_name, DEMO_PASSWORD) for _slug, user_name, *_ in DEMO_ACCOUNTS]
+    from api.organization.demo import seed_organizations
+
+    logins = [(user_name, DEMO_PASSWORD) for _slug, user_name, *_ in DEMO_ACCOUNTS]
+    return logins + seed_organizations(platforms["default"], accounts[("default", "demouser")], DEMO_PASSWORD)
 
 
 def fleet_devices(platforms, accounts, types):

@@ -194,6 +194,21 @@ def _set_password(account: Account, new_password: str) -> None:
     sessions.revoke_all(account)
 
 
+PROFILE_FIELDS = {
+    "realName": "real_name",
+    "companyName": "company_name",
+    "timeZone": "time_zone",
+    "temperatureUnit": "temperature_unit",
+}
+
+
+def update_profile(account: Account, changes: dict) -> Account:
+    for key, value in changes.items():
+        setattr(account, PROFILE_FIELDS[key], value)
+    db.session.commit()
+    return account
+
+
 def bind_contact(account: Account, channel: CodeChannel, target: str, code: str) -> None:
     if find_by_contact(channel, target) is not None:
         raise ApiError(gettext("The user already exists"), code=1004)

@@ -316,3 +316,23 @@ class TestOperationLog:
             ]
         assert f"{ORG}/devicePage" not in paths and f"{ORG}/insert" in paths
         assert all(value == "***" for value in hashes)
+
+
+def test_demo_seed_has_an_organization_a_sub_user_and_a_share(app, client):
+    from datetime import timedelta
+
+    from api import demo
+
+    with app.app_context():
+        demo.seed(backfill=timedelta(0))
+        logins = demo.seed(backfill=timedelta(0))  # idempotent
+    assert ("demomember", "Cold#2026") in logins and ("demoviewer", "Cold#2026") in logins
+    member = auth(login(client, "demomember"))
+    info = ok(client.get(f"{BASE}/accountInfo", headers=member))
+    assert info["orgWithMyRole"][0]["roleName"] == "Observer"
+    assert [d["deviceName"] for d in ok(client.post(f"{DEVICE}/Device/page", json={}, headers=member))["list"]] == [
+        "Cold Room 1"
+    ]
+    viewer = auth(login(client, "demoviewer"))
+    [shared] = ok(client.post(f"{DEVICE}/Device/page", json={}, headers=viewer))["list"]
+    assert shared["deviceName"] == "Pharmacy Fridge" and "2" not in shared["values"]
