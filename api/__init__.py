@@ -16,25 +16,54 @@ def _blueprints():
     """Every area's blueprint, in the order they appear in the API documentation."""
     from api.account.routes import blp as account
     from api.alarm.routes import blp as alarm
+    from api.asset.routes import blp as asset
+    from api.audit.routes import blp as audit
     from api.device.routes import blp as device
     from api.health.routes import blp as health
     from api.notice.routes import blp as notice
+    from api.organization.routes import blp as organization
+    from api.organization.routes import members
     from api.platform.routes import blp as platform
+    from api.project.routes import blp as project
     from api.report.routes import blp as report
+    from api.role.routes import blp as role
+    from api.sharing.routes import blp as sharing
     from api.telemetry.routes import blp as telemetry
 
-    return [health, platform, account, notice, device, telemetry, alarm, report]
+    return [
+        health,
+        platform,
+        account,
+        members,
+        role,
+        organization,
+        notice,
+        device,
+        telemetry,
+        alarm,
+        report,
+        sharing,
+        project,
+        asset,
+        audit,
+    ]
 
 
 def _models() -> None:
     """Import every area's models so metadata (and Alembic autogenerate) sees all tables."""
     import api.account.models
     import api.alarm.models
+    import api.asset.models
+    import api.audit.models
     import api.device.models
     import api.notice.models
     import api.notify.models
+    import api.organization.models
     import api.platform.models
+    import api.project.models
     import api.report.models
+    import api.role.models
+    import api.sharing.models
     import api.telemetry.models
     import api.verification.models  # noqa: F401
 
@@ -62,7 +91,10 @@ def create_app(config: type[BaseConfig] | None = None, overrides: Mapping[str, A
     for blueprint in _blueprints():
         api.register_blueprint(blueprint)
 
+    from api.audit.recorder import install as install_operation_log
     from api.tenancy import resolve_request_platform
+
+    install_operation_log()
 
     app.before_request(resolve_request_platform)
     app.wsgi_app = TrustedProxyMiddleware(app.wsgi_app, app.config["TRUSTED_PROXIES"])  # type: ignore[method-assign]

@@ -84,9 +84,11 @@ def seed(backfill: timedelta = BACKFILL) -> list[tuple[str, str]]:
         backfill_history(device, demo, backfill)
         devices.append(device)
     from api.alarm.demo import seed_alarms
+    from api.organization.demo import seed_organizations
 
     seed_alarms(devices, {account.id: account.email for account in accounts.values()})
-    return [(user_name, DEMO_PASSWORD) for _slug, user_name, *_ in DEMO_ACCOUNTS]
+    logins = [(user_name, DEMO_PASSWORD) for _slug, user_name, *_ in DEMO_ACCOUNTS]
+    return logins + seed_organizations(platforms["default"], accounts[("default", "demouser")], DEMO_PASSWORD)
 
 
 def fleet_devices(platforms, accounts, types):

@@ -133,6 +133,155 @@ def site_scoped(stmt: Select[tuple[T]], model) -> Select[tuple[T]]:
 
 
 def owned(stmt: Select[tuple[T]], model) -> Select[tuple[T]]:
-    """Restrict a query to rows the signed-in account owns in this site's data space.
-    (Organisations and sharing widen this later, here and only here.)"""
+    """Restrict a query to rows the signed-in account owns in this site's data space."""
     return scoped(stmt, model).where(model.owner_account_id == require_account().id)
+
+
+# ---- organisations, sharing and device-level permissions ---------------------------------------------
+#
+# Who may see a device: its owner; members of the device's organisation or of an organisation above
+# it (what they may do comes from their roles' keys); and accounts it is shared with, until the share
+# expires, as far as the share's permission template allows (per parameter or per detail block).
+
+# The blocks (device-detail tabs) a permission template can show or hide, besides parameters.
+DEVICE_BLOCKS = ("realtime", "chart", "map", "info", "params", "energy", "log", "records", "alarm", "push")
+FULL, MEMBER, SHARED = "owner", "member", "shared"
+
+
+def reachable_organizations(account_id: int | None = None) -> Select[tuple[int]]:
+    """Ids of the organisations the account may act in: every node of the trees it created, and
+    the organisations it is a member of with everything below them."""
+    from sqlalchemy.orm import aliased
+
+    from api.organization.models import Organization, OrganizationMember
+
+    me = account_id if account_id is not None else require_account().id
+    above = aliased(Organization)
+    via_membership = (
+        select(Organization.id)
+        .join(above, Organization.path.startswith(above.path))
+        .join(OrganizationMember, OrganizationMember.organization_id == above.id)
+        .where(OrganizationMember.account_id == me)
+    )
+    return scoped(select(Organization.id), Organization).where(
+        or_(Organization.owner_account_id == me, Organization.id.in_(via_membership))
+    )
+
+
+def _active_shares(account_id: int) -> Select:
+    from api.extensions.db import utcnow
+    from api.sharing.models import DeviceShare
+
+    return select(DeviceShare.device_id).where(
+        DeviceShare.recipient_account_id == account_id, DeviceShare.expires_at > utcnow()
+    )
+
+
+def visible(stmt: Select[tuple[T]], model) -> Select[tuple[T]]:
+    """Restrict a device query to the devices the signed-in account may see (owned, of its
+    organisations, shared with it and not expired) in this site's data space."""
+    from api.organization.models import OrganizationDevice
+
+    me = require_account().id
+    of_organizations = select(OrganizationDevice.device_id).where(
+        OrganizationDevice.organization_id.in_(reachable_organizations(me))
+    )
+    return scoped(stmt, model).where(
+        or_(model.owner_account_id == me, model.id.in_(of_organizations), model.id.in_(_active_shares(me)))
+    )
+
+
+def _share_templates() -> dict[int, list[dict]]:
+    """{device id: template items} of the signed-in account's live shares (once per request)."""
+    if "share_templates" not in g:
+        from api.extensions.db import utcnow
+        from api.organization.models import OrganizationDevice
+        from api.sharing.models import DeviceShare, PermissionTemplate
+
+        me = require_account().id
+        rows = db.session.execute(
+            select(DeviceShare.device_id, PermissionTemplate.items)
+            .join(PermissionTemplate, PermissionTemplate.id == DeviceShare.template_id)
+            .where(DeviceShare.recipient_account_id == me, DeviceShare.expires_at > utcnow())
+        ).all()
+        shares = {device_id: items for device_id, items in rows}
+        if shares:  # an organisation's device is the member's by role, not by the share
+            in_organizations = db.session.scalars(
+                select(OrganizationDevice.device_id).where(
+                    OrganizationDevice.device_id.in_(list(shares)),
+                    OrganizationDevice.organization_id.in_(reachable_organizations(me)),
+                )
+            )
+            for device_id in in_organizations:
+                shares.pop(device_id, None)
+        g.share_templates = shares
+    return g.share_templates
+
+
+def device_access(device) -> str:
+    """How the signed-in account reaches a visible device: owner, member or shared."""
+    if device.owner_account_id == require_account().id:
+        return FULL
+    return SHARED if device.id in _share_templates() else MEMBER
+
+
+def device_permissions(device) -> list[dict] | None:
+    """Device permission list of console-shell section 3 ({permissionCode, setStatus, viewStatus})
+    for a shared device; None for owners and members (the account's keys apply)."""
+    if device_access(device) != SHARED:
+        return None
+    return [
+        {"permissionCode": item["permissionCode"], "setStatus": item["setStatus"], "viewStatus": item["viewStatus"]}
+        for item in _share_templates()[device.id]
+    ]
+
+
+def _item(device, code: str) -> dict | None:
+    return next((i for i in _share_templates().get(device.id, ()) if i["permissionCode"] == code), None)
+
+
+def may_view(device, code: str) -> bool:
+    """Whether a parameter (hex key) or block of the device is visible to the signed-in account."""
+    if device_access(device) != SHARED:
+        return True
+    item = _item(device, code)
+    return item is not None and item["viewStatus"] == 1 and item["setStatus"] != -1
+
+
+def may_operate(device, code: str) -> bool:
+    if device_access(device) != SHARED:
+        return True
+    item = _item(device, code)
+    return item is not None and item["viewStatus"] == 1 and item["setStatus"] == 1
+
+
+def visible_params(device, params):
+    """The device type's parameters the signed-in account may see."""
+    return [p for p in params if may_view(device, f"{p.param_key:04x}")]
+
+
+def visible_values(device, values: dict | None) -> dict:
+    """Latest values ({sensor number: value}) without the hidden parameters' sensors."""
+    if not values or device_access(device) != SHARED:
+        return values or {}
+    shown = {str(p.probe_id) for p in visible_params(device, device.device_type.params) if p.probe_id is not None}
+    return {sensor: value for sensor, value in values.items() if sensor in shown}
+
+
+def refuse_device_access() -> ApiError:
+    return ApiError(gettext("No permission to view this device's details"), code=403, http_status=403)
+
+
+def require_block(device, block: str) -> None:
+    """Refuse (403) a detail block the share's template hides."""
+    if not may_view(device, block):
+        raise refuse_device_access()
+
+
+def require_device_write(device, codes=None) -> None:
+    """Changing a device: owners and members (by their keys) may; a shared user only sets the
+    parameters its template marks operable (`codes`), and nothing else."""
+    if device_access(device) != SHARED:
+        return
+    if not codes or not all(may_operate(device, code) for code in codes):
+        raise ApiError(gettext("Access Denied"), code=403, http_status=403)

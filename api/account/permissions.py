@@ -1,10 +1,14 @@
-"""Permission keys (business-domain section 6) granted to each kind of account.
+"""Permission keys (business-domain section 6) granted to an account.
 
-Roles and organisations (a later issue) will grant keys per role; until then these templates are
-the grants. accountInfo returns them as permissionRoutes and `login_required(key)` enforces them.
+An account on its own (or creating organisations) holds the template of its kind below. An account
+that is a member of someone else's organisation holds what its roles there grant (api/role), plus
+the member baseline. accountInfo returns the keys as permissionRoutes and `login_required(key)`
+enforces them with the same rule the web applies (api/role/permissions.key_passes).
 """
 
 from __future__ import annotations
+
+from flask import g, has_request_context
 
 from api.account.models import Account, StaffRole
 
@@ -57,11 +61,17 @@ GRANTS: dict[StaffRole | None, tuple[str, ...]] = {
 
 
 def permission_keys(account: Account) -> list[str]:
-    return list(GRANTS.get(account.staff_role, ()))
+    """The account's keys (computed once per request)."""
+    cache = g.setdefault("permission_keys", {}) if has_request_context() else {}
+    if account.id not in cache:
+        from api.role.services import member_keys
+
+        role_keys = None if account.staff_role else member_keys(account.id)
+        cache[account.id] = role_keys if role_keys is not None else list(GRANTS.get(account.staff_role, ()))
+    return cache[account.id]
 
 
 def has_permission(account: Account, key: str) -> bool:
-    """A key passes if it, or a parent of it (`operation` for `operation.device`), is granted."""
-    granted = set(permission_keys(account))
-    parts = key.split(".")
-    return any(".".join(parts[:i]) in granted for i in range(len(parts), 0, -1))
+    from api.role.permissions import key_passes
+
+    return key_passes(set(permission_keys(account)), key)

@@ -7,6 +7,7 @@ from api.account import services, social
 from api.account.schemas import (
     AccountInfoQuerySchema,
     AccountInfoSchema,
+    BaseAccountSchema,
     BindEmailSchema,
     BindingSchema,
     BindPhoneSchema,
@@ -23,6 +24,7 @@ from api.account.schemas import (
     RegisterSchema,
     SocialLoginResultSchema,
     TokenSchema,
+    UpdateInfoSchema,
     WechatFollowSchema,
 )
 from api.extensions.ratelimit import limiter
@@ -140,6 +142,16 @@ class ChangePassword(MethodView):
     def post(self, args):
         """Change the password; every session of the account ends, this one included."""
         services.change_password(current_account(), args["oldPassword"], args["password"])
+
+
+@blp.route("/updateInfo")
+class UpdateInfo(MethodView):
+    @blp.login_required("consumer.info")
+    @blp.arguments(UpdateInfoSchema)
+    @blp.response(200, BaseAccountSchema)
+    def put(self, args):
+        """Change the profile: real name, company, time zone, temperature unit (C / F)."""
+        return services.update_profile(current_account(), args)
 
 
 @blp.route("/bindPhone")

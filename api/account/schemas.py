@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from zoneinfo import available_timezones
+
 import marshmallow as ma
 from marshmallow import validate
 
@@ -131,6 +133,15 @@ class AccountInfoSchema(Schema):
     permissionRoutes = ma.fields.List(ma.fields.String(), required=True)
     orgWithMyRole = ma.fields.List(ma.fields.Nested(OrgWithRoleSchema), required=True)
     userProfile = ma.fields.Nested(UserProfileSchema, required=True)
+
+
+class UpdateInfoSchema(Schema):
+    """The profile of /consumer/info (business-domain section 5: real name max 20, company 2-50)."""
+
+    realName = ma.fields.String(allow_none=True, validate=validate.Length(max=20))
+    companyName = ma.fields.String(allow_none=True, validate=validate.Length(min=2, max=50))
+    timeZone = ma.fields.String(validate=validate.OneOf(sorted(available_timezones())))
+    temperatureUnit = ma.fields.String(validate=validate.OneOf(["C", "F"]))
 
 
 class OAuthAuthorizeSchema(Schema):

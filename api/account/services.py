@@ -160,6 +160,9 @@ def create_account(data: dict) -> Account:
     )
     db.session.add(account)
     db.session.flush()
+    from api.organization.services import welcome_new_account
+
+    welcome_new_account(account)  # pending organisation invitations and device shares of its contact
     return account
 
 
@@ -189,6 +192,21 @@ def _set_password(account: Account, new_password: str) -> None:
     account.password_hash = hash_password(new_password)
     account.prev_reset_at = utcnow()
     sessions.revoke_all(account)
+
+
+PROFILE_FIELDS = {
+    "realName": "real_name",
+    "companyName": "company_name",
+    "timeZone": "time_zone",
+    "temperatureUnit": "temperature_unit",
+}
+
+
+def update_profile(account: Account, changes: dict) -> Account:
+    for key, value in changes.items():
+        setattr(account, PROFILE_FIELDS[key], value)
+    db.session.commit()
+    return account
 
 
 def bind_contact(account: Account, channel: CodeChannel, target: str, code: str) -> None:
@@ -242,6 +260,8 @@ def unlock(account_id: int) -> None:
 
 
 def account_info() -> dict:
+    from api.organization.services import organizations_with_my_role
+
     account = require_account()
     keys = permission_keys(account)
     if not keys:
@@ -250,7 +270,7 @@ def account_info() -> dict:
     return {
         "baseAccount": account,
         "permissionRoutes": keys,
-        "orgWithMyRole": [],
+        "orgWithMyRole": organizations_with_my_role(account.id),
         "userProfile": {"homePage": account.home_page or style.get("landing", "/home")},
     }
 

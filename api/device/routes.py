@@ -32,6 +32,9 @@ from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
 
 blp = Blueprint("device", __name__, url_prefix="/api/device", description="Device registry")
 LIST = "device.list"
+# Action keys (console-shell section 6, route.action): members hold them through their roles.
+ADD, EDIT, DELETE = f"{LIST}.add", f"{LIST}.edit", f"{LIST}.delete"
+ENABLE, DISABLE = f"{LIST}.enable", f"{LIST}.disable"
 
 
 def missing():
@@ -69,7 +72,7 @@ class DeviceDetail(MethodView):
 
 @blp.route("/Device/add")
 class DeviceAdd(MethodView):
-    @blp.login_required(LIST)
+    @blp.login_required(ADD)
     @blp.arguments(DeviceAddSchema)
     @blp.response(200, DeviceItemSchema)
     def post(self, args):
@@ -80,7 +83,7 @@ class DeviceAdd(MethodView):
 
 @blp.route("/Device/update")
 class DeviceUpdate(MethodView):
-    @blp.login_required(LIST)
+    @blp.login_required(EDIT)
     @blp.arguments(DeviceUpdateSchema)
     @blp.response(200, DeviceItemSchema)
     @missing()
@@ -92,9 +95,9 @@ class DeviceUpdate(MethodView):
         return services.with_state(device, device.state, device.updated_at)
 
 
-def _state_action(name: str, action, summary: str):
+def _state_action(name: str, action, summary: str, key: str = LIST):
     class StateAction(MethodView):
-        @blp.login_required(LIST)
+        @blp.login_required(key)
         @blp.response(200, DeviceItemSchema)
         @missing()
         def put(self, device_id: int):
@@ -107,13 +110,17 @@ def _state_action(name: str, action, summary: str):
 
 
 blp.route("/Device/enable/<int:device_id>")(
-    _state_action("DeviceEnable", lambda i: services.set_enabled(i, True), "Enable: the device sends data again.")
+    _state_action(
+        "DeviceEnable", lambda i: services.set_enabled(i, True), "Enable: the device sends data again.", ENABLE
+    )
 )
 blp.route("/Device/stopUsing/<int:device_id>")(
-    _state_action("DeviceStopUsing", lambda i: services.set_enabled(i, False), "Disable: no more data is accepted.")
+    _state_action(
+        "DeviceStopUsing", lambda i: services.set_enabled(i, False), "Disable: no more data is accepted.", DISABLE
+    )
 )
 blp.route("/Device/scrap/<int:device_id>")(
-    _state_action("DeviceScrap", services.scrap, "Scrap: irreversible; the history is kept.")
+    _state_action("DeviceScrap", services.scrap, "Scrap: irreversible; the history is kept.", DELETE)
 )
 
 
@@ -131,7 +138,7 @@ class DeviceFocus(MethodView):
 
 @blp.route("/Device/delete/<int:device_id>")
 class DeviceDelete(MethodView):
-    @blp.login_required(LIST)
+    @blp.login_required(DELETE)
     @blp.response(200)
     @missing()
     def delete(self, device_id: int):
@@ -152,7 +159,7 @@ class DeviceEvents(MethodView):
 
 @blp.route("/DeviceCommand/send")
 class CommandSend(MethodView):
-    @blp.login_required(LIST)
+    @blp.login_required(EDIT)
     @blp.arguments(CommandSendSchema)
     @blp.response(200, CommandSchema)
     @missing()
@@ -185,7 +192,7 @@ class RecordPage(MethodView):
 
 @blp.route("/MaintenanceRecord/insert")
 class RecordInsert(MethodView):
-    @blp.login_required(LIST)
+    @blp.login_required(EDIT)
     @blp.arguments(MaintenanceRecordInputSchema)
     @blp.response(200, MaintenanceRecordSchema)
     @missing()
@@ -196,7 +203,7 @@ class RecordInsert(MethodView):
 
 @blp.route("/MaintenanceRecord/update")
 class RecordUpdate(MethodView):
-    @blp.login_required(LIST)
+    @blp.login_required(EDIT)
     @blp.arguments(MaintenanceRecordUpdateSchema)
     @blp.response(200, MaintenanceRecordSchema)
     @missing()
@@ -207,7 +214,7 @@ class RecordUpdate(MethodView):
 
 @blp.route("/MaintenanceRecord/delete/<int:record_id>")
 class RecordDelete(MethodView):
-    @blp.login_required(LIST)
+    @blp.login_required(EDIT)
     @blp.response(200)
     @missing()
     def delete(self, record_id: int):

@@ -49,7 +49,7 @@ class DeviceItemSchema(Schema):
     serviceExpiredDate = LocalDateTime(attribute="device.service_expires_at", allow_none=True)
     dataExpiredDate = LocalDateTime(attribute="device.data_expires_at", allow_none=True)
     lastDataTime = ma.fields.Function(lambda row: last_data_time(row["state"]))
-    values = ma.fields.Function(lambda row: row["state"].values if row["state"] else {})
+    values = ma.fields.Function(lambda row: row["values"])  # without the parameters a share hides
     battery = ma.fields.Function(lambda row: row["state"].battery if row["state"] else None)
     signal = ma.fields.Function(lambda row: row["state"].signal if row["state"] else None)
     lat = ma.fields.Function(lambda row: row["state"].lat if row["state"] else None)
@@ -60,6 +60,11 @@ class DeviceDetailSchema(DeviceItemSchema):
     params = ma.fields.List(ma.fields.Nested(DeviceParamSchema), attribute="params")
     sensorSettings = ma.fields.Dict(attribute="device.sensor_settings")
     gmtCreate = LocalDateTime(attribute="device.claimed_at", allow_none=True)
+    permissions = ma.fields.List(
+        ma.fields.Dict(),
+        allow_none=True,
+        metadata={"description": "shared device: [{permissionCode, setStatus, viewStatus}]; null: full"},
+    )
 
 
 class DevicePageQuerySchema(PageQuerySchema):

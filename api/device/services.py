@@ -28,7 +28,17 @@ from api.device.status import DeviceStatus, status_conditions
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.smorest import ApiError
 from api.platform.models import Platform
-from api.tenancy import data_platform_id, owned, require_account
+from api.tenancy import (
+    data_platform_id,
+    device_permissions,
+    owned,
+    require_account,
+    require_block,
+    require_device_write,
+    visible,
+    visible_params,
+    visible_values,
+)
 
 SERVICE_PERIOD = timedelta(days=365)
 DATA_GRACE = timedelta(days=91)  # uploads continue three months after service expiry
@@ -72,11 +82,14 @@ def issue_guids(platform: Platform, device_type: DeviceType, num: int, order_cod
 # ---- the owner's registry --------------------------------------------------------------------------------
 
 
-def owned_device(device_id: int, *, manage: bool = False) -> Device:
-    """A device of the signed-in account; `manage` also requires a live service (view-only after)."""
-    device = db.session.scalar(owned(select(Device), Device).where(Device.id == device_id, Device.deleted.is_(False)))
+def owned_device(device_id: int, *, manage: bool = False, write: bool = False, codes=None) -> Device:
+    """A device the signed-in account may see (api/tenancy.visible); `write` / `manage` refuse a
+    shared user (except operable parameters `codes`), `manage` also requires a live service."""
+    device = db.session.scalar(visible(select(Device), Device).where(Device.id == device_id, Device.deleted.is_(False)))
     if device is None:
         raise ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
+    if manage or write:
+        require_device_write(device, codes)
     if manage and device.service_expires_at is not None and device.service_expires_at < utcnow():
         raise ApiError(gettext("The service of this device has expired; renew it to manage the device."), code=3002)
     return device
@@ -141,7 +154,7 @@ def scrap(device_id: int) -> Device:
 
 def delete(device_id: int) -> None:
     """Deleting releases the device from the account; its history stays with the GUID."""
-    device = owned_device(device_id)
+    device = owned_device(device_id, write=True)
     log_event(device, "delete")
     device.deleted = True
     device.focus = False
@@ -149,7 +162,7 @@ def delete(device_id: int) -> None:
 
 
 def set_focus(device_id: int, focus: bool) -> Device:
-    device = owned_device(device_id)
+    device = owned_device(device_id, write=True)
     device.focus = focus
     db.session.commit()
     return device
@@ -160,7 +173,7 @@ def set_focus(device_id: int, focus: bool) -> Device:
 
 def _listing():
     return (
-        owned(select(Device, DeviceState), Device)
+        visible(select(Device, DeviceState), Device)
         .outerjoin(DeviceState, DeviceState.device_id == Device.id)
         .join(DeviceType, DeviceType.id == Device.device_type_id)
         # The type is already joined: fill the relationship from it instead of a query per type.
@@ -204,7 +217,8 @@ def page(args: dict, zone: ZoneInfo) -> dict:
 def with_state(device: Device, state: DeviceState | None, now: datetime) -> dict:
     from api.device.status import status_of
 
-    return {"device": device, "state": state, "status": status_of(device, state, now)}
+    values = visible_values(device, state.values if state else None)
+    return {"device": device, "state": state, "status": status_of(device, state, now), "values": values}
 
 
 def status_counts() -> dict[str, int]:
@@ -230,7 +244,11 @@ def status_counts() -> dict[str, int]:
 
 def detail(device_id: int) -> dict:
     device = owned_device(device_id)
-    return {**with_state(device, device.state, utcnow()), "params": device.device_type.params}
+    return {
+        **with_state(device, device.state, utcnow()),
+        "params": visible_params(device, device.device_type.params),
+        "permissions": device_permissions(device),
+    }
 
 
 # ---- downlink --------------------------------------------------------------------------------------------
@@ -238,7 +256,7 @@ def detail(device_id: int) -> dict:
 
 def send_command(device_id: int, values: dict[str, object]) -> DeviceCommand:
     """Validate the changed settings against the type's writable parameters and queue them."""
-    device = owned_device(device_id, manage=True)
+    device = owned_device(device_id, manage=True, codes=[key.lower().zfill(4) for key in values])
     params = {f"{p.param_key:04x}": p for p in device.device_type.params}
     errors = {}
     for key, value in values.items():
@@ -267,6 +285,7 @@ def send_command(device_id: int, values: dict[str, object]) -> DeviceCommand:
 
 def commands(device_id: int, limit: int = 50) -> list[DeviceCommand]:
     device = owned_device(device_id)
+    require_block(device, "params")
     return list(
         db.session.scalars(
             select(DeviceCommand)
@@ -299,6 +318,7 @@ def writable_params(device: Device) -> list[DeviceParam]:
 
 def events(device_id: int, limit: int = 100) -> list[DeviceEvent]:
     device = owned_device(device_id)
+    require_block(device, "log")
     return list(
         db.session.scalars(
             select(DeviceEvent)
@@ -328,6 +348,7 @@ RECORD_FIELDS = {
 
 def record_page(args: dict) -> dict:
     device = owned_device(args["deviceId"])
+    require_block(device, "records")
     stmt = select(MaintenanceRecord).where(MaintenanceRecord.device_id == device.id)
     if args.get("kind"):
         stmt = stmt.where(MaintenanceRecord.kind == RecordKind(args["kind"]))

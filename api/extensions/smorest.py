@@ -13,7 +13,7 @@ from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
-from flask import current_app
+from flask import current_app, request
 from flask_babel import gettext
 from flask_smorest import Api as BaseApi
 from flask_smorest import Blueprint as BaseBlueprint
@@ -96,6 +96,11 @@ class PageQuerySchema(Schema):
 
 _envelopes: dict[tuple[str, str], type[ma.Schema]] = {}
 
+MUTATING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# Recorders of signed-in accounts' mutating calls (the operation log, api/audit/recorder.py):
+# objects with begin() before the view and finish(view) after it succeeded.
+mutation_recorders: list = []
+
 
 def envelope_schema(schema: type[ma.Schema] | ma.Schema | None, kind: str = "one") -> type[ma.Schema]:
     """Schema class describing `{code, msg, data}` around `schema` (one object, a list or a page)."""
@@ -164,7 +169,14 @@ class Blueprint(BaseBlueprint):
                 from api.tenancy import require_account
 
                 require_account(permission)
-                return view(*args, **kwargs)
+                if request.method not in MUTATING_METHODS or not mutation_recorders:
+                    return view(*args, **kwargs)
+                for recorder in mutation_recorders:
+                    recorder.begin()
+                result = view(*args, **kwargs)
+                for recorder in mutation_recorders:
+                    recorder.finish(view)
+                return result
 
             documented = self.doc(security=[{"bearerAuth": []}])(wrapper)
             return self.alt_response(401, schema=ErrorEnvelopeSchema, description="Not signed in")(documented)

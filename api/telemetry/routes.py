@@ -23,6 +23,7 @@ from api.telemetry.schemas import (
     UploadResultSchema,
     UploadSchema,
 )
+from api.tenancy import may_view, require_block, visible_values
 from api.units import to_unit
 
 blp = Blueprint("telemetry", __name__, url_prefix="/api/device", description="Telemetry: ingestion and queries")
@@ -100,11 +101,12 @@ class Latest(MethodView):
     def get(self, args):
         """Latest values of a device (from the state table)."""
         device = owned_device(args["deviceId"])
+        require_block(device, "realtime")
         state = device.state
         return {
             "deviceId": device.id,
             "lastDataTime": state.last_data_at if state else None,
-            "values": state.values if state else {},
+            "values": visible_values(device, state.values if state else None),
             "battery": state.battery if state else None,
             "signal": state.signal if state else None,
             "lat": state.lat if state else None,
@@ -121,7 +123,12 @@ class Chart(MethodView):
         """Series per sensor: raw readings for short ranges, min/max/avg buckets for long ones
         (at most ~2,000 points per sensor). Temperatures in the requested unit."""
         device = owned_device(args["deviceId"])
-        probes = {p.probe_id: p for p in device.device_type.params if p.probe_id is not None}
+        require_block(device, "chart")
+        probes = {
+            p.probe_id: p
+            for p in device.device_type.params
+            if p.probe_id is not None and may_view(device, f"{p.param_key:04x}")
+        }
         sensors = [s for s in (args.get("sensors") or sorted(probes)) if s in probes]
         data = queries.chart(device.id, sensors, args["start"], args["end"], device.interval_s)
         for sensor, points in data["series"].items():
@@ -145,6 +152,7 @@ class Track(MethodView):
     def get(self, args):
         """Positions of a device over a range (map track)."""
         device = owned_device(args["deviceId"])
+        require_block(device, "map")
         return queries.track(device.id, args["start"], args["end"])
 
 
@@ -156,6 +164,7 @@ class Energy(MethodView):
     def get(self, args):
         """Energy consumption of the last 12 months (devices with an energy meter)."""
         device = owned_device(args["deviceId"])
+        require_block(device, "energy")
         meter = next((p.probe_id for p in device.device_type.params if p.param_type == "energy"), None)
         if meter is None:
             return []

@@ -1,0 +1,157 @@
+from __future__ import annotations
+
+import marshmallow as ma
+from flask_babel import gettext
+from marshmallow import validate
+
+from api.account.validators import LowerEmail, Phone
+from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
+from api.organization.services import mask
+
+NAME = validate.Length(min=2, max=50)  # organisation name 2-50
+IDS = ma.fields.List(ma.fields.Integer(), required=True, validate=validate.Length(min=1, max=200))
+
+
+class OrganizationSchema(Schema):
+    id = ma.fields.Integer(attribute="organization.id")
+    name = ma.fields.String(attribute="organization.name")
+    parentId = ma.fields.Integer(attribute="organization.parent_id", allow_none=True)
+    creatorId = ma.fields.Integer(attribute="organization.owner_account_id")
+    creatorName = ma.fields.String(allow_none=True)
+    memberCount = ma.fields.Integer()
+    deviceCount = ma.fields.Integer()
+    gmtCreate = LocalDateTime(attribute="organization.created_at")
+    children = ma.fields.List(ma.fields.Nested(lambda: OrganizationSchema()))
+
+
+class OrganizationPlainSchema(Schema):
+    id = ma.fields.Integer()
+    name = ma.fields.String()
+    parentId = ma.fields.Integer(attribute="parent_id", allow_none=True)
+    creatorId = ma.fields.Integer(attribute="owner_account_id")
+
+
+class OrganizationInsertSchema(Schema):
+    name = ma.fields.String(required=True, validate=NAME)
+    parentId = ma.fields.Integer(load_default=None)
+
+
+class OrganizationUpdateSchema(OrganizationInsertSchema):
+    id = ma.fields.Integer(required=True)
+
+
+class TransferCreatorSchema(Schema):
+    organizationId = ma.fields.Integer(required=True)
+    accountId = ma.fields.Integer(required=True)
+
+
+class OrganizationDevicesSchema(Schema):
+    organizationId = ma.fields.Integer(required=True)
+    deviceIds = IDS
+
+
+class OrganizationDevicePageSchema(PageQuerySchema):
+    organizationId = ma.fields.Integer(required=True)
+
+
+# ---- members (account calls of business-domain section 7) ---------------------------------------------
+
+
+class MemberSchema(Schema):
+    accountId = ma.fields.Integer(attribute="account.id")
+    userName = ma.fields.String(attribute="account.user_name")
+    realName = ma.fields.String(attribute="account.real_name", allow_none=True)
+    phone = ma.fields.String(attribute="account.phone", allow_none=True)
+    email = ma.fields.String(attribute="account.email", allow_none=True)
+    organizationId = ma.fields.Integer(attribute="organization.id")
+    organizationName = ma.fields.String(attribute="organization.name")
+    roleId = ma.fields.Function(lambda row: row["role"].id if row["role"] else None)
+    roleName = ma.fields.Function(lambda row: row["role"].role_name if row["role"] else None)
+    gmtCreate = LocalDateTime(attribute="member.created_at")
+
+
+class MemberPageQuerySchema(PageQuerySchema):
+    organizationId = ma.fields.Integer(load_default=None)
+    keyword = ma.fields.String(load_default=None, validate=validate.Length(max=50))
+
+
+class UserConditionSchema(PageQuerySchema):
+    organizationId = ma.fields.Integer(load_default=None)
+    userName = ma.fields.String(load_default=None, validate=validate.Length(max=50))
+    phone = ma.fields.String(load_default=None, validate=validate.Length(max=20))
+    email = ma.fields.String(load_default=None, validate=validate.Length(max=254))
+    roleId = ma.fields.Integer(load_default=None)
+
+
+class AccountBriefSchema(Schema):
+    """A registered account found by its contact, with the contact masked."""
+
+    id = ma.fields.Integer()
+    userName = ma.fields.String(attribute="user_name")
+    realName = ma.fields.String(attribute="real_name", allow_none=True)
+    phone = ma.fields.Function(lambda a: mask(a.phone))
+    email = ma.fields.Function(lambda a: mask(a.email))
+
+
+class UepQuerySchema(Schema):
+    keyword = ma.fields.String(required=True, validate=validate.Length(min=1, max=254))
+
+
+class PhoneQuerySchema(Schema):
+    phone = Phone(required=True)
+
+
+class EmailQuerySchema(Schema):
+    email = LowerEmail(required=True)
+
+
+class InviteSchema(Schema):
+    organizationId = ma.fields.Integer(required=True)
+    roleId = ma.fields.Integer(load_default=None)
+    phone = Phone(load_default=None)
+    email = LowerEmail(load_default=None)
+    inviterName = ma.fields.String(required=True, validate=validate.Length(min=2, max=20))
+
+    @ma.validates_schema
+    def one_contact(self, data, **kwargs):
+        if bool(data.get("phone")) == bool(data.get("email")):
+            raise ma.ValidationError(gettext("Enter either a phone number or an email address."), "phone")
+
+
+class InviteResultSchema(Schema):
+    added = ma.fields.Boolean(required=True, metadata={"description": "a registered account was added"})
+    invited = ma.fields.Boolean(required=True, metadata={"description": "an invitation was sent"})
+
+
+class AddUserSchema(Schema):
+    organizationId = ma.fields.Integer(required=True)
+    accountId = ma.fields.Integer(required=True)
+    roleId = ma.fields.Integer(load_default=None)
+
+
+class MembershipQuerySchema(Schema):
+    organizationId = ma.fields.Integer(required=True)
+    accountId = ma.fields.Integer(required=True)
+
+
+class MoveMemberSchema(Schema):
+    accountId = ma.fields.Integer(required=True)
+    organizationId = ma.fields.Integer(required=True, metadata={"description": "the member's organisation now"})
+    newOrganizationId = ma.fields.Integer(required=True)
+    roleId = ma.fields.Integer(load_default=None)
+
+
+class MemberRoleSchema(Schema):
+    organizationId = ma.fields.Integer(required=True)
+    accountId = ma.fields.Integer(required=True)
+    roleId = ma.fields.Integer(required=True)
+
+
+class MembershipSchema(Schema):
+    organizationId = ma.fields.Integer(attribute="organization_id")
+    accountId = ma.fields.Integer(attribute="account_id")
+    roleId = ma.fields.Integer(attribute="role_id", allow_none=True)
+
+
+class AcceptInviteSchema(Schema):
+    token = ma.fields.String(required=True, validate=validate.Length(min=10, max=100))

@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate
+
+from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
+
+
+class ProjectSchema(Schema):
+    id = ma.fields.Integer(attribute="project.id")
+    projectName = ma.fields.String(attribute="project.project_name")
+    deviceIds = ma.fields.List(ma.fields.Integer())
+    gmtCreate = LocalDateTime(attribute="project.created_at")
+
+
+class ProjectInputSchema(Schema):
+    projectName = ma.fields.String(required=True, validate=validate.Length(min=2, max=20))
+    deviceIds = ma.fields.List(ma.fields.Integer(), load_default=list, validate=validate.Length(max=500))
+
+
+class ProjectUpdateSchema(ProjectInputSchema):
+    id = ma.fields.Integer(required=True)
+
+
+class ProjectPageQuerySchema(PageQuerySchema):
+    projectName = ma.fields.String(load_default=None, validate=validate.Length(max=20))

@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate
+
+from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
+from api.role.models import OrganizationType
+
+
+class RoleSchema(Schema):
+    id = ma.fields.Integer()
+    roleName = ma.fields.String(attribute="role_name")
+    roleType = ma.fields.Enum(OrganizationType, by_value=True, attribute="role_type")
+    description = ma.fields.String(allow_none=True)
+    permissions = ma.fields.List(ma.fields.String())
+    preset = ma.fields.Boolean()
+    gmtCreate = LocalDateTime(attribute="created_at")
+
+
+class RoleInputSchema(Schema):
+    roleName = ma.fields.String(required=True, validate=validate.Length(min=1, max=20))
+    roleType = ma.fields.Enum(OrganizationType, by_value=True, load_default=OrganizationType.ENTERPRISE)
+    description = ma.fields.String(load_default=None, validate=validate.Length(max=200))
+    permissions = ma.fields.List(ma.fields.String(validate=validate.Length(max=60)), required=True)
+
+
+class RoleUpdateSchema(RoleInputSchema):
+    id = ma.fields.Integer(required=True)
+
+
+class RolePageQuerySchema(PageQuerySchema):
+    roleName = ma.fields.String(load_default=None, validate=validate.Length(max=20))
+
+
+class OrganizationTypeQuerySchema(Schema):
+    organizationType = ma.fields.Enum(OrganizationType, by_value=True, load_default=OrganizationType.ENTERPRISE)
+
+
+class PermissionNodeSchema(Schema):
+    key = ma.fields.String()
+    action = ma.fields.String(allow_none=True)
+    children = ma.fields.List(ma.fields.Nested(lambda: PermissionNodeSchema()))

@@ -1,0 +1,168 @@
+"""Roles: named sets of permission keys an account defines for the members of its organisations."""
+
+from __future__ import annotations
+
+from flask_babel import gettext
+from sqlalchemy import func, select
+
+from api.extensions.db import db, paginate
+from api.extensions.smorest import ApiError
+from api.role.models import OrganizationType, Role
+from api.role.permissions import MEMBER_BASELINE, all_keys, tree
+from api.tenancy import data_platform_id, scoped
+
+# The roles every organisation creator starts with (names are shown as they are; edit freely).
+PRESETS = (
+    ("Administrator", "All permissions of the organisation", None),
+    (
+        "Operator",
+        "Devices, assets and projects, without deleting",
+        (
+            "home",
+            "message.list",
+            "device.list.query",
+            "device.list.edit",
+            "device.list.enable",
+            "device.list.disable",
+            "device.list.export",
+            "storage.list.query",
+            "freezer.list.query",
+            "asset.list.query",
+            "asset.list.edit",
+            "project.list.query",
+            "organization.list.query",
+            "consumer.info",
+            "consumer.download",
+        ),
+    ),
+    (
+        "Observer",
+        "View only",
+        (
+            "home",
+            "message.list.query",
+            "device.list.query",
+            "storage.list.query",
+            "freezer.list.query",
+            "asset.list.query",
+            "project.list.query",
+            "organization.list.query",
+            "consumer.info",
+        ),
+    ),
+)
+
+
+def not_found() -> ApiError:
+    return ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
+
+
+def member_keys(account_id: int) -> list[str] | None:
+    """Keys of an account that is a member of another account's organisation: its roles' keys
+    plus the member baseline. None when the account is not such a member (its own grants apply)."""
+    from api.organization.models import Organization, OrganizationMember
+
+    rows = db.session.execute(
+        select(OrganizationMember.id, Role.permissions)
+        .join(Organization, Organization.id == OrganizationMember.organization_id)
+        .outerjoin(Role, Role.id == OrganizationMember.role_id)
+        .where(OrganizationMember.account_id == account_id, Organization.owner_account_id != account_id)
+    ).all()
+    if not rows:
+        return None
+    keys = dict.fromkeys(MEMBER_BASELINE)
+    for _member, permissions in rows:
+        keys.update(dict.fromkeys(permissions or ()))
+    return list(keys)
+
+
+def ensure_presets(owner_id: int) -> None:
+    """Create the preset roles of an organisation creator once."""
+    exists = db.session.scalar(select(func.count()).where(Role.owner_account_id == owner_id, Role.preset.is_(True)))
+    if exists:
+        return
+    every = sorted(node["key"] for node in tree())
+    for name, description, keys in PRESETS:
+        db.session.add(
+            Role(
+                platform_id=data_platform_id(),
+                owner_account_id=owner_id,
+                role_name=name,
+                role_type=OrganizationType.ENTERPRISE,
+                description=description,
+                permissions=list(keys) if keys else every,
+                preset=True,
+            )
+        )
+    db.session.flush()
+
+
+def _roles():
+    from api.organization.services import manager_id
+
+    return scoped(select(Role), Role).where(Role.owner_account_id == manager_id())
+
+
+def find_role(role_id: int | None) -> Role | None:
+    if role_id is None:
+        return None
+    role = db.session.scalar(_roles().where(Role.id == role_id))
+    if role is None:
+        raise ApiError(gettext("The role does not exist."), code=4004)
+    return role
+
+
+def page(args: dict) -> dict:
+    stmt = _roles()
+    if args.get("roleName"):
+        stmt = stmt.where(Role.role_name.icontains(args["roleName"], autoescape=True))
+    return paginate(stmt, args, Role.preset.desc(), Role.id)
+
+
+def by_organization_type(organization_type: OrganizationType) -> list[Role]:
+    return list(db.session.scalars(_roles().where(Role.role_type == organization_type).order_by(Role.id)))
+
+
+def check_keys(keys: list[str]) -> list[str]:
+    unknown = sorted(set(keys) - all_keys())
+    if unknown:
+        raise ApiError(
+            gettext("Unknown permission keys: %(keys)s", keys=", ".join(unknown)),
+            code=422,
+            http_status=422,
+            data={"errors": {"permissions": [gettext("Unknown permission keys: %(keys)s", keys=", ".join(unknown))]}},
+        )
+    return sorted(set(keys))
+
+
+def save(args: dict) -> Role:
+    from api.organization.services import manager_id
+
+    if args.get("id"):
+        role = db.session.scalar(_roles().where(Role.id == args["id"]))
+        if role is None:
+            raise not_found()
+    else:
+        role = Role(platform_id=data_platform_id(), owner_account_id=manager_id())
+        db.session.add(role)
+    role.role_name = args["roleName"]
+    role.role_type = args["roleType"]
+    role.description = args.get("description")
+    role.permissions = check_keys(args["permissions"])
+    db.session.commit()
+    return role
+
+
+def delete(role_id: int) -> None:
+    from api.organization.models import OrganizationMember
+
+    role = db.session.scalar(_roles().where(Role.id == role_id))
+    if role is None:
+        raise not_found()
+    in_use = db.session.scalar(select(func.count()).where(OrganizationMember.role_id == role.id))
+    if in_use:
+        raise ApiError(
+            gettext("The role is given to %(n)s member(s); give them another role first.", n=in_use), code=4005
+        )
+    db.session.delete(role)
+    db.session.commit()

@@ -1,0 +1,379 @@
+"""Permission templates, device sharing (with expiry) and device transfer (with consent)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from flask_babel import gettext
+from sqlalchemy import or_, select
+
+from api.account.models import Account
+from api.device.models import Device, DeviceParam
+from api.extensions.db import db, paginate, utcnow
+from api.extensions.smorest import ApiError
+from api.notify.models import Channel
+from api.notify.services import dispatch, queue_message
+from api.sharing.models import DeviceShare, DeviceTransfer, PermissionTemplate, TransferStatus
+from api.tenancy import DEVICE_BLOCKS, current_platform, data_platform_id, owned, require_account, scoped
+
+EXPIRY = {"8h": timedelta(hours=8), "1d": timedelta(days=1), "3d": timedelta(days=3), "7d": timedelta(days=7)}
+PARAM_CODE = re.compile(r"^[0-9a-f]{4}$")
+
+
+def not_found() -> ApiError:
+    return ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
+
+
+# ---- permission templates ---------------------------------------------------------------------------
+
+
+def template_codes() -> dict:
+    """What a template can govern: the parameters of the device types the account owns and the
+    detail blocks."""
+    type_ids = owned(select(Device.device_type_id), Device).where(Device.deleted.is_(False)).distinct()
+    params = db.session.scalars(
+        select(DeviceParam).where(DeviceParam.device_type_id.in_(type_ids)).order_by(DeviceParam.param_key)
+    ).all()
+    seen: dict[str, dict] = {}
+    for param in params:
+        seen.setdefault(
+            f"{param.param_key:04x}",
+            {"code": f"{param.param_key:04x}", "name": param.param_name, "writable": param.read_write.value != "R"},
+        )
+    return {"params": list(seen.values()), "blocks": list(DEVICE_BLOCKS)}
+
+
+def _templates():
+    return owned(select(PermissionTemplate), PermissionTemplate)
+
+
+def template_list() -> list[PermissionTemplate]:
+    return list(db.session.scalars(_templates().order_by(PermissionTemplate.id)))
+
+
+def _check_items(items: list[dict]) -> list[dict]:
+    errors = []
+    seen = set()
+    for item in items:
+        code = item["permissionCode"].lower()
+        if code in seen or not (code in DEVICE_BLOCKS or PARAM_CODE.match(code)):
+            errors.append(item["permissionCode"])
+        seen.add(code)
+        item["permissionCode"] = code
+    if errors:
+        message = gettext("Unknown or repeated permission codes: %(codes)s", codes=", ".join(errors))
+        raise ApiError(message, code=422, http_status=422, data={"errors": {"items": [message]}})
+    return items
+
+
+def save_template(args: dict) -> PermissionTemplate:
+    if args.get("id"):
+        template = db.session.scalar(_templates().where(PermissionTemplate.id == args["id"]))
+        if template is None:
+            raise not_found()
+    else:
+        template = PermissionTemplate(platform_id=data_platform_id(), owner_account_id=require_account().id)
+        db.session.add(template)
+    template.name = args["name"]
+    template.items = _check_items(args["items"])
+    db.session.commit()
+    return template
+
+
+def delete_template(template_id: int) -> None:
+    template = db.session.scalar(_templates().where(PermissionTemplate.id == template_id))
+    if template is None:
+        raise not_found()
+    in_use = db.session.scalar(select(DeviceShare.id).where(DeviceShare.template_id == template.id).limit(1))
+    if in_use:
+        raise ApiError(gettext("Devices are shared with this template; change those shares first."), code=5001)
+    db.session.delete(template)
+    db.session.commit()
+
+
+# ---- sharing ------------------------------------------------------------------------------------------------
+
+
+def _owned_devices(device_ids: list[int]) -> list[Device]:
+    devices = db.session.scalars(
+        owned(select(Device), Device).where(Device.id.in_(device_ids), Device.deleted.is_(False))
+    ).all()
+    if len(devices) != len(set(device_ids)):
+        raise ApiError(gettext("The device cannot be found, please confirm and re-enter"), code=3001)
+    return list(devices)
+
+
+def _recipient(args: dict) -> Account | None:
+    from api.organization.services import find_contact
+
+    if args.get("phone"):
+        return find_contact(phone=args["phone"])
+    if args.get("email"):
+        return find_contact(email=args["email"])
+    account = find_contact(keyword=args["userName"])
+    if account is None:
+        raise ApiError(gettext("The user does not exist."), code=5002)
+    return account
+
+
+def expiry_of(args: dict):
+    if args["expire"] == "custom":
+        if args.get("expireTime") is None or args["expireTime"] <= utcnow():
+            raise ApiError(
+                gettext("End time must be after start time."),
+                code=422,
+                http_status=422,
+                data={"errors": {"expireTime": [gettext("End time must be after start time.")]}},
+            )
+        return args["expireTime"]
+    return utcnow() + EXPIRY[args["expire"]]
+
+
+def share(args: dict) -> list[DeviceShare]:
+    """Share devices with a registered account, or invite a phone / email that has none yet."""
+    devices = _owned_devices(args["deviceIds"])
+    template = db.session.scalar(_templates().where(PermissionTemplate.id == args["templateId"]))
+    if template is None:
+        raise ApiError(gettext("The permission template does not exist."), code=5003)
+    recipient = _recipient(args)
+    me = require_account()
+    if recipient is not None and recipient.id == me.id:
+        raise ApiError(gettext("A device cannot be shared with yourself."), code=5004)
+    expires_at = expiry_of(args)
+    shares = []
+    for device in devices:
+        existing = None
+        if recipient is not None:
+            existing = db.session.scalar(
+                select(DeviceShare).where(
+                    DeviceShare.device_id == device.id, DeviceShare.recipient_account_id == recipient.id
+                )
+            )
+        row = existing or DeviceShare(
+            platform_id=data_platform_id(),
+            device_id=device.id,
+            owner_account_id=me.id,
+            recipient_account_id=recipient and recipient.id,
+            recipient_phone=None if recipient else args.get("phone"),
+            recipient_email=None if recipient else args.get("email"),
+        )
+        row.sharer_name, row.template_id, row.expires_at = args["sharerName"], template.id, expires_at
+        db.session.add(row)
+        shares.append(row)
+    message = None
+    if recipient is None:
+        names = ", ".join(d.name or d.guid for d in devices)
+        body = gettext(
+            "%(sharer)s shares the devices %(names)s with you. Register with this %(contact)s to see them.",
+            sharer=me.real_name or me.user_name,
+            names=names,
+            contact=gettext("phone number") if args.get("phone") else gettext("email address"),
+        )
+        message = queue_message(
+            current_platform(),
+            Channel.SMS if args.get("phone") else Channel.EMAIL,
+            args.get("phone") or args["email"],
+            body,
+            subject=gettext("Devices shared with you"),
+        )
+    db.session.commit()
+    if message is not None:
+        dispatch(message)
+    return shares
+
+
+def claim_pending_shares(account: Account) -> None:
+    """Registration hook: shares sent to this account's phone or email before it existed."""
+    contact = (
+        DeviceShare.recipient_phone == account.phone if account.phone else DeviceShare.recipient_email == account.email
+    )
+    for row in db.session.scalars(
+        select(DeviceShare).where(
+            DeviceShare.platform_id == account.platform_id, DeviceShare.recipient_account_id.is_(None), contact
+        )
+    ):
+        row.recipient_account_id = account.id
+        row.recipient_phone = row.recipient_email = None
+
+
+def _share_rows(stmt, args: dict) -> dict:
+    stmt = (
+        stmt.join(Device, Device.id == DeviceShare.device_id)
+        .join(PermissionTemplate, PermissionTemplate.id == DeviceShare.template_id)
+        .outerjoin(Account, Account.id == DeviceShare.recipient_account_id)
+    )
+    if args.get("keyword"):
+        keyword = args["keyword"]
+        stmt = stmt.where(
+            or_(
+                DeviceShare.sharer_name.icontains(keyword, autoescape=True),
+                Device.name.icontains(keyword, autoescape=True),
+                Account.user_name.icontains(keyword, autoescape=True),
+            )
+        )
+    found = paginate(stmt, args, DeviceShare.id.desc(), rows=True)
+    now = utcnow()
+    return {
+        "list": [
+            {"share": s, "device": d, "template": t, "recipient": a, "expired": s.expires_at <= now}
+            for s, d, t, a in found["list"]
+        ],
+        "total": found["total"],
+    }
+
+
+def shares_given(args: dict) -> dict:
+    """Sharer management: the shares the account made."""
+    stmt = select(DeviceShare, Device, PermissionTemplate, Account).where(
+        DeviceShare.owner_account_id == require_account().id, DeviceShare.platform_id == data_platform_id()
+    )
+    if args.get("deviceId"):
+        stmt = stmt.where(DeviceShare.device_id == args["deviceId"])
+    return _share_rows(stmt, args)
+
+
+def shares_received(args: dict) -> dict:
+    stmt = select(DeviceShare, Device, PermissionTemplate, Account).where(
+        DeviceShare.recipient_account_id == require_account().id, DeviceShare.platform_id == data_platform_id()
+    )
+    return _share_rows(stmt, args)
+
+
+def _given(share_id: int) -> DeviceShare:
+    row = db.session.scalar(owned(select(DeviceShare), DeviceShare).where(DeviceShare.id == share_id))
+    if row is None:
+        raise not_found()
+    return row
+
+
+def update_share(args: dict) -> DeviceShare:
+    row = _given(args["id"])
+    template = db.session.scalar(_templates().where(PermissionTemplate.id == args["templateId"]))
+    if template is None:
+        raise ApiError(gettext("The permission template does not exist."), code=5003)
+    row.sharer_name, row.template_id, row.expires_at = args["sharerName"], template.id, expiry_of(args)
+    db.session.commit()
+    return row
+
+
+def revoke(share_id: int) -> None:
+    db.session.delete(_given(share_id))
+    db.session.commit()
+
+
+def leave(share_id: int) -> None:
+    """The recipient gives a shared device back."""
+    row = db.session.scalar(
+        scoped(select(DeviceShare), DeviceShare).where(
+            DeviceShare.id == share_id, DeviceShare.recipient_account_id == require_account().id
+        )
+    )
+    if row is None:
+        raise not_found()
+    db.session.delete(row)
+    db.session.commit()
+
+
+# ---- transfer ---------------------------------------------------------------------------------------------
+
+
+def offer_transfer(args: dict) -> DeviceTransfer:
+    [device] = _owned_devices([args["deviceId"]])
+    recipient = _recipient(args)
+    if recipient is None:
+        raise ApiError(gettext("The user does not exist."), code=5002)
+    me = require_account()
+    if recipient.id == me.id:
+        raise ApiError(gettext("A device cannot be transferred to yourself."), code=5005)
+    pending = db.session.scalar(
+        select(DeviceTransfer).where(
+            DeviceTransfer.device_id == device.id, DeviceTransfer.status == TransferStatus.PENDING
+        )
+    )
+    if pending is not None:
+        raise ApiError(gettext("This device is already waiting for a transfer to be accepted."), code=5006)
+    transfer = DeviceTransfer(
+        platform_id=data_platform_id(), device_id=device.id, from_account_id=me.id, to_account_id=recipient.id
+    )
+    db.session.add(transfer)
+    db.session.commit()
+    return transfer
+
+
+def transfer_page(args: dict) -> dict:
+    me = require_account().id
+    stmt = scoped(select(DeviceTransfer), DeviceTransfer).where(
+        or_(DeviceTransfer.from_account_id == me, DeviceTransfer.to_account_id == me)
+    )
+    if args.get("status"):
+        stmt = stmt.where(DeviceTransfer.status == TransferStatus(args["status"]))
+    found = paginate(stmt, args, DeviceTransfer.id.desc())
+    ids = {t.from_account_id for t in found["list"]} | {t.to_account_id for t in found["list"]}
+    names = dict(db.session.execute(select(Account.id, Account.user_name).where(Account.id.in_(ids))).all())
+    devices = {
+        d.id: d for d in db.session.scalars(select(Device).where(Device.id.in_({t.device_id for t in found["list"]})))
+    }
+    return {
+        "list": [
+            {
+                "transfer": t,
+                "device": devices[t.device_id],
+                "fromName": names.get(t.from_account_id),
+                "toName": names.get(t.to_account_id),
+                "incoming": t.to_account_id == me,
+            }
+            for t in found["list"]
+        ],
+        "total": found["total"],
+    }
+
+
+def _pending(transfer_id: int, *, incoming: bool) -> DeviceTransfer:
+    me = require_account().id
+    column = DeviceTransfer.to_account_id if incoming else DeviceTransfer.from_account_id
+    transfer = db.session.scalar(
+        scoped(select(DeviceTransfer), DeviceTransfer)
+        .where(DeviceTransfer.id == transfer_id, column == me)
+        .with_for_update()
+    )
+    if transfer is None:
+        raise not_found()
+    if transfer.status != TransferStatus.PENDING:
+        raise ApiError(gettext("This transfer has already been decided."), code=5007)
+    return transfer
+
+
+def decide_transfer(transfer_id: int, accept: bool) -> DeviceTransfer:
+    """The recipient consents (the device becomes theirs, leaving the old owner's organisations,
+    projects, assets and shares) or refuses."""
+    from api.asset.models import AssetDevice
+    from api.organization.models import OrganizationDevice
+    from api.project.models import ProjectDevice
+
+    transfer = _pending(transfer_id, incoming=True)
+    transfer.decided_at = utcnow()
+    if not accept:
+        transfer.status = TransferStatus.REJECTED
+        db.session.commit()
+        return transfer
+    device = db.session.get(Device, transfer.device_id)
+    if device is None or device.owner_account_id != transfer.from_account_id or device.deleted:
+        transfer.status = TransferStatus.CANCELLED
+        db.session.commit()
+        raise ApiError(gettext("The device is no longer available for transfer."), code=5008)
+    device.owner_account_id = transfer.to_account_id
+    device.focus = False
+    for model in (OrganizationDevice, ProjectDevice, AssetDevice, DeviceShare):
+        db.session.execute(model.__table__.delete().where(model.__table__.c.device_id == device.id))
+    transfer.status = TransferStatus.ACCEPTED
+    db.session.commit()
+    return transfer
+
+
+def cancel_transfer(transfer_id: int) -> DeviceTransfer:
+    transfer = _pending(transfer_id, incoming=False)
+    transfer.status = TransferStatus.CANCELLED
+    transfer.decided_at = utcnow()
+    db.session.commit()
+    return transfer
