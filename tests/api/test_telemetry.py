@@ -261,7 +261,9 @@ class TestTrack:
         start = datetime.fromtimestamp(minutes_ago(40) / 1000, UTC).isoformat()
         end = datetime.now(UTC).isoformat()
         response = client.get(
-            f"{DEVICE}/DeviceData/track", query_string={"deviceId": device_id, "start": start, "end": end}, headers=owner
+            f"{DEVICE}/DeviceData/track",
+            query_string={"deviceId": device_id, "start": start, "end": end},
+            headers=owner,
         )
         points = response.get_json()["data"]
         assert [(p["lat"], p["lng"]) for p in points] == [(30.5, 120.5), (30.2, 120.1)]
