@@ -10,6 +10,7 @@ import { EnergyTab, InfoTab, LogTab, ParamsTab, RealtimeTab } from './DetailTabs
 import { hasEnergy } from './helpers';
 import { RecordsTab } from './RecordsTab';
 import { StatusTag } from './StatusTag';
+import { TrackTab } from './TrackTab';
 
 /** Device detail (business spec 2): its tabs; the alarm, push and top-up tabs come later. */
 export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
@@ -25,6 +26,7 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
   const items = [
     { key: 'realtime', label: t('tabs.realtime'), children: <RealtimeTab device={device} /> },
     { key: 'chart', label: t('tabs.chart'), children: <ChartTab device={device} /> },
+    { key: 'map', label: t('tabs.map'), children: <TrackTab device={device} /> },
     { key: 'info', label: t('tabs.info'), children: <InfoTab device={device} /> },
     { key: 'params', label: t('tabs.params'), children: <ParamsTab device={device} /> },
     ...(hasEnergy(device.params) ? [{ key: 'energy', label: t('tabs.energy'), children: <EnergyTab device={device} /> }] : []),
