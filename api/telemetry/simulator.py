@@ -179,20 +179,25 @@ class MqttSender:
         """MQTT devices receive commands by subscription (see run); nothing to poll."""
 
 
-def run(devices: list[SimulatedDevice], sender, *, tick_s: float = 10.0, stop_after: float | None = None) -> int:
-    """Send what each device has logged since its last upload; returns the number of records sent."""
+def run(
+    devices: list[SimulatedDevice], sender, *, tick_s: float = 10.0, stop_after: float | None = None, gaps: bool = True
+) -> int:
+    """Send what each device has logged since its last upload and take its pending settings every
+    tick (a connected logger answers a command at once); returns the number of records sent.
+    `gaps=False` leaves out the daily silences (tests that need every device reachable)."""
     started = time.monotonic()
     sent = 0
     while stop_after is None or time.monotonic() - started < stop_after:
         now = datetime.now(UTC)
         for device in devices:
+            if gaps and offline(device.guid, now):
+                continue  # in a gap: keep buffering, unreachable for commands
             due = [ts for ts in timeline(device.last_sent + timedelta(seconds=1), now, device.interval_s)]
-            if not due or offline(device.guid, now):
-                continue  # nothing new, or in a gap: keep buffering
-            records = [readings(device.guid, device.profile, ts) for ts in due]
-            if sender.send(device, records):
-                device.last_sent = due[-1]
-                sent += len(records)
+            if due:
+                records = [readings(device.guid, device.profile, ts) for ts in due]
+                if sender.send(device, records):
+                    device.last_sent = due[-1]
+                    sent += len(records)
             sender.commands(device)
         time.sleep(tick_s)
     return sent
