@@ -59,6 +59,20 @@ def _excursion(guid: str, ts: datetime) -> float:
     return 0.0 if not 0 <= minute <= 60 else 5.0 * math.sin(math.pi * minute / 60)
 
 
+# Stationary 4G loggers report the coarse position of their site (cell location), somewhere in Shanghai.
+SITE_CENTRE = (31.2304, 121.4737)
+SITE_SPREAD = 0.12
+
+
+def site(guid: str) -> dict:
+    rng = _rng(guid, "site")
+    lat, lng = SITE_CENTRE
+    return {
+        "lat": round(lat + rng.uniform(-SITE_SPREAD, SITE_SPREAD), 5),
+        "lng": round(lng + rng.uniform(-SITE_SPREAD, SITE_SPREAD), 5),
+    }
+
+
 def readings(guid: str, profile: Profile, ts: datetime) -> dict:
     """One record for `ts` (without the credential)."""
     rng = _rng(guid, ts.isoformat())
@@ -74,6 +88,7 @@ def readings(guid: str, profile: Profile, ts: datetime) -> dict:
             values["2"] = round(
                 min(95, max(20, 58 - 6 * day_phase - 2 * (temp - profile.setpoint) + rng.gauss(0, 1))), 1
             )
+        record["location"] = site(guid)
     elif profile.kind == "cold_room":
         minutes = (ts.hour * 60 + ts.minute) % 360  # defrost every 6 hours for 20 minutes
         defrost = 13 * math.sin(math.pi * minutes / 20) if minutes < 20 else 0.0
@@ -89,6 +104,7 @@ def readings(guid: str, profile: Profile, ts: datetime) -> dict:
         values = {
             "1": round(profile.setpoint + defrost + 1.2 * math.sin(2 * math.pi * minutes / 60) + rng.gauss(0, 0.3), 1)
         }
+        record["location"] = site(guid)
     else:  # truck
         phase = (ts.timestamp() % ROUTE_PERIOD) / ROUTE_PERIOD
         leg = phase * 2 * (len(ROUTE) - 1)

@@ -210,8 +210,8 @@ export function DeviceBoard({ devices, selected, onSelect }: Pick<ViewProps, 'de
 
 /**
  * Map mode: the page's devices with a position on the map (Google Maps with a configured key, else
- * the offline projection), coloured by state; a marker opens the device. Devices without a
- * position are named below.
+ * the offline projection), coloured by state; a marker opens the device. Below, every device of the
+ * page with its latest values and position (refreshed with the list).
  */
 export function DeviceMapView({ devices }: Pick<ViewProps, 'devices'>) {
   const { t } = useTranslation('device');
@@ -221,22 +221,29 @@ export function DeviceMapView({ devices }: Pick<ViewProps, 'devices'>) {
     () => located.map((device) => ({ id: device.id, name: device.deviceName, status: device.status, lat: device.lat as number, lng: device.lng as number })),
     [located],
   );
-  const unplaced = devices.filter((device) => !located.includes(device));
   return (
     <Space orientation="vertical" size="small" style={{ width: '100%' }} data-testid="device-map">
       <DeviceMap markers={markers} onSelect={(marker) => void router.push(`/device/detail/${marker.id}`)} height={460} />
       <MapLegend statuses={markers.map((marker) => marker.status)} />
-      {unplaced.length ? (
-        <Typography.Paragraph type="secondary" style={{ margin: 0 }} data-testid="map-unplaced">
-          {t('map.unplaced')}{' '}
-          {unplaced.map((device, index) => (
-            <span key={device.id}>
-              {index ? ', ' : ''}
-              <Link href={detailPath(device)}>{device.deviceName}</Link>
-            </span>
-          ))}
-        </Typography.Paragraph>
-      ) : null}
+      <Table<Device>
+        rowKey="id"
+        size="small"
+        pagination={false}
+        dataSource={devices}
+        scroll={{ x: 'max-content' }}
+        data-testid="map-devices"
+        columns={[
+          { key: 'name', title: t('column.name'), render: (_, device) => <Name device={device} /> },
+          { key: 'status', title: t('column.status'), render: (_, device) => <StatusTag status={device.status} /> },
+          { key: 'values', title: t('column.values'), render: (_, device) => <Values device={device} /> },
+          {
+            key: 'position',
+            title: t('column.position'),
+            render: (_, device) => (device.lat !== null && device.lng !== null ? `${device.lat.toFixed(4)}, ${device.lng.toFixed(4)}` : t('map.noPosition')),
+          },
+          { key: 'lastData', title: t('column.lastData'), render: (_, device) => formatTime(device.lastDataTime), responsive: ['md'] },
+        ]}
+      />
     </Space>
   );
 }
