@@ -71,7 +71,10 @@ def register_commands(app: Flask) -> None:
     @click.option("--tick", default=10.0, show_default=True, help="seconds between upload rounds")
     @click.option("--duration", type=float, default=None, help="stop after this many seconds")
     @click.option("--transport", type=click.Choice(["auto", "mqtt", "http"]), default="auto", show_default=True)
-    def simulate_command(api_url: str, host: str, tick: float, duration: float | None, transport: str) -> None:
+    @click.option("--gaps/--no-gaps", default=True, show_default=True, help="the daily 40-minute silences")
+    def simulate_command(
+        api_url: str, host: str, tick: float, duration: float | None, transport: str, gaps: bool
+    ) -> None:
         """Run the demo loggers: MQTT when a broker is reachable, else HTTP."""
         from api import demo
         from api.telemetry import simulator
@@ -93,5 +96,5 @@ def register_commands(app: Flask) -> None:
         click.echo(
             f"simulating {len(devices)} devices over {'MQTT' if isinstance(sender, simulator.MqttSender) else 'HTTP'}"
         )
-        sent = simulator.run(devices, sender, tick_s=tick, stop_after=duration)
+        sent = simulator.run(devices, sender, tick_s=tick, stop_after=duration, gaps=gaps)
         click.echo(f"sent {sent} records")

@@ -4,6 +4,8 @@ from flask.views import MethodView
 
 from api.device import services
 from api.device.schemas import (
+    BatchActionSchema,
+    BatchResultSchema,
     CommandSchema,
     CommandSendSchema,
     DeviceAddSchema,
@@ -122,6 +124,16 @@ blp.route("/Device/stopUsing/<int:device_id>")(
 blp.route("/Device/scrap/<int:device_id>")(
     _state_action("DeviceScrap", services.scrap, "Scrap: irreversible; the history is kept.", DELETE)
 )
+
+
+@blp.route("/Device/batch")
+class DeviceBatch(MethodView):
+    @blp.login_required(LIST)
+    @blp.arguments(BatchActionSchema)
+    @blp.response(200, BatchResultSchema(many=True))
+    def post(self, args):
+        """Enable, disable, scrap, delete, pin or unpin several devices: a result per device."""
+        return services.batch(args["action"], args["deviceIds"])
 
 
 @blp.route("/Device/focus/<int:device_id>")

@@ -31,6 +31,29 @@ class DeviceParamSchema(Schema):
     readWriteType = ma.fields.Function(lambda p: p.read_write.value)
 
 
+def sensor_list(device) -> list[dict]:
+    """The device's measured values in probe order: name, unit and precision (lists label values)."""
+    params = sorted((p for p in device.device_type.params if p.probe_id is not None), key=lambda p: p.probe_id)
+    return [
+        {
+            "probeId": p.probe_id,
+            "paramName": p.param_name,
+            "unit": p.unit.unit_name if p.unit else None,
+            "unitCode": p.unit.unit_code if p.unit else None,
+            "precision": p.precision,
+        }
+        for p in params
+    ]
+
+
+class SensorSchema(Schema):
+    probeId = ma.fields.Integer()
+    paramName = ma.fields.String()
+    unit = ma.fields.String(allow_none=True)
+    unitCode = ma.fields.String(allow_none=True)
+    precision = ma.fields.Integer()
+
+
 class DeviceItemSchema(Schema):
     """A device with its latest state, as lists and cards show it."""
 
@@ -54,6 +77,10 @@ class DeviceItemSchema(Schema):
     signal = ma.fields.Function(lambda row: row["state"].signal if row["state"] else None)
     lat = ma.fields.Function(lambda row: row["state"].lat if row["state"] else None)
     lng = ma.fields.Function(lambda row: row["state"].lng if row["state"] else None)
+    sensors = ma.fields.Method("_sensors", metadata={"description": "name, unit and precision of each value"})
+
+    def _sensors(self, row):
+        return SensorSchema(many=True).dump(sensor_list(row["device"]))
 
 
 class DeviceDetailSchema(DeviceItemSchema):
@@ -98,6 +125,19 @@ class DeviceUpdateSchema(Schema):
     deviceName = ma.fields.String(validate=validate.Length(min=1, max=15))
     timeZone = ma.fields.String(validate=validate.OneOf(TIME_ZONES))
     remark = ma.fields.String(allow_none=True, validate=validate.Length(max=120))
+
+
+class BatchActionSchema(Schema):
+    action = ma.fields.String(
+        required=True, validate=validate.OneOf(["enable", "stopUsing", "scrap", "delete", "pin", "unpin"])
+    )
+    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=validate.Length(min=1, max=100))
+
+
+class BatchResultSchema(Schema):
+    deviceId = ma.fields.Integer()
+    ok = ma.fields.Boolean()
+    msg = ma.fields.String(allow_none=True, metadata={"description": "why this device was refused"})
 
 
 class FocusSchema(Schema):

@@ -168,6 +168,31 @@ def set_focus(device_id: int, focus: bool) -> Device:
     return device
 
 
+BATCH_ACTIONS = {
+    "enable": lambda device_id: set_enabled(device_id, True),
+    "stopUsing": lambda device_id: set_enabled(device_id, False),
+    "scrap": scrap,
+    "delete": delete,
+    "pin": lambda device_id: set_focus(device_id, True),
+    "unpin": lambda device_id: set_focus(device_id, False),
+}
+
+
+def batch(action: str, device_ids: list[int]) -> list[dict]:
+    """One action on several devices, each on its own (one refusal does not stop the others):
+    a result per device, in the order given, with the reason of each refusal."""
+    results = []
+    for device_id in dict.fromkeys(device_ids):
+        try:
+            BATCH_ACTIONS[action](device_id)
+        except ApiError as exc:
+            db.session.rollback()
+            results.append({"deviceId": device_id, "ok": False, "msg": exc.msg})
+        else:
+            results.append({"deviceId": device_id, "ok": True, "msg": None})
+    return results
+
+
 # ---- lists and counts --------------------------------------------------------------------------------
 
 

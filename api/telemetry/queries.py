@@ -77,20 +77,31 @@ def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, in
     return {"bucketSeconds": width, "series": {s: series.get(s, []) for s in sensors}}
 
 
-def track(device_id: int, start: datetime, end: datetime) -> list[DeviceSample]:
-    return list(
-        db.session.scalars(
-            select(DeviceSample)
+def track(device_id: int, start: datetime, end: datetime, limit: int = MAX_POINTS) -> list:
+    """Positions (rows with ts, lat, lng, battery) in time order, at most `limit` of them spread
+    evenly over the range, first and last kept: a year of one-minute positions stays a drawable line."""
+    positions = list(
+        db.session.execute(
+            select(DeviceSample.ts, DeviceSample.lat, DeviceSample.lng, DeviceSample.battery)
             .where(
                 DeviceSample.device_id == device_id,
                 DeviceSample.ts >= start,
                 DeviceSample.ts < end,
                 DeviceSample.lat.is_not(None),
+                DeviceSample.lng.is_not(None),
             )
             .order_by(DeviceSample.ts)
-            .limit(MAX_POINTS * 5)
         )
     )
+    return thin(positions, limit)
+
+
+def thin(items: list, limit: int) -> list:
+    """At most `limit` items picked at even steps, always keeping the first and the last."""
+    if len(items) <= limit or limit < 2:
+        return items[:limit] if limit < 2 else items
+    step = (len(items) - 1) / (limit - 1)
+    return [items[round(i * step)] for i in range(limit)]
 
 
 def energy_by_month(device_id: int, sensor: int, months: list[tuple[datetime, datetime]]) -> list[dict]:

@@ -59,6 +59,20 @@ def _excursion(guid: str, ts: datetime) -> float:
     return 0.0 if not 0 <= minute <= 60 else 5.0 * math.sin(math.pi * minute / 60)
 
 
+# Stationary 4G loggers report the coarse position of their site (cell location), somewhere in Shanghai.
+SITE_CENTRE = (31.2304, 121.4737)
+SITE_SPREAD = 0.12
+
+
+def site(guid: str) -> dict:
+    rng = _rng(guid, "site")
+    lat, lng = SITE_CENTRE
+    return {
+        "lat": round(lat + rng.uniform(-SITE_SPREAD, SITE_SPREAD), 5),
+        "lng": round(lng + rng.uniform(-SITE_SPREAD, SITE_SPREAD), 5),
+    }
+
+
 def readings(guid: str, profile: Profile, ts: datetime) -> dict:
     """One record for `ts` (without the credential)."""
     rng = _rng(guid, ts.isoformat())
@@ -74,6 +88,7 @@ def readings(guid: str, profile: Profile, ts: datetime) -> dict:
             values["2"] = round(
                 min(95, max(20, 58 - 6 * day_phase - 2 * (temp - profile.setpoint) + rng.gauss(0, 1))), 1
             )
+        record["location"] = site(guid)
     elif profile.kind == "cold_room":
         minutes = (ts.hour * 60 + ts.minute) % 360  # defrost every 6 hours for 20 minutes
         defrost = 13 * math.sin(math.pi * minutes / 20) if minutes < 20 else 0.0
@@ -89,6 +104,7 @@ def readings(guid: str, profile: Profile, ts: datetime) -> dict:
         values = {
             "1": round(profile.setpoint + defrost + 1.2 * math.sin(2 * math.pi * minutes / 60) + rng.gauss(0, 0.3), 1)
         }
+        record["location"] = site(guid)
     else:  # truck
         phase = (ts.timestamp() % ROUTE_PERIOD) / ROUTE_PERIOD
         leg = phase * 2 * (len(ROUTE) - 1)
@@ -179,20 +195,25 @@ class MqttSender:
         """MQTT devices receive commands by subscription (see run); nothing to poll."""
 
 
-def run(devices: list[SimulatedDevice], sender, *, tick_s: float = 10.0, stop_after: float | None = None) -> int:
-    """Send what each device has logged since its last upload; returns the number of records sent."""
+def run(
+    devices: list[SimulatedDevice], sender, *, tick_s: float = 10.0, stop_after: float | None = None, gaps: bool = True
+) -> int:
+    """Send what each device has logged since its last upload and take its pending settings every
+    tick (a connected logger answers a command at once); returns the number of records sent.
+    `gaps=False` leaves out the daily silences (tests that need every device reachable)."""
     started = time.monotonic()
     sent = 0
     while stop_after is None or time.monotonic() - started < stop_after:
         now = datetime.now(UTC)
         for device in devices:
+            if gaps and offline(device.guid, now):
+                continue  # in a gap: keep buffering, unreachable for commands
             due = [ts for ts in timeline(device.last_sent + timedelta(seconds=1), now, device.interval_s)]
-            if not due or offline(device.guid, now):
-                continue  # nothing new, or in a gap: keep buffering
-            records = [readings(device.guid, device.profile, ts) for ts in due]
-            if sender.send(device, records):
-                device.last_sent = due[-1]
-                sent += len(records)
+            if due:
+                records = [readings(device.guid, device.profile, ts) for ts in due]
+                if sender.send(device, records):
+                    device.last_sent = due[-1]
+                    sent += len(records)
             sender.commands(device)
         time.sleep(tick_s)
     return sent

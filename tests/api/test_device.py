@@ -118,6 +118,40 @@ class TestLifecycle:
         assert client.delete(f"{DEVICE}/Device/delete/{device_id}", headers=owner).get_json()["code"] == 0
         assert page(client, owner)["total"] == 0
 
+    def test_batch_actions_answer_per_device(self, client, owner, stranger, guids):
+        mine = add(client, owner, guids["th_a"][0], name="First")
+        other = add(client, owner, guids["th_b"][0], name="Second")
+        theirs = add(client, stranger, guids["cold_room"][0], name="Theirs")
+        client.put(f"{DEVICE}/Device/scrap/{other}", headers=owner)
+        body = client.post(
+            f"{DEVICE}/Device/batch", json={"action": "stopUsing", "deviceIds": [mine, other, theirs]}, headers=owner
+        ).get_json()
+        assert body["code"] == 0
+        results = {r["deviceId"]: r for r in body["data"]}
+        assert list(results) == [mine, other, theirs]
+        assert results[mine] == {"deviceId": mine, "ok": True, "msg": None}
+        assert results[other]["ok"] is False and results[other]["msg"]
+        assert results[theirs]["ok"] is False
+        statuses = {d["deviceName"]: d["status"] for d in page(client, owner)["list"]}
+        assert statuses == {"First": "disabled", "Second": "deactivated"}
+        assert page(client, stranger)["list"][0]["useFlag"] is True  # the other account's device is untouched
+        pinned = client.post(f"{DEVICE}/Device/batch", json={"action": "pin", "deviceIds": [other]}, headers=owner)
+        assert pinned.get_json()["data"][0]["ok"] is True
+        assert [d["deviceName"] for d in page(client, owner)["list"]] == ["Second", "First"]
+
+    @pytest.mark.parametrize(
+        "payload,field",
+        [({"action": "explode", "deviceIds": [1]}, "action"), ({"action": "pin", "deviceIds": []}, "deviceIds")],
+    )
+    def test_batch_validation(self, client, owner, payload, field):
+        body = client.post(f"{DEVICE}/Device/batch", json=payload, headers=owner).get_json()
+        assert body["code"] == 422 and field in body["data"]["errors"]
+
+    def test_list_items_name_their_values_units(self, client, owner, guids):
+        add(client, owner, guids["th_a"][0], name="Fridge")
+        sensors = page(client, owner)["list"][0]["sensors"]
+        assert [(s["probeId"], s["unit"]) for s in sensors] == [(1, "°C"), (2, "%RH")]
+
     def test_focus_pins_to_the_top(self, client, owner, guids):
         first = add(client, owner, guids["th_a"][0], name="First")
         add(client, owner, guids["th_b"][0], name="Second")

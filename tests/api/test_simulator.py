@@ -76,3 +76,33 @@ def test_simulated_fleet_reaches_the_store_over_mqtt_and_http(app):
         counts = dict(db.session.execute(select(Reading.device_id, func.count()).group_by(Reading.device_id)).all())
     for device in fleet:
         assert counts.get(ids[device.guid], 0) > 0, f"{device.guid} sent nothing that arrived"
+
+
+class RecordingSender:
+    def __init__(self):
+        self.sent, self.polled = [], []
+
+    def send(self, device, records):
+        self.sent.append((device.guid, len(records)))
+        return True
+
+    def commands(self, device):
+        self.polled.append(device.guid)
+
+
+def test_pending_settings_are_taken_every_tick_even_with_nothing_to_send():
+    """A connected logger answers a command at once, not only when its next record is due."""
+    device = simulator.SimulatedDevice("1234", "key", simulator.Profile("fridge", 4.0), 300, utcnow())
+    sender = RecordingSender()
+    simulator.run([device], sender, tick_s=0.05, stop_after=0.3, gaps=False)
+    assert sender.sent == []  # the next record is five minutes away
+    assert len(sender.polled) >= 3
+
+
+def test_a_backlog_is_sent_at_once():
+    device = simulator.SimulatedDevice(
+        "1234", "key", simulator.Profile("fridge", 4.0), 300, utcnow() - timedelta(minutes=30)
+    )
+    sender = RecordingSender()
+    simulator.run([device], sender, tick_s=0.05, stop_after=0.1, gaps=False)
+    assert sender.sent and sender.sent[0][1] >= 5

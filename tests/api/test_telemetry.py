@@ -242,3 +242,49 @@ class TestCommands:
         )
         listed = client.get(f"{DEVICE}/DeviceCommand/list?deviceId={device_id}", headers=owner).get_json()["data"]
         assert listed[0]["status"] == "pending"
+
+
+class TestTrack:
+    def test_positions_in_range_in_time_order(self, client, owner, fridge):
+        device_id, guid, key = fridge
+        upload(
+            client,
+            guid,
+            key,
+            [
+                {"ts": minutes_ago(50), "readings": {"1": 4}, "location": {"lat": 31.0, "lng": 121.0}},
+                {"ts": minutes_ago(30), "readings": {"1": 4}, "location": {"lat": 30.5, "lng": 120.5}},
+                {"ts": minutes_ago(20), "readings": {"1": 4}},
+                {"ts": minutes_ago(10), "readings": {"1": 4}, "location": {"lat": 30.2, "lng": 120.1}},
+            ],
+        )
+        start = datetime.fromtimestamp(minutes_ago(40) / 1000, UTC).isoformat()
+        end = datetime.now(UTC).isoformat()
+        response = client.get(
+            f"{DEVICE}/DeviceData/track",
+            query_string={"deviceId": device_id, "start": start, "end": end},
+            headers=owner,
+        )
+        points = response.get_json()["data"]
+        assert [(p["lat"], p["lng"]) for p in points] == [(30.5, 120.5), (30.2, 120.1)]
+        assert points[0]["t"] < points[1]["t"]
+
+    def test_a_reversed_range_names_the_field(self, client, owner, fridge):
+        device_id = fridge[0]
+        response = client.get(
+            f"{DEVICE}/DeviceData/track",
+            query_string={"deviceId": device_id, "start": "2026-01-02T00:00:00Z", "end": "2026-01-01T00:00:00Z"},
+            headers=owner,
+        )
+        assert response.status_code == 422
+        assert "end" in response.get_json()["data"]["errors"]
+
+
+def test_track_is_thinned_keeping_first_and_last():
+    from api.telemetry.queries import thin
+
+    items = list(range(1000))
+    picked = thin(items, 50)
+    assert len(picked) == 50 and picked[0] == 0 and picked[-1] == 999
+    assert picked == sorted(picked)
+    assert thin(items[:10], 50) == items[:10]

@@ -32,6 +32,16 @@ export interface Device {
   signal: number | null;
   lat: number | null;
   lng: number | null;
+  /** The measured values in probe order: name, unit, precision. */
+  sensors: DeviceSensor[];
+}
+
+export interface DeviceSensor {
+  probeId: number;
+  paramName: string;
+  unit: string | null;
+  unitCode: string | null;
+  precision: number;
 }
 
 export type ParamType = 'sensor' | 'setting' | 'energy';
@@ -108,7 +118,8 @@ export interface ChartAnswer {
 }
 
 export interface TrackPoint {
-  t: number;
+  /** ISO 8601 with the caller's offset. */
+  t: string;
   lat: number;
   lng: number;
   battery: number | null;
@@ -207,6 +218,19 @@ export type DeviceAction = 'enable' | 'stopUsing' | 'scrap';
 
 export function deviceAction(action: DeviceAction, id: number): Promise<unknown> {
   return put(`${BASE}/Device/${action}/${id}`);
+}
+
+export type BatchAction = 'enable' | 'stopUsing' | 'scrap' | 'delete' | 'pin' | 'unpin';
+
+export interface BatchResult {
+  deviceId: number;
+  ok: boolean;
+  msg: string | null;
+}
+
+/** One action on several devices; each device answers on its own. */
+export function batchAction(action: BatchAction, deviceIds: number[]): Promise<BatchResult[]> {
+  return post<BatchResult[]>(`${BASE}/Device/batch`, { action, deviceIds });
 }
 
 export function setFocus(id: number, focus: boolean): Promise<unknown> {

@@ -108,6 +108,7 @@ export const PUBLIC_ROUTES: RouteDef[] = [
   publicRoute('bindPhone', '/user/bind-phone'),
   publicRoute('bindEmail', '/user/bind-email'),
   publicRoute('quick.query', '/quick/query'),
+  publicRoute('mobileQuick.query', '/mobileQuick/query'),
   publicRoute('mobileQuick.waybill.list', '/mobileQuick/waybill'),
   publicRoute('mobileQuick.waybill.detail', '/mobileQuick/waybill/detail'),
   publicRoute('pcQuick.waybill', '/pcQuick/waybill'),

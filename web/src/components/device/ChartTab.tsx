@@ -4,12 +4,36 @@ import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import useSWR from 'swr';
 import { chartData, type DeviceDetail, type TemperatureUnit } from '@/api/device';
-import { isoWithOffset, presetRange, RANGE_PRESETS, sensorParams, type RangePreset } from './helpers';
-import { SensorChart } from './SensorChart';
+import { formatValue, inUnit, isoWithOffset, isTemperature, presetRange, RANGE_PRESETS, sensorLimit, sensorParams, unitLabel, type RangePreset } from './helpers';
+import { SensorChart, type LimitLine } from './SensorChart';
 
 type RangeChoice = RangePreset | 'custom';
 
-/** Data chart tab: quick ranges, a custom range, sensors, C / F, zoom. */
+/**
+ * Limit lines of the shown sensors in the chosen unit (one line per distinct kind and value): the
+ * device's own limits when set, else the parameters' ranges.
+ */
+export function limitLinesOf(
+  sensors: DeviceDetail['params'],
+  settings: Record<string, unknown> | undefined,
+  unit: TemperatureUnit,
+  label: (kind: 'upper' | 'lower', value: string) => string,
+): LimitLine[] {
+  const lines = new Map<string, LimitLine>();
+  for (const param of sensors) {
+    const limit = sensorLimit(param, settings);
+    for (const kind of ['upper', 'lower'] as const) {
+      const raw = limit[kind];
+      if (raw === null) continue;
+      const y = isTemperature(param) ? inUnit(raw, unit) : raw;
+      const key = `${kind}:${y}`;
+      if (!lines.has(key)) lines.set(key, { kind, y, label: label(kind, `${formatValue(y, param.precision)} ${unitLabel(param, unit)}`.trim()) });
+    }
+  }
+  return [...lines.values()];
+}
+
+/** Data chart tab: quick ranges (year view included), a custom range, sensors, C / F, limit lines, zoom. */
 export function ChartTab({ device }: { device: DeviceDetail }) {
   const { t } = useTranslation('device');
   const sensors = useMemo(() => sensorParams(device.params), [device.params]);
@@ -17,6 +41,8 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
   const [range, setRange] = useState<[Date, Date]>(() => presetRange('h24'));
   const [unit, setUnit] = useState<TemperatureUnit>('C');
   const [chosen, setChosen] = useState<number[]>(() => sensors.map((sensor) => sensor.probeId as number));
+  // Shown at once when the device has limits of its own; the parameters' ranges on demand.
+  const [showLimits, setShowLimits] = useState(() => sensors.some((sensor) => sensorLimit(sensor, device.sensorSettings).source === 'device'));
 
   const pick = (next: RangeChoice) => {
     setChoice(next);
@@ -31,16 +57,19 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
     { keepPreviousData: true, revalidateOnFocus: false },
   );
   const shown = sensors.filter((sensor) => chosen.includes(sensor.probeId as number));
+  const limitLines = showLimits ? limitLinesOf(shown, device.sensorSettings, unit, (kind, value) => t(`chart.${kind}`, { value })) : [];
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
       <Space wrap>
-        <Segmented<RangeChoice>
-          value={choice}
-          onChange={pick}
-          data-testid="chart-range"
-          options={[...RANGE_PRESETS, 'custom' as const].map((preset) => ({ value: preset, label: t(`chart.range.${preset}`) }))}
-        />
+        <div style={{ maxWidth: '100%', overflowX: 'auto' }}>
+          <Segmented<RangeChoice>
+            value={choice}
+            onChange={pick}
+            data-testid="chart-range"
+            options={[...RANGE_PRESETS, 'custom' as const].map((preset) => ({ value: preset, label: t(`chart.range.${preset}`) }))}
+          />
+        </div>
         {choice === 'custom' ? (
           <DatePicker.RangePicker
             showTime
@@ -52,6 +81,9 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
           />
         ) : null}
         <Segmented<TemperatureUnit> value={unit} onChange={setUnit} options={[{ value: 'C', label: '°C' }, { value: 'F', label: '°F' }]} data-testid="chart-unit" />
+        <Checkbox checked={showLimits} onChange={(event) => setShowLimits(event.target.checked)} data-testid="chart-limits">
+          {t('chart.limits')}
+        </Checkbox>
       </Space>
       {sensors.length > 1 ? (
         <Checkbox.Group
@@ -63,7 +95,7 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
       {data && data.bucketSeconds > 0 ? (
         <Typography.Text type="secondary">{t('chart.bucketed', { minutes: Math.round(data.bucketSeconds / 60) })}</Typography.Text>
       ) : null}
-      <SensorChart params={shown} series={data?.series} bucketSeconds={data?.bucketSeconds ?? 0} unit={unit} loading={isLoading} />
+      <SensorChart params={shown} series={data?.series} bucketSeconds={data?.bucketSeconds ?? 0} unit={unit} loading={isLoading} limitLines={limitLines} />
     </Space>
   );
 }

@@ -73,6 +73,16 @@ export function InfoTab({ device }: { device: DeviceDetail }) {
   );
 }
 
+/** The value each parameter was last set to by an applied command (commands newest first). */
+export function appliedValues(commands: DeviceCommand[]): Record<string, number> {
+  const values: Record<string, number> = {};
+  for (const command of commands) {
+    if (command.status !== 'applied') continue;
+    for (const [key, value] of Object.entries(command.params)) if (!(key in values)) values[key] = value;
+  }
+  return values;
+}
+
 const COMMAND_TONES: Record<DeviceCommand['status'], string> = { pending: 'processing', applied: 'success', failed: 'error' };
 
 /** Parameter settings: writable parameters within their bounds, sent as a downlink command. */
@@ -84,6 +94,7 @@ export function ParamsTab({ device }: { device: DeviceDetail }) {
   const [sending, setSending] = useState(false);
   const commands = useSWR(writable.length ? ['device-commands', device.id] : null, () => deviceCommands(device.id), { refreshInterval: 10_000 });
   const names = useMemo(() => Object.fromEntries(device.params.map((param) => [param.paramKey, param.paramName])), [device.params]);
+  const current = useMemo(() => appliedValues(commands.data ?? []), [commands.data]);
 
   if (!writable.length) return <Empty description={t('params.none')} />;
 
@@ -118,7 +129,12 @@ export function ParamsTab({ device }: { device: DeviceDetail }) {
             key={param.paramKey}
             name={param.paramKey}
             label={param.paramName}
-            extra={t('params.range', { min: param.paramMin, max: param.paramMax })}
+            extra={
+              <span data-testid={`param-current-${param.paramKey}`}>
+                {t('params.range', { min: param.paramMin, max: param.paramMax })}
+                {current[param.paramKey] !== undefined ? ` · ${t('params.current', { value: current[param.paramKey] })}` : ''}
+              </span>
+            }
             rules={[rule(param)]}
           >
             <InputNumber

@@ -13,6 +13,7 @@ import { EnergyTab, InfoTab, LogTab, ParamsTab, RealtimeTab } from './DetailTabs
 import { hasEnergy } from './helpers';
 import { RecordsTab } from './RecordsTab';
 import { StatusTag } from './StatusTag';
+import { TrackTab } from './TrackTab';
 
 /** Device detail (business spec 2): its tabs; the top-up tab comes later. */
 export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
@@ -30,6 +31,7 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
     { key: 'chart', label: t('tabs.chart'), children: <ChartTab device={device} /> },
     { key: 'alarm', label: t('tabs.alarm'), children: <AlarmStatusTab device={device} /> },
     { key: 'push', label: t('tabs.push'), children: <PushSettingsTab device={device} /> },
+    { key: 'map', label: t('tabs.map'), children: <TrackTab device={device} /> },
     { key: 'info', label: t('tabs.info'), children: <InfoTab device={device} /> },
     { key: 'params', label: t('tabs.params'), children: <ParamsTab device={device} /> },
     ...(hasEnergy(device.params) ? [{ key: 'energy', label: t('tabs.energy'), children: <EnergyTab device={device} /> }] : []),

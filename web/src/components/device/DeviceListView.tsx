@@ -7,7 +7,8 @@ import styled from 'styled-components';
 import { devicePage, type Device, type DeviceCategory, type DevicePageQuery, type DeviceStatus, type ExpiryFilter } from '@/api/device';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { DeviceFormModal } from './DeviceFormModal';
-import { DeviceBoard, DeviceCards, DeviceMapFallback, DeviceTable } from './DeviceViews';
+import { BatchBar } from './BatchBar';
+import { DeviceBoard, DeviceCards, DeviceMapView, DeviceTable } from './DeviceViews';
 import { DEVICE_STATUSES } from './helpers';
 import { useDeviceActions } from './useDeviceActions';
 
@@ -47,24 +48,38 @@ function queryName(value: string | string[] | undefined): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';
 }
 
+/** A status of the address (the home page's counts link here), when it is one. */
+export function queryStatus(value: string | string[] | undefined): DeviceStatus | null {
+  const status = queryName(value);
+  return (DEVICE_STATUSES as string[]).includes(status) ? (status as DeviceStatus) : null;
+}
+
 /**
  * The device list (business spec 2): list, card, board and map modes; categories; status, expiry
  * and name filters (debounced 800 ms, `deviceName` of the address pre-fills the name); add, edit,
- * enable, disable, scrap, delete and pin; latest values refreshed every 30 s.
+ * enable, disable, scrap, delete and pin, one device or a batch of chosen ones; latest values
+ * refreshed every 30 s in every mode.
  */
 export function DeviceListView() {
   const { t } = useTranslation('device');
   const router = useRouter();
   const addressName = queryName(router.query.deviceName);
-  const [filters, setFilters] = useState<Filters>({ deviceName: addressName, category: 'all', status: null, expiry: null });
+  const addressStatus = queryStatus(router.query.status);
+  const [filters, setFilters] = useState<Filters>({ deviceName: addressName, category: 'all', status: addressStatus, expiry: null });
   const [shownAddressName, setShownAddressName] = useState(addressName);
+  const [shownAddressStatus, setShownAddressStatus] = useState(addressStatus);
   const [mode, setMode] = useState<ListMode>('list');
   const [editing, setEditing] = useState<{ device: Device | null } | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
 
   // Another deviceName in the address (the expired-devices modal, a link) replaces the filter.
   if (shownAddressName !== addressName) {
     setShownAddressName(addressName);
     setFilters((current) => ({ ...current, deviceName: addressName }));
+  }
+  if (shownAddressStatus !== addressStatus) {
+    setShownAddressStatus(addressStatus);
+    setFilters((current) => ({ ...current, status: addressStatus }));
   }
 
   const query = queryOf(filters);
@@ -77,8 +92,11 @@ export function DeviceListView() {
     return () => clearInterval(timer);
   }, [mutate]);
 
-  const set = (patch: Partial<Filters>) => setFilters((current) => ({ ...current, ...patch }));
-  const views = { devices: data, loading, onAction, onEdit: (device: Device) => setEditing({ device }) };
+  const set = (patch: Partial<Filters>) => {
+    setFilters((current) => ({ ...current, ...patch }));
+    setSelected([]);
+  };
+  const views = { devices: data, loading, onAction, onEdit: (device: Device) => setEditing({ device }), selected, onSelect: setSelected };
 
   return (
     <div data-testid="device-list">
@@ -134,10 +152,11 @@ export function DeviceListView() {
           </Button>
         </Space>
       </Toolbar>
+      <BatchBar selected={selected} devices={data} onClear={() => setSelected([])} onDone={reload} />
       {mode === 'list' ? <DeviceTable {...views} pagination={pagination} /> : null}
       {mode === 'card' ? <DeviceCards {...views} /> : null}
       {mode === 'board' ? <DeviceBoard {...views} /> : null}
-      {mode === 'map' ? <DeviceMapFallback {...views} /> : null}
+      {mode === 'map' ? <DeviceMapView {...views} /> : null}
       {mode !== 'list' ? (
         <Pagination
           style={{ marginTop: 16, justifyContent: 'flex-end' }}

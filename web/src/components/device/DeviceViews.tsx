@@ -1,10 +1,13 @@
-import { EnvironmentOutlined, PushpinFilled } from '@ant-design/icons';
-import { Button, Card, Dropdown, Empty, Space, Table, Tooltip, Typography } from 'antd';
+import { PushpinFilled } from '@ant-design/icons';
+import { Button, Card, Checkbox, Dropdown, Empty, Space, Table, Typography } from 'antd';
 import type { ColumnsType, TablePaginationConfig } from 'antd/es/table';
 import Link from 'next/link';
+import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
+import { useMemo } from 'react';
 import styled from 'styled-components';
 import type { Device } from '@/api/device';
+import { DeviceMap, MapLegend, type MapMarker } from '@/components/map/DeviceMap';
 import { formatDate, formatTime, valueEntries } from './format';
 import { positioned } from './helpers';
 import { StatusTag } from './StatusTag';
@@ -15,19 +18,40 @@ interface ViewProps {
   loading: boolean;
   onAction: (action: RowAction, device: Device) => void;
   onEdit: (device: Device) => void;
+  /** Ids of the devices chosen for a batch action, and how to change the choice. */
+  selected: number[];
+  onSelect: (ids: number[]) => void;
+}
+
+function toggle(ids: number[], id: number, on: boolean): number[] {
+  return on ? [...new Set([...ids, id])] : ids.filter((other) => other !== id);
+}
+
+function Pick({ device, selected, onSelect }: { device: Device } & Pick<ViewProps, 'selected' | 'onSelect'>) {
+  const { t } = useTranslation('device');
+  return (
+    <Checkbox
+      checked={selected.includes(device.id)}
+      onChange={(event) => onSelect(toggle(selected, device.id, event.target.checked))}
+      onClick={(event) => event.stopPropagation()}
+      aria-label={t('batch.pick', { name: device.deviceName })}
+      data-testid="device-pick"
+    />
+  );
 }
 
 const detailPath = (device: Device) => `/device/detail/${device.id}`;
 
 function Values({ device, compact = false }: { device: Device; compact?: boolean }) {
-  const entries = valueEntries(device.values);
+  const entries = valueEntries(device.values, device.sensors);
   if (!entries.length) return <Typography.Text type="secondary">-</Typography.Text>;
   return (
     <Space size={compact ? 4 : 8} wrap data-testid="device-values">
       {entries.map((entry) => (
-        <span key={entry.sensor}>
-          <Typography.Text type="secondary">#{entry.sensor} </Typography.Text>
+        <span key={entry.sensor} title={entry.label} data-testid="device-value">
+          {compact ? null : <Typography.Text type="secondary">{entry.label} </Typography.Text>}
           <Typography.Text strong>{entry.text}</Typography.Text>
+          {entry.unit ? <Typography.Text type="secondary"> {entry.unit}</Typography.Text> : null}
         </span>
       ))}
     </Space>
@@ -66,7 +90,7 @@ function Name({ device }: { device: Device }) {
   );
 }
 
-export function DeviceTable({ devices, loading, onAction, onEdit, pagination }: ViewProps & { pagination: TablePaginationConfig }) {
+export function DeviceTable({ devices, loading, onAction, onEdit, pagination, selected, onSelect }: ViewProps & { pagination: TablePaginationConfig }) {
   const { t } = useTranslation('device');
   const columns: ColumnsType<Device> = [
     { key: 'name', title: t('column.name'), render: (_, device) => <Name device={device} />, fixed: 'left' },
@@ -87,6 +111,7 @@ export function DeviceTable({ devices, loading, onAction, onEdit, pagination }: 
       loading={loading}
       pagination={pagination}
       scroll={{ x: 'max-content' }}
+      rowSelection={{ selectedRowKeys: selected, onChange: (keys) => onSelect(keys.map(Number)), preserveSelectedRowKeys: true }}
       locale={{ emptyText: <Empty description={t('empty')} /> }}
     />
   );
@@ -98,7 +123,7 @@ const Grid = styled.div<{ $min: number }>`
   gap: 12px;
 `;
 
-export function DeviceCards({ devices, onAction, onEdit }: ViewProps) {
+export function DeviceCards({ devices, onAction, onEdit, selected, onSelect }: ViewProps) {
   const { t } = useTranslation('device');
   if (!devices.length) return <Empty description={t('empty')} />;
   return (
@@ -107,7 +132,12 @@ export function DeviceCards({ devices, onAction, onEdit }: ViewProps) {
         <Card
           key={device.id}
           size="small"
-          title={<Name device={device} />}
+          title={
+            <Space size={8}>
+              <Pick device={device} selected={selected} onSelect={onSelect} />
+              <Name device={device} />
+            </Space>
+          }
           extra={<StatusTag status={device.status} />}
           actions={[<Actions key="actions" device={device} onAction={onAction} onEdit={onEdit} />]}
         >
@@ -124,30 +154,50 @@ export function DeviceCards({ devices, onAction, onEdit }: ViewProps) {
   );
 }
 
-const Tile = styled(Link)`
-  display: block;
+const Tile = styled.div<{ $picked: boolean }>`
+  position: relative;
   padding: 8px 10px;
-  border: 1px solid ${({ theme }) => theme.colors.border};
+  border: 1px solid ${({ theme, $picked }) => ($picked ? theme.colors.primary : theme.colors.border)};
   border-radius: ${({ theme }) => theme.radius}px;
   color: ${({ theme }) => theme.colors.text};
-  background: ${({ theme }) => theme.colors.container};
+  background: ${({ theme, $picked }) => ($picked ? theme.colors.primaryBg : theme.colors.container)};
 
   &:hover {
     border-color: ${({ theme }) => theme.colors.primary};
   }
 `;
 
+const TileHead = styled.div`
+  display: flex;
+  gap: 6px;
+  align-items: center;
+  min-width: 0;
+
+  a {
+    flex: 1;
+    min-width: 0;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+    font-weight: 600;
+    color: inherit;
+  }
+`;
+
 /** Board: compact tiles, name, state and values only. */
-export function DeviceBoard({ devices }: Pick<ViewProps, 'devices'>) {
+export function DeviceBoard({ devices, selected, onSelect }: Pick<ViewProps, 'devices' | 'selected' | 'onSelect'>) {
   const { t } = useTranslation('device');
   if (!devices.length) return <Empty description={t('empty')} />;
   return (
     <Grid $min={170} data-testid="device-board">
       {devices.map((device) => (
-        <Tile key={device.id} href={detailPath(device)}>
-          <Typography.Text strong ellipsis style={{ display: 'block' }}>
-            {device.deviceName}
-          </Typography.Text>
+        <Tile key={device.id} $picked={selected.includes(device.id)} data-testid="device-tile">
+          <TileHead>
+            <Pick device={device} selected={selected} onSelect={onSelect} />
+            <Link href={detailPath(device)} title={device.deviceName}>
+              {device.deviceName}
+            </Link>
+          </TileHead>
           <StatusTag status={device.status} />
           <div>
             <Values device={device} compact />
@@ -159,44 +209,41 @@ export function DeviceBoard({ devices }: Pick<ViewProps, 'devices'>) {
 }
 
 /**
- * Map mode. A Google map needs NEXT_PUBLIC_GOOGLE_MAPS_KEY; none is configured for this build, so
- * the positions are listed (the design's fallback when no key is configured or offline).
+ * Map mode: the page's devices with a position on the map (Google Maps with a configured key, else
+ * the offline projection), coloured by state; a marker opens the device. Below, every device of the
+ * page with its latest values and position (refreshed with the list).
  */
-export function DeviceMapFallback({ devices }: Pick<ViewProps, 'devices'>) {
+export function DeviceMapView({ devices }: Pick<ViewProps, 'devices'>) {
   const { t } = useTranslation('device');
+  const router = useRouter();
   const located = positioned(devices);
+  const markers = useMemo<MapMarker[]>(
+    () => located.map((device) => ({ id: device.id, name: device.deviceName, status: device.status, lat: device.lat as number, lng: device.lng as number })),
+    [located],
+  );
   return (
-    <div data-testid="device-map">
-      <Typography.Paragraph type="secondary">
-        <EnvironmentOutlined /> {t('map.noKey')}
-      </Typography.Paragraph>
-      {located.length ? (
-        <Table<Device>
-          rowKey="id"
-          size="small"
-          pagination={false}
-          dataSource={located}
-          columns={[
-            { key: 'name', title: t('column.name'), render: (_, device) => <Name device={device} /> },
-            { key: 'status', title: t('column.status'), render: (_, device) => <StatusTag status={device.status} /> },
-            { key: 'lat', title: t('map.lat'), render: (_, device) => device.lat?.toFixed(5) },
-            { key: 'lng', title: t('map.lng'), render: (_, device) => device.lng?.toFixed(5) },
-            {
-              key: 'open',
-              title: t('column.position'),
-              render: (_, device) => (
-                <Tooltip title="OpenStreetMap">
-                  <a href={`https://www.openstreetmap.org/?mlat=${device.lat}&mlon=${device.lng}#map=12/${device.lat}/${device.lng}`} target="_blank" rel="noreferrer">
-                    <EnvironmentOutlined />
-                  </a>
-                </Tooltip>
-              ),
-            },
-          ]}
-        />
-      ) : (
-        <Empty description={t('map.noPositions')} />
-      )}
-    </div>
+    <Space orientation="vertical" size="small" style={{ width: '100%' }} data-testid="device-map">
+      <DeviceMap markers={markers} onSelect={(marker) => void router.push(`/device/detail/${marker.id}`)} height={460} />
+      <MapLegend statuses={markers.map((marker) => marker.status)} />
+      <Table<Device>
+        rowKey="id"
+        size="small"
+        pagination={false}
+        dataSource={devices}
+        scroll={{ x: 'max-content' }}
+        data-testid="map-devices"
+        columns={[
+          { key: 'name', title: t('column.name'), render: (_, device) => <Name device={device} /> },
+          { key: 'status', title: t('column.status'), render: (_, device) => <StatusTag status={device.status} /> },
+          { key: 'values', title: t('column.values'), render: (_, device) => <Values device={device} /> },
+          {
+            key: 'position',
+            title: t('column.position'),
+            render: (_, device) => (device.lat !== null && device.lng !== null ? `${device.lat.toFixed(4)}, ${device.lng.toFixed(4)}` : t('map.noPosition')),
+          },
+          { key: 'lastData', title: t('column.lastData'), render: (_, device) => formatTime(device.lastDataTime), responsive: ['md'] },
+        ]}
+      />
+    </Space>
   );
 }

@@ -1,5 +1,5 @@
 import type { ApexOptions } from 'apexcharts';
-import { Empty, Spin } from 'antd';
+import { Empty, Spin, theme as antdTheme } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo } from 'react';
 import { useTheme } from 'styled-components';
@@ -14,15 +14,26 @@ interface SensorChartProps {
   unit: TemperatureUnit;
   loading?: boolean;
   height?: number;
+  /** Horizontal limit lines, already in the chart's unit; the y axis is widened to show them. */
+  limitLines?: LimitLine[];
+}
+
+const NO_LINES: LimitLine[] = [];
+
+export interface LimitLine {
+  kind: 'upper' | 'lower';
+  label: string;
+  y: number;
 }
 
 /**
  * Sensor lines over time (ApexCharts, x-axis zoom with the toolbar); bucketed answers also draw
  * each sensor's min / max band as a range area.
  */
-export function SensorChart({ params, series, bucketSeconds, unit, loading = false, height = 380 }: SensorChartProps) {
+export function SensorChart({ params, series, bucketSeconds, unit, loading = false, height = 380, limitLines = NO_LINES }: SensorChartProps) {
   const { t } = useTranslation('device');
   const theme = useTheme();
+  const { token } = antdTheme.useToken();
   const bucketed = bucketSeconds > 0;
   const chartSeries = useMemo<ApexSeries[]>(
     () =>
@@ -41,6 +52,15 @@ export function SensorChart({ params, series, bucketSeconds, unit, loading = fal
     [params, bucketed, theme.chartPalette],
   );
   const yUnit = params[0] ? unitLabel(params[0], unit) : '';
+  const yRange = useMemo(() => {
+    if (!limitLines.length) return {};
+    const values = chartSeries.flatMap((item) => item.data.flatMap((point) => (Array.isArray(point.y) ? point.y : point.y === null ? [] : [point.y])));
+    const all = [...values, ...limitLines.map((line) => line.y)];
+    const low = Math.min(...all);
+    const high = Math.max(...all);
+    const pad = Math.max((high - low) * 0.05, 0.5);
+    return { min: Math.floor((low - pad) * 10) / 10, max: Math.ceil((high + pad) * 10) / 10 };
+  }, [chartSeries, limitLines]);
   const options = useMemo<ApexOptions>(
     () => ({
       chart: {
@@ -59,10 +79,21 @@ export function SensorChart({ params, series, bucketSeconds, unit, loading = fal
       markers: { size: 0 },
       grid: { borderColor: theme.colors.border },
       xaxis: { type: 'datetime', labels: { datetimeUTC: false } },
-      yaxis: { decimalsInFloat: 1, title: { text: yUnit } },
+      yaxis: { decimalsInFloat: 1, title: { text: yUnit }, ...yRange },
+      annotations: {
+        yaxis: limitLines.map((line) => {
+          const color = line.kind === 'upper' ? token.colorError : token.colorInfo;
+          return {
+            y: line.y,
+            borderColor: color,
+            strokeDashArray: 6,
+            label: { text: line.label, borderColor: color, style: { color: token.colorTextLightSolid, background: color }, position: 'left', textAnchor: 'start', offsetX: 4 },
+          };
+        }),
+      },
       tooltip: { shared: true, x: { format: 'yyyy-MM-dd HH:mm' } },
     }),
-    [colors, chartSeries, theme, yUnit],
+    [colors, chartSeries, theme, yUnit, yRange, limitLines, token],
   );
 
   if (loading && !hasPoints) return <Spin description={t('chart.loading')}><div style={{ height }} /></Spin>;

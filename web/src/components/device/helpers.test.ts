@@ -10,6 +10,7 @@ import {
   isoWithOffset,
   positioned,
   presetRange,
+  sensorLimit,
   sensorParams,
   sensorSeries,
   statusTone,
@@ -55,6 +56,7 @@ describe('presetRange', () => {
     ['d7', 7 * 86400_000],
     ['d15', 15 * 86400_000],
     ['d30', 30 * 86400_000],
+    ['year', 365 * 86400_000],
   ] as const)('%s spans %d ms', (preset, span) => {
     const [start, end] = presetRange(preset, now);
     expect(end.getTime() - start.getTime()).toBe(span);
@@ -141,5 +143,17 @@ describe('sensorSeries', () => {
 describe('positioned', () => {
   it('keeps devices with a position', () => {
     expect(positioned([{ lat: 1, lng: 2 }, { lat: null, lng: null }])).toEqual([{ lat: 1, lng: 2 }]);
+  });
+});
+
+describe('sensorLimit', () => {
+  it("takes the device's own limits of the probe", () => {
+    expect(sensorLimit(param({}), { '1': { upper: 8, lower: 2 } })).toEqual({ upper: 8, lower: 2, source: 'device' });
+    expect(sensorLimit(param({}), { '1': { upper: 8 } })).toEqual({ upper: 8, lower: null, source: 'device' });
+  });
+  it("falls back on the parameter's range", () => {
+    expect(sensorLimit(param({}), {})).toEqual({ upper: 60, lower: -60, source: 'param' });
+    expect(sensorLimit(param({ probeId: 2 }), { '1': { upper: 8, lower: 2 } })).toEqual({ upper: 60, lower: -60, source: 'param' });
+    expect(sensorLimit(param({}), { '1': { upper: 'x' } }).source).toBe('param');
   });
 });

@@ -25,8 +25,9 @@ export function statusTone(status: string): StatusTone {
 
 export const DEVICE_STATUSES: DeviceStatus[] = ['online', 'offline', 'alarm', 'fault', 'disabled', 'deactivated', 'expired', 'not_enabled'];
 
-export type RangePreset = 'halfHour' | 'today' | 'h12' | 'h24' | 'd7' | 'd15' | 'd30';
-export const RANGE_PRESETS: RangePreset[] = ['today', 'halfHour', 'h12', 'h24', 'd7', 'd15', 'd30'];
+export type RangePreset = 'halfHour' | 'today' | 'h12' | 'h24' | 'd7' | 'd15' | 'd30' | 'year';
+/** The spec's quick ranges, then the year view (hourly min / max buckets of the rollup). */
+export const RANGE_PRESETS: RangePreset[] = ['today', 'halfHour', 'h12', 'h24', 'd7', 'd15', 'd30', 'year'];
 
 const HOUR = 3600_000;
 const PRESET_SPANS: Record<Exclude<RangePreset, 'today'>, number> = {
@@ -36,6 +37,7 @@ const PRESET_SPANS: Record<Exclude<RangePreset, 'today'>, number> = {
   d7: 7 * 24 * HOUR,
   d15: 15 * 24 * HOUR,
   d30: 30 * 24 * HOUR,
+  year: 365 * 24 * HOUR,
 };
 
 /** The [start, end] of a preset ending now; "today" starts at local midnight. */
@@ -117,6 +119,29 @@ export function checkSetting(param: DeviceParam, value: number | null | undefine
   if (value === null || value === undefined || Number.isNaN(value)) return 'required';
   if ((param.paramMin !== null && value < param.paramMin) || (param.paramMax !== null && value > param.paramMax)) return 'range';
   return null;
+}
+
+export interface SensorLimit {
+  upper: number | null;
+  lower: number | null;
+  /** device: the limits set for this device's sensor; param: the parameter's measuring range. */
+  source: 'device' | 'param';
+}
+
+function numberOr(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/**
+ * Upper and lower limit of a sensor (in Celsius for temperatures): the device's own limits for
+ * that probe (sensorSettings {"1": {"upper": 8, "lower": 2}}) when set, else the parameter's range.
+ */
+export function sensorLimit(param: DeviceParam, settings: Record<string, unknown> | undefined): SensorLimit {
+  const own = settings?.[String(param.probeId)] as { upper?: unknown; lower?: unknown } | undefined;
+  const upper = numberOr(own?.upper);
+  const lower = numberOr(own?.lower);
+  if (upper !== null || lower !== null) return { upper, lower, source: 'device' };
+  return { upper: param.paramMax, lower: param.paramMin, source: 'param' };
 }
 
 export interface ApexSeries {
