@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask
 
-from api.extensions import api, db, i18n, migrate, ratelimit
+from api.extensions import api, db, i18n, migrate, ratelimit, security
 from api.extensions.proxy import TrustedProxyMiddleware
 from api.settings import DEV_SECRET_KEY, ROOT, BaseConfig, config_from_env
 
@@ -49,6 +49,7 @@ def create_app(config: type[BaseConfig] | None = None, overrides: Mapping[str, A
     migrate.init_app(app, db, directory=str(ROOT / "api" / "migrations"))
     i18n.init_app(app)
     ratelimit.init_app(app)
+    security.init_app(app)
     api.init_app(app)
     for blueprint in _blueprints():
         api.register_blueprint(blueprint)

@@ -81,6 +81,11 @@ class BaseConfig:
     # Jobs run in-process only when Redis cannot be reached (the embedded default of make run).
     JOBS_INLINE_FALLBACK = env_bool("JOBS_INLINE_FALLBACK", True)
 
+    # Uploaded files (generated names, one folder per platform) and the request-size cap behind 413
+    # (the largest upload cap of the spec, 10 MB, plus multipart framing; see api/extensions/uploads.py).
+    UPLOAD_DIR = Path(os.environ.get("UPLOAD_DIR", ROOT / "var" / "uploads"))
+    MAX_CONTENT_LENGTH = 10 * 1024 * 1024 + 64 * 1024
+
     RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI", "")
     RATELIMIT_HEADERS_ENABLED = True
 
