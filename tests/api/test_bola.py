@@ -19,7 +19,9 @@ from api.account.models import StaffRole
 from api.extensions.db import db
 from tests.api import bola
 from tests.api.account_helpers import auth, login, make_account
-from tests.api.device_helpers import DEVICE, guids, minutes_ago, upload  # noqa: F401 - guids is a fixture
+from tests.api.device_helpers import DEVICE, guids, minutes_ago, upload
+
+__all__ = ["guids"]
 
 JUNJIA = "junjia.localhost"
 MARKER = "zq7Secret"  # in every free text A writes, so an answer that shows A's data is easy to spot
@@ -165,9 +167,8 @@ def test_no_call_lets_another_platform_use_my_ids(app, world):
     results, covered, with_ids = run_probe(app, world)
     leaks = [r for r in results if r.verdict == "leak"]
     pct = 100.0 * len(covered) / len(with_ids) if with_ids else 100.0
-    print(
-        f"\nBOLA probe: {len(covered)}/{len(with_ids)} calls with ids covered ({pct:.0f}%), {len(results)} requests, {len(leaks)} leaks"
-    )
+    summary = f"{len(covered)}/{len(with_ids)} calls with ids covered ({pct:.0f}%)"
+    print(f"\nBOLA probe: {summary}, {len(results)} requests, {len(leaks)} leaks")
     for r in results:
         print(f"  {r.verdict:8} {r.status} code={r.code} {r.as_who:13} {r.operation} {r.reason}")
     out = os.environ.get("BOLA_REPORT")
