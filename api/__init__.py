@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter
 
 from api.extensions import api, db, i18n, migrate, ratelimit, security
 from api.extensions.proxy import TrustedProxyMiddleware
@@ -35,11 +36,18 @@ def _models() -> None:
     import api.verification.models  # noqa: F401
 
 
+class DatabaseIntConverter(IntegerConverter):
+    def __init__(self, url_map, fixed_digits=0, min=None, max=2**31 - 1, signed=False):
+        super().__init__(url_map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
+
+
 def create_app(config: type[BaseConfig] | None = None, overrides: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.from_object(config or config_from_env())
     if overrides:
         app.config.update(overrides)
+    # Path ids are database integers: a larger number matches no route (404), never a database error.
+    app.url_map.converters["int"] = DatabaseIntConverter
     app.json.sort_keys = False  # keep the envelope readable: code, msg, data
     if app.config.get("APP_ENV_PRODUCTION") and app.config["SECRET_KEY"] == DEV_SECRET_KEY:
         raise RuntimeError("SECRET_KEY must be set in production")
