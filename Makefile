@@ -17,7 +17,7 @@ export NEXT_TELEMETRY_DISABLED := 1
 RUN_ENV := DATABASE_URL=$(DATABASE_URL) REDIS_URL=$(REDIS_URL) MQTT_URL=$(MQTT_URL) TRUSTED_PROXIES=$(TRUSTED_PROXIES) FLASK_APP=api
 
 .PHONY: help install python-deps node-deps translations update-translations build migrate seed run test test-setup services \
-        system-packages lint pytest web-test e2e bench clean
+        system-packages lint audit pytest web-test e2e bench bench-reliability clean
 
 help:
 	@echo "make run    install, build, migrate a SQLite database, seed the demo, start everything"
@@ -122,6 +122,10 @@ lint: install
 	npm run lint -w web
 	npm run typecheck -w web
 
+# bandit, pip-audit and npm audit (high); accepted findings live in tests/security/allowlist.json.
+audit: install
+	$(BIN)/python tests/security/audit.py
+
 pytest: test-setup
 	$(BIN)/pytest -q tests/api
 
@@ -131,7 +135,7 @@ web-test: install
 e2e: test-setup
 	npm run e2e
 
-test: test-setup lint pytest web-test e2e
+test: test-setup lint audit pytest web-test e2e
 
 bench: test-setup
 	$(BIN)/python -m bench

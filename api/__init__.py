@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter
 
-from api.extensions import api, db, i18n, migrate, ratelimit
+from api.extensions import api, db, i18n, migrate, ratelimit, security
 from api.extensions.proxy import TrustedProxyMiddleware
 from api.settings import DEV_SECRET_KEY, ROOT, BaseConfig, config_from_env
 
@@ -68,11 +69,18 @@ def _models() -> None:
     import api.verification.models  # noqa: F401
 
 
+class DatabaseIntConverter(IntegerConverter):
+    def __init__(self, url_map, fixed_digits=0, min=None, max=2**31 - 1, signed=False):
+        super().__init__(url_map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
+
+
 def create_app(config: type[BaseConfig] | None = None, overrides: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.from_object(config or config_from_env())
     if overrides:
         app.config.update(overrides)
+    # Path ids are database integers: a larger number matches no route (404), never a database error.
+    app.url_map.converters["int"] = DatabaseIntConverter
     app.json.sort_keys = False  # keep the envelope readable: code, msg, data
     if app.config.get("APP_ENV_PRODUCTION") and app.config["SECRET_KEY"] == DEV_SECRET_KEY:
         raise RuntimeError("SECRET_KEY must be set in production")
@@ -82,6 +90,7 @@ def create_app(config: type[BaseConfig] | None = None, overrides: Mapping[str, A
     migrate.init_app(app, db, directory=str(ROOT / "api" / "migrations"))
     i18n.init_app(app)
     ratelimit.init_app(app)
+    security.init_app(app)
     api.init_app(app)
     from api.alarm import register_evaluation
     from api.notify import services as notify_services

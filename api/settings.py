@@ -89,6 +89,10 @@ class BaseConfig:
     FILE_RETENTION_DAYS = int(os.environ.get("FILE_RETENTION_DAYS", "7"))
     EXPORT_STALE_SECONDS = int(os.environ.get("EXPORT_STALE_SECONDS", "120"))
     EXPORT_MAX_ATTEMPTS = int(os.environ.get("EXPORT_MAX_ATTEMPTS", "3"))
+    # Uploaded files (generated names, one folder per platform) and the request-size cap behind 413
+    # (the largest upload cap of the spec, 10 MB, plus multipart framing; see api/extensions/uploads.py).
+    UPLOAD_DIR = Path(os.environ.get("UPLOAD_DIR", ROOT / "var" / "uploads"))
+    MAX_CONTENT_LENGTH = 10 * 1024 * 1024 + 64 * 1024
 
     RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI", "")
     RATELIMIT_HEADERS_ENABLED = True

@@ -1,6 +1,38 @@
 import path from 'node:path';
 import type { NextConfig } from 'next';
 
+const dev = process.env.NODE_ENV !== 'production';
+
+/**
+ * The pages' Content-Security-Policy. Scripts only from this origin (Next's pages router needs no
+ * inline script: __NEXT_DATA__ is JSON, never run); development adds 'unsafe-eval' for React Refresh.
+ * antd's css-in-js and styled-components write <style> elements at run time, hence inline styles.
+ * Images may be data:/blob: (antd icons, ApexCharts exports) and Google Maps tiles; maps scripts,
+ * fonts and tiles come from Google when a key is configured. No site may frame the console.
+ */
+export const contentSecurityPolicy = [
+  "default-src 'self'",
+  `script-src 'self'${dev ? " 'unsafe-eval' 'unsafe-inline'" : ''} https://maps.googleapis.com`,
+  "style-src 'self' 'unsafe-inline' https://fonts.googleapis.com",
+  "img-src 'self' data: blob: https://*.googleapis.com https://*.gstatic.com https://*.google.com",
+  "font-src 'self' data: https://fonts.gstatic.com",
+  `connect-src 'self' https://*.googleapis.com${dev ? ' ws: wss:' : ''}`,
+  "worker-src 'self' blob:",
+  "frame-src 'none'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const securityHeaders = [
+  { key: 'Content-Security-Policy', value: contentSecurityPolicy },
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'X-Frame-Options', value: 'DENY' },
+  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), payment=()' },
+];
+
 // /api/* is forwarded to the api (API_URL, read at run time) by src/pages/api/[...path].ts.
 const nextConfig: NextConfig = {
   // A build of its own for the e2e run, so it never replaces a development build.
@@ -13,6 +45,13 @@ const nextConfig: NextConfig = {
   compiler: { styledComponents: true },
   // `next dev` serves every tenant host of the development aliases (junjia.localhost ...).
   allowedDevOrigins: ['*.localhost'],
+  // Every page and asset; /api/* answers carry the api's own (stricter) headers.
+  async headers() {
+    return [
+      { source: '/', headers: securityHeaders },
+      { source: '/:path((?!api(?:/|$)).*)', headers: securityHeaders },
+    ];
+  },
 };
 
 export default nextConfig;

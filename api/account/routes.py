@@ -21,6 +21,8 @@ from api.account.schemas import (
     OldPlatformLoginSchema,
     PasswordLoginSchema,
     PhoneCodeQuerySchema,
+    PhotoSchema,
+    PhotoUploadSchema,
     RegisterSchema,
     SocialLoginResultSchema,
     TokenSchema,
@@ -199,6 +201,27 @@ class AccountInfo(MethodView):
     def get(self, args):
         """The signed-in account, its permission keys, organisations and home page."""
         return services.account_info()
+
+
+@blp.route("/uploadPhoto")
+class UploadPhoto(MethodView):
+    @blp.login_required()
+    @blp.arguments(PhotoUploadSchema, location="files")
+    @blp.response(200, PhotoSchema)
+    @refused(413, "The file is too large (2 MB)")
+    @refused(415, "Not a JPG or PNG image (checked by content)")
+    def post(self, args):
+        """Upload the signed-in account's photo (JPG or PNG, 2 MB); answers its URL (also accountPhoto)."""
+        return services.set_photo(current_account(), args["file"])
+
+
+@blp.route("/photo/<name>")
+class Photo(MethodView):
+    @blp.file_response("image/*", description="A profile photo")
+    @refused(404, "No such photo")
+    def get(self, name: str):
+        """A profile photo by its generated name (served with nosniff)."""
+        return services.photo_file(name)
 
 
 @blp.route("/unlock/<int:account_id>")

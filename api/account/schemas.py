@@ -185,3 +185,13 @@ class OldPlatformLoginSchema(Schema):
 class WechatFollowSchema(Schema):
     followed = ma.fields.Boolean(required=True)
     qrCodeUrl = ma.fields.String(allow_none=True, metadata={"description": "the official account's QR code"})
+
+
+class PhotoUploadSchema(Schema):
+    file = ma.fields.Raw(
+        required=True, metadata={"type": "string", "format": "binary", "description": "JPG or PNG, at most 2 MB"}
+    )
+
+
+class PhotoSchema(Schema):
+    accountPhoto = ma.fields.String(required=True, metadata={"description": "URL of the stored photo"})

@@ -14,11 +14,12 @@ from api.account import sessions
 from api.account.models import Account, AccountType, StaffRole
 from api.account.permissions import permission_keys
 from api.account.validators import normalize_phone
+from api.extensions import uploads
 from api.extensions.db import db, utcnow
 from api.extensions.smorest import ApiError
 from api.platform.models import Platform
 from api.platform.styles import load_style_models
-from api.tenancy import current_platform, data_platform_id, require_account
+from api.tenancy import current_platform, data_platform, data_platform_id, require_account
 from api.verification import services as verification
 from api.verification.models import CodeChannel, CodePurpose
 
@@ -243,6 +244,22 @@ def cancel(account: Account) -> None:
     account.email = None
     sessions.revoke_all(account)
     db.session.commit()
+
+
+def set_photo(account: Account, file) -> dict:
+    """Store an uploaded profile photo (an image checked by content, 2 MB) under a generated name."""
+    stored = uploads.store_upload(file, "image", data_platform().slug)
+    account.account_photo = f"/api/base/BaseAccount/photo/{stored.name}"
+    db.session.commit()
+    return {"accountPhoto": account.account_photo}
+
+
+def photo_file(name: str):
+    """A stored photo of this site's accounts (by its generated name), or a 404."""
+    found = uploads.find_upload(data_platform().slug, name)
+    if found is None:
+        raise ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
+    return uploads.send_upload(*found)
 
 
 def unlock(account_id: int) -> None:

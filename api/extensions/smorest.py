@@ -17,6 +17,7 @@ from flask import current_app, request
 from flask_babel import gettext
 from flask_smorest import Api as BaseApi
 from flask_smorest import Blueprint as BaseBlueprint
+from sqlalchemy.exc import DataError
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
 from api.extensions.i18n import N_, caller_zone
@@ -238,6 +239,12 @@ def handle_api_error(error: ApiError):
 def handle_unexpected_error(error: Exception):
     if isinstance(error, HTTPException):  # pragma: no cover - routed to handle_http_exception
         raise error
+    if isinstance(error, DataError):
+        # A value the database cannot hold (an id beyond its integer range ...) is bad input, not a crash.
+        from api.extensions.db import db
+
+        db.session.rollback()
+        return envelope(None, code=422, msg=gettext(HTTP_MESSAGES[422])), 422
     log.exception("unhandled error", exc_info=error)
     return envelope(None, code=500, msg=gettext(HTTP_MESSAGES[500])), InternalServerError.code
 

@@ -36,7 +36,7 @@ WITH inserted AS (
         last_ts = greatest(reading_hourly.last_ts, excluded.last_ts)
 )
 SELECT count(*) FROM inserted
-""")  # noqa: S608 - STAGE is a constant
+""")  # noqa: S608  # nosec B608 - STAGE is a constant, no input reaches this text
 
 
 def store_readings(session: Session, rows: list[tuple[int, int, datetime, float]]) -> int:

@@ -1,0 +1,53 @@
+"""Security headers on every api answer (and the request-size cap behind 413).
+
+The api answers JSON and files, never pages a browser should run: its CSP forbids everything
+(`default-src 'none'`), no site may frame it, browsers must not guess content types and no
+referrer leaves. The documentation UI (`/api/docs`) is the one HTML page: it may load the
+Swagger UI bundle from its configured origin and its own openapi.json.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, current_app, request
+
+API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+# Headers every answer carries; a view may set a stricter CSP of its own (branding files, uploads).
+COMMON_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+}
+
+
+def docs_csp(swagger_url: str) -> str:
+    """The Swagger UI page: its bundle from its own origin, its inline bootstrap script and styles."""
+    parts = urlsplit(swagger_url or "")
+    bundle = f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+    return (
+        f"default-src 'none'; script-src 'self' 'unsafe-inline' {bundle}; style-src 'self' 'unsafe-inline' {bundle}; "
+        f"img-src 'self' data: {bundle}; connect-src 'self'; font-src 'self' data: {bundle}; "
+        "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    ).replace("  ", " ")
+
+
+def add_security_headers(response: Response) -> Response:
+    for name, value in COMMON_HEADERS.items():
+        response.headers.setdefault(name, value)
+    if "Content-Security-Policy" not in response.headers:
+        docs_prefix = current_app.config.get("OPENAPI_URL_PREFIX", "/api").rstrip("/") + current_app.config.get(
+            "OPENAPI_SWAGGER_UI_PATH", "/docs"
+        )
+        if request.path == docs_prefix or request.path.startswith(docs_prefix + "/"):
+            response.headers["Content-Security-Policy"] = docs_csp(current_app.config.get("OPENAPI_SWAGGER_UI_URL"))
+        else:
+            response.headers["Content-Security-Policy"] = API_CSP
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(add_security_headers)

@@ -1,0 +1,133 @@
+"""Files users upload: size caps, type checked by content, generated names, served inert.
+
+Spec (business-domain section 5): "limits 1, 2 or 10 MB depending on field; images JPG, JPEG, PNG;
+icon only for icon fields; JSON only for some uploads." A field names its kind; `accept_upload`
+refuses a file over its kind's cap with HTTP 413 'The file is too large' and a file whose bytes are
+not one of the kind's types with 'file error' (HTTP 415), whatever its name or declared type says.
+The stored name is generated (never the client's), so a name cannot climb out of the upload folder,
+overwrite another file or pick its own extension. Files are served with nosniff, a sandboxing CSP
+and as attachments unless they are images.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Response, current_app, send_file
+from flask_babel import gettext
+from werkzeug.datastructures import FileStorage
+
+from api.extensions.i18n import N_
+from api.extensions.smorest import ApiError
+
+MB = 1024 * 1024
+TOO_LARGE = N_("The file is too large")
+FILE_ERROR = N_("file error")
+
+# Magic bytes of every type a user may upload.
+SIGNATURES: dict[str, tuple[bytes, ...]] = {
+    ".png": (b"\x89PNG\r\n\x1a\n",),
+    ".jpg": (b"\xff\xd8\xff",),
+    ".ico": (b"\x00\x00\x01\x00",),
+}
+MEDIA_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".ico": "image/x-icon", ".json": "application/json"}
+
+
+@dataclass(frozen=True)
+class UploadKind:
+    max_bytes: int
+    types: tuple[str, ...]  # extensions, checked by content
+
+
+# The spec's three caps: icons 1 MB, images 2 MB, documents (JSON data files) 10 MB.
+KINDS = {
+    "icon": UploadKind(1 * MB, (".ico", ".png")),
+    "image": UploadKind(2 * MB, (".jpg", ".png")),
+    "json": UploadKind(10 * MB, (".json",)),
+}
+# The whole request may carry the largest file plus its multipart framing and a few form fields.
+MAX_REQUEST_BYTES = max(kind.max_bytes for kind in KINDS.values()) + 64 * 1024
+
+
+@dataclass(frozen=True)
+class StoredUpload:
+    name: str
+    path: Path
+    media_type: str
+    size: int
+
+
+def sniff(content: bytes, allowed: tuple[str, ...]) -> str | None:
+    """The extension whose content `content` really is (among `allowed`), else None."""
+    for extension in allowed:
+        if extension == ".json":
+            try:
+                json.loads(content.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                continue
+            return extension
+        if any(content.startswith(magic) for magic in SIGNATURES.get(extension, ())):
+            return extension
+    return None
+
+
+def read_checked(file: FileStorage | None, kind: str) -> tuple[bytes, str]:
+    """The bytes and true extension of an uploaded file, or an ApiError (413 too large, 415 wrong type)."""
+    spec = KINDS[kind]
+    if file is None:
+        raise ApiError(gettext(FILE_ERROR), code=400, http_status=400)
+    content = file.stream.read(spec.max_bytes + 1)
+    if len(content) > spec.max_bytes:
+        raise ApiError(gettext(TOO_LARGE), code=413, http_status=413)
+    extension = sniff(content, spec.types) if content else None
+    if extension is None:
+        raise ApiError(gettext(FILE_ERROR), code=415, http_status=415)
+    return content, extension
+
+
+def upload_root() -> Path:
+    return Path(current_app.config["UPLOAD_DIR"])
+
+
+def store_upload(file: FileStorage | None, kind: str, folder: str) -> StoredUpload:
+    """Check and store an upload under `folder` (e.g. the platform's slug) with a generated name."""
+    content, extension = read_checked(file, kind)
+    directory = upload_root() / _safe_segment(folder)
+    directory.mkdir(parents=True, exist_ok=True)
+    name = secrets.token_hex(16) + extension
+    path = directory / name
+    path.write_bytes(content)
+    return StoredUpload(name=name, path=path, media_type=MEDIA_TYPES[extension], size=len(content))
+
+
+def find_upload(folder: str, name: str) -> tuple[Path, str] | None:
+    """A stored upload by its generated name, or None (names are never paths)."""
+    stem, dot, extension = name.partition(".")
+    if (
+        not dot
+        or f".{extension}" not in MEDIA_TYPES
+        or len(stem) != 32
+        or not all(c in "0123456789abcdef" for c in stem)
+    ):
+        return None
+    path = upload_root() / _safe_segment(folder) / name
+    if not path.is_file():
+        return None
+    return path, MEDIA_TYPES[f".{extension}"]
+
+
+def send_upload(path: Path, media_type: str) -> Response:
+    """Serve a stored upload: never sniffed, never run, downloaded unless it is an image."""
+    response = send_file(path, mimetype=media_type, max_age=3600, as_attachment=not media_type.startswith("image/"))
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    return response
+
+
+def _safe_segment(folder: str) -> str:
+    if not folder or Path(folder).name != folder or folder in {".", ".."}:
+        raise ValueError(f"bad upload folder {folder!r}")
+    return folder
