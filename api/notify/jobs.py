@@ -88,12 +88,12 @@ def deliver_message(message_id: int) -> str:
 
 
 @job(NOTIFICATIONS, timeout=120)
-def redeliver_stale() -> int:
+def redeliver_stale(older_than_s: float | None = None) -> int:
     """Periodic: pending rows nobody is working on any more go back on the queue (a re-run of a
     row already being sent or already sent is a no-op)."""
     from api.notify.services import enqueue_delivery
 
-    cutoff = utcnow() - STALE_AFTER
+    cutoff = utcnow() - (STALE_AFTER if older_than_s is None else timedelta(seconds=older_than_s))
     ids = db.session.scalars(
         select(OutboundMessage.id)
         .where(OutboundMessage.status == DeliveryStatus.PENDING, OutboundMessage.created_at < cutoff)

@@ -75,23 +75,23 @@ function LimitsCard({ device }: { device: DeviceDetail }) {
           });
           const range = { min: param.paramMin ?? undefined, max: param.paramMax ?? undefined };
           return (
-            <Space key={key} wrap align="end">
-              <Typography.Text strong style={{ display: 'inline-block', width: 120 }}>
-                {param.paramName}
-              </Typography.Text>
-              <Form.Item name={[key, 'upperLimit']} label={t('limits.upper')} dependencies={[[key, 'lowerLimit']]} rules={[ordered]}>
-                <InputNumber {...range} suffix={param.unit ?? undefined} data-testid={`limit-upper-${key}`} />
-              </Form.Item>
-              <Form.Item name={[key, 'lowerLimit']} label={t('limits.lower')}>
-                <InputNumber {...range} suffix={param.unit ?? undefined} data-testid={`limit-lower-${key}`} />
-              </Form.Item>
-              <Form.Item name={[key, 'delayMinutes']} label={t('limits.delay')}>
-                <InputNumber min={0} max={1440} suffix="min" />
-              </Form.Item>
-              <Form.Item name={[key, 'enabled']} label={t('limits.enabled')} valuePropName="checked">
-                <Switch />
-              </Form.Item>
-            </Space>
+            <div key={key} data-testid={`limit-row-${key}`}>
+              <Typography.Text strong>{param.paramName}</Typography.Text>
+              <Space wrap align="end" style={{ display: 'flex' }}>
+                <Form.Item name={[key, 'upperLimit']} label={t('limits.upper')} dependencies={[[key, 'lowerLimit']]} rules={[ordered]}>
+                  <InputNumber {...range} suffix={param.unit ?? undefined} data-testid={`limit-upper-${key}`} />
+                </Form.Item>
+                <Form.Item name={[key, 'lowerLimit']} label={t('limits.lower')}>
+                  <InputNumber {...range} suffix={param.unit ?? undefined} data-testid={`limit-lower-${key}`} />
+                </Form.Item>
+                <Form.Item name={[key, 'delayMinutes']} label={t('limits.delay')}>
+                  <InputNumber min={0} max={1440} suffix="min" />
+                </Form.Item>
+                <Form.Item name={[key, 'enabled']} label={t('limits.enabled')} valuePropName="checked">
+                  <Switch />
+                </Form.Item>
+              </Space>
+            </div>
           );
         })}
         <div>

@@ -1,0 +1,143 @@
+"""Alarm benchmark (issue 7): a reading out of range in -> the first notification handed to the SMS
+provider, through the whole path: HTTP upload, ingestion + evaluation, outbox row in the same
+transaction, enqueue after commit, one real `rq worker` (forking, as in production), the HTTP
+provider adapter. Prints `BENCH alarm_to_provider_p99_ms` (target <= 2000 ms)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from sqlalchemy import select
+from werkzeug.wrappers import Request, Response
+
+from api.account.models import AccountType
+from api.account.services import ensure_account
+from api.alarm import push
+from api.alarm.models import SensorLimit
+from api.device.catalogue import sync_catalogue
+from api.device.models import Device
+from api.device.services import claim, issue_guids
+from api.extensions.db import db
+from api.platform.services import sync_tenants
+from api.tenancy import find_platform
+from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, percentile, report
+from tests.fakes import SmsProvider
+
+ROOT = Path(__file__).resolve().parent.parent
+EXCURSIONS = 60
+
+
+class TimedProvider(SmsProvider):
+    """The fake provider, noting when each message arrived."""
+
+    def __init__(self):
+        super().__init__()
+        self.arrived: list[float] = []
+        self.changed = threading.Condition()
+
+    def handle(self, request: Request) -> Response:
+        response = super().handle(request)
+        with self.changed:
+            self.arrived.append(time.perf_counter())
+            self.changed.notify_all()
+        return response
+
+    def wait_for(self, count: int, timeout: float = 30.0) -> float:
+        with self.changed:
+            if not self.changed.wait_for(lambda: len(self.arrived) >= count, timeout):
+                raise RuntimeError(f"the provider got {len(self.arrived)} of {count} messages in {timeout}s")
+            return self.arrived[count - 1]
+
+
+def run() -> None:
+    with TimedProvider() as provider:
+        overrides = {
+            "SMS_API_URL": f"{provider.url}/send",
+            "SMS_API_KEY": provider.key,
+            "SMS_API_SECRET": provider.secret,
+        }
+        app = bench_app()
+        app.config.update(overrides)
+        with app.app_context():
+            sync_tenants()
+            types = sync_catalogue()
+            platform = find_platform("localhost")
+            account = ensure_account(platform, "alarmbench", "Bench#2026", account_type=AccountType.ENTERPRISE)
+            db.session.commit()
+            [(guid, key)] = issue_guids(platform, types[0x8002], 1, "ALARMBENCH")
+            device = db.session.scalar(select(Device).where(Device.guid == guid))
+            claim(device, account.id, "Bench", "UTC")
+            device.sms_count = EXCURSIONS * 2
+            db.session.add(SensorLimit(device_id=device.id, sensor=1, upper=8.0, lower=2.0))
+            recipients = [{"name": "Bench", "phone": "+8613900139000", "email": None, "lang": "en-US"}]
+            setting = {
+                "device_id": device.id,
+                "enabled": True,
+                "multi_level": False,
+                "levels": [{"level": 1, "minutes": 0, "recipients": recipients}],
+                "channels": ["sms"],
+                "repeat_count": 0,
+                "interval_minutes": 10,
+                "delay_minutes": 0,
+                "schedule_start": None,
+                "schedule_end": None,
+                "urgent_kinds": [],
+                "webhook_url": None,
+            }
+            push.save(device, setting)
+            db.session.commit()
+            from api.jobs import redis_connection
+
+            redis_connection().flushdb()
+        env = {
+            **os.environ,
+            "APP_ENV": "test",
+            "TEST_DATABASE_URL": BENCH_DATABASE_URL,
+            "TEST_REDIS_URL": BENCH_REDIS_URL,
+            **{k: str(v) for k, v in overrides.items()},
+        }
+        worker = subprocess.Popen(  # noqa: S603 - our own worker
+            [str(ROOT / ".venv/bin/rq"), "worker", "--url", BENCH_REDIS_URL, "notifications"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            latencies = _excursions(app, guid, key, provider)
+        finally:
+            worker.terminate()
+            worker.wait(timeout=10)
+    report("alarm_to_provider_p50_ms", percentile(latencies, 50), "ms")
+    report("alarm_to_provider_p99_ms", percentile(latencies, 99), "ms")
+
+
+def _excursions(app, guid: str, key: str, provider: TimedProvider) -> list[float]:
+    client = app.test_client()
+    headers = {"Host": "localhost", "X-Device-Id": guid, "X-Device-Key": key}
+    latencies = []
+    base = time.time() - EXCURSIONS * 120
+
+    def send(ts: float, value: float) -> None:
+        record = {"ts": int(ts * 1000), "readings": {"1": value, "2": 50.0}}
+        body = client.post("/api/device/DeviceData/upload", json={"guid": guid, "records": [record]}, headers=headers)
+        if body.get_json()["code"] != 0:
+            raise RuntimeError(body.get_json())
+
+    for index in range(EXCURSIONS + 5):  # the first five warm the worker up
+        start = time.perf_counter()
+        send(base + index * 120, 12.0 + (index % 10) / 10)  # out of range: an alarm opens, level 1 due now
+        arrived = provider.wait_for(index + 1)
+        if index >= 5:
+            latencies.append((arrived - start) * 1000)
+        send(base + index * 120 + 60, 5.0)  # back in range: it closes, the next excursion is a new alarm
+    return latencies
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(run())
