@@ -63,7 +63,11 @@ def generate(file_id: int) -> str:
     params = export.params
     directory = current_app.config["FILES_DIR"]
     os.makedirs(directory, exist_ok=True)
-    stored = f"{secrets.token_urlsafe(18)}.{export.file_type.value}"
+    # A folder with an unguessable name per run, the file inside under its display name (so an
+    # emailed report arrives as "Weekly fridge_20261101-20261107.pdf").
+    folder = secrets.token_urlsafe(18)
+    stored = f"{folder}/{export.name}"
+    os.makedirs(os.path.join(directory, folder))
     final = os.path.join(directory, stored)
     partial = final + ".part"
     try:
@@ -101,8 +105,11 @@ def generate(file_id: int) -> str:
 
 
 def _unlink(path: str) -> None:
+    """Remove a file and its run's folder."""
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
+    with contextlib.suppress(OSError):
+        os.rmdir(os.path.dirname(path))
 
 
 def _finish(file_id: int, status: FileStatus, *, reason=None, stored=None, size=None) -> bool:
@@ -234,9 +241,11 @@ def purge_expired_files() -> int:
         db.session.delete(export)
     db.session.commit()
     cutoff = time.time() - 86_400
-    for leftover in files_dir().glob("*.part"):
+    for leftover in files_dir().glob("*/*.part"):
         if leftover.stat().st_mtime < cutoff:
             leftover.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                leftover.parent.rmdir()
     return len(expired)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import calendar
+import contextlib
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -143,7 +144,11 @@ def download(file_id: int):
 
 def remove_stored(export: ExportFile) -> None:
     if export.stored_name:
-        (files_dir() / export.stored_name).unlink(missing_ok=True)
+        path = files_dir() / export.stored_name
+        path.unlink(missing_ok=True)
+        if path.parent != files_dir():
+            with contextlib.suppress(OSError):
+                path.parent.rmdir()
 
 
 def delete_file(file_id: int) -> None:

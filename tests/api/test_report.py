@@ -456,6 +456,7 @@ def test_due_scheduled_report_is_generated_and_emailed_with_the_pdf(
     assert len(mails) == 1
     attachments = [part for part in mails[0].walk() if part.get_content_disposition() == "attachment"]
     assert len(attachments) == 1 and attachments[0].get_content_type() == "application/pdf"
+    assert attachments[0].get_filename() == row["fileName"]  # the file's own name, not its storage name
     assert attachments[0].get_payload(decode=True).startswith(b"%PDF")
     assert any("Daily fridge" in text for text in sms.texts_to("+8613800138000"))
     page = client.post(f"{REPORT}/ScheduledReport/page", json={}, headers=owner).get_json()["data"]["list"][0]
