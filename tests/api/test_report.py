@@ -280,6 +280,15 @@ def test_delete_removes_the_row_and_the_file(app, client, owner, guids, files_di
     assert list(files_dir.iterdir()) == []
 
 
+def test_at_most_five_files_generate_at_once(client, owner, guids, files_dir):
+    device_id = add(client, owner, guids["th_a"][0])
+    for _ in range(5):
+        assert export(client, owner, [device_id], "csv")["code"] == 0  # queued, no worker runs them
+    refused = export(client, owner, [device_id], "csv")
+    assert refused["code"] == 3103 and "5" in refused["msg"]
+    assert len(files(client, owner)) == 5
+
+
 def test_another_accounts_file_is_404(app, client, owner, stranger, guids, files_dir, run_jobs):
     device_id = add(client, owner, guids["th_a"][0])
     load_readings(app, device_id, [5.0])
