@@ -25,6 +25,7 @@ from api.report.formats import CancelledError, Presentation, Progress, estimate,
 from api.report.kinds import REPORT_KINDS
 from api.report.models import ExportFile, FileStatus, FileType, ScheduledReport
 from api.report.present import Units
+from api.report.services import ensure_downloadable
 
 log = logging.getLogger(__name__)
 # How long a queued (never started) file may wait before the sweeper queues it again.
@@ -75,6 +76,8 @@ def generate(file_id: int) -> str:
             subjects = REPORT_KINDS[export.kind].subjects(params, export.owner_account_id)
             if not subjects:
                 raise ValueError(gettext("None of the devices of this file can be exported any more."))
+            for subject in subjects:  # a scheduled report too: no data past service expiry + 3 months
+                ensure_downloadable(subject.device)
             presentation = Presentation(
                 zone=ZoneInfo(params["timeZone"]),
                 units=Units(params.get("unit", "C")),

@@ -269,6 +269,21 @@ def test_expired_service_plus_three_months_refuses_export_and_download(app, clie
     assert client.get(f"{REPORT}/ExportFile/download/{body['data']['id']}", headers=owner).status_code == 200
 
 
+def test_a_scheduled_run_of_a_long_expired_device_fails_with_the_reason(app, client, owner, guids, files_dir, run_jobs):
+    from api.report.jobs import run_due_reports
+
+    device_id = add(client, owner, guids["th_a"][0])
+    created = schedule(client, owner, [device_id], nextReportTime=(utcnow() - timedelta(minutes=1)).isoformat())
+    assert created["code"] == 0, created
+    set_device(app, device_id, service_expires_at=utcnow() - timedelta(days=100))
+    with app.app_context():
+        assert len(run_due_reports()) == 1
+    run_jobs()
+    row = files(client, owner)[0]
+    assert row["status"] == "failed"
+    assert row["reason"] == "该设备服务已过期超过三个月。"
+
+
 def test_delete_removes_the_row_and_the_file(app, client, owner, guids, files_dir, run_jobs):
     device_id = add(client, owner, guids["th_a"][0])
     load_readings(app, device_id, [5.0])
