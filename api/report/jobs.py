@@ -25,6 +25,7 @@ from api.report.formats import CancelledError, Presentation, Progress, estimate,
 from api.report.kinds import REPORT_KINDS
 from api.report.models import ExportFile, FileStatus, FileType, ScheduledReport
 from api.report.present import Units
+from api.report.services import ensure_downloadable
 
 log = logging.getLogger(__name__)
 # How long a queued (never started) file may wait before the sweeper queues it again.
@@ -63,7 +64,11 @@ def generate(file_id: int) -> str:
     params = export.params
     directory = current_app.config["FILES_DIR"]
     os.makedirs(directory, exist_ok=True)
-    stored = f"{secrets.token_urlsafe(18)}.{export.file_type.value}"
+    # A folder with an unguessable name per run, the file inside under its display name (so an
+    # emailed report arrives as "Weekly fridge_20261101-20261107.pdf").
+    folder = secrets.token_urlsafe(18)
+    stored = f"{folder}/{export.name}"
+    os.makedirs(os.path.join(directory, folder))
     final = os.path.join(directory, stored)
     partial = final + ".part"
     try:
@@ -71,6 +76,8 @@ def generate(file_id: int) -> str:
             subjects = REPORT_KINDS[export.kind].subjects(params, export.owner_account_id)
             if not subjects:
                 raise ValueError(gettext("None of the devices of this file can be exported any more."))
+            for subject in subjects:  # a scheduled report too: no data past service expiry + 3 months
+                ensure_downloadable(subject.device)
             presentation = Presentation(
                 zone=ZoneInfo(params["timeZone"]),
                 units=Units(params.get("unit", "C")),
@@ -101,8 +108,11 @@ def generate(file_id: int) -> str:
 
 
 def _unlink(path: str) -> None:
+    """Remove a file and its run's folder."""
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
+    with contextlib.suppress(OSError):
+        os.rmdir(os.path.dirname(path))
 
 
 def _finish(file_id: int, status: FileStatus, *, reason=None, stored=None, size=None) -> bool:
@@ -234,9 +244,11 @@ def purge_expired_files() -> int:
         db.session.delete(export)
     db.session.commit()
     cutoff = time.time() - 86_400
-    for leftover in files_dir().glob("*.part"):
+    for leftover in files_dir().glob("*/*.part"):
         if leftover.stat().st_mtime < cutoff:
             leftover.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                leftover.parent.rmdir()
     return len(expired)
 
 

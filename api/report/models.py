@@ -29,8 +29,8 @@ class ExportFile(TenantOwned, Model):
     """One row of the download centre: a file being generated, generated, or failed with a reason.
 
     `params` is everything the job needs to (re)generate it: devices, sensors, range, the requester's
-    time zone, temperature unit and language, the report kind. The file lives under FILES_DIR with a
-    generated name (`stored_name`); `name` is what the user sees and downloads it as."""
+    time zone, temperature unit and language, the report kind. The file lives under FILES_DIR in a folder with
+    a generated name (`stored_name` = folder/name); `name` is what the user sees and downloads it as."""
 
     __tablename__ = "export_file"
     __table_args__ = (Index("ix_export_file_owner", "owner_account_id", "id"),)
@@ -48,7 +48,7 @@ class ExportFile(TenantOwned, Model):
     reason: Mapped[str | None] = mapped_column(String(500))
     progress: Mapped[int] = mapped_column(default=0)  # percent
     size: Mapped[int | None] = mapped_column(BigInteger)
-    stored_name: Mapped[str | None] = mapped_column(String(80))
+    stored_name: Mapped[str | None] = mapped_column(String(200))
     attempts: Mapped[int] = mapped_column(default=0)
     # Written by the running job every few seconds; a generating row whose heartbeat stops (a worker
     # killed mid-job) is picked up again by the stale-file sweeper.

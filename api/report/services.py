@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import calendar
+import contextlib
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from flask import current_app, send_file
 from flask_babel import gettext
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from api.device.models import Device
 from api.device.services import DATA_GRACE, owned_device
@@ -20,6 +21,8 @@ from api.report.kinds import REPORT_KINDS, device_sensors
 from api.report.models import ExportFile, FileStatus, FileType, Frequency, ScheduledReport
 from api.tenancy import data_platform_id, owned, require_account
 
+# Files one account may have generating at once (a year of data for many devices is minutes of work).
+MAX_GENERATING = 5
 EXTENSIONS = {FileType.CSV: "csv", FileType.XLSX: "xlsx", FileType.PDF: "pdf"}
 MIME_TYPES = {
     FileType.CSV: "text/csv",
@@ -74,6 +77,15 @@ def request_export(args: dict) -> ExportFile:
     in its time zone, temperature unit and language."""
     account = require_account()
     start, end = args["startTime"], args["endTime"]
+    generating = db.session.scalar(
+        select(func.count()).select_from(
+            owned(select(ExportFile.id), ExportFile).where(ExportFile.status == FileStatus.GENERATING).subquery()
+        )
+    )
+    if generating >= MAX_GENERATING:
+        raise ApiError(
+            gettext("%(n)s files are being generated; please wait until one is finished.", n=generating), code=3103
+        )
     devices = _devices_for_export(args["deviceIds"])
     sensors = args.get("sensors") or None
     if sensors and not any(device_sensors(d, sensors) for d in devices):
@@ -143,7 +155,11 @@ def download(file_id: int):
 
 def remove_stored(export: ExportFile) -> None:
     if export.stored_name:
-        (files_dir() / export.stored_name).unlink(missing_ok=True)
+        path = files_dir() / export.stored_name
+        path.unlink(missing_ok=True)
+        if path.parent != files_dir():
+            with contextlib.suppress(OSError):
+                path.parent.rmdir()
 
 
 def delete_file(file_id: int) -> None:

@@ -269,6 +269,21 @@ def test_expired_service_plus_three_months_refuses_export_and_download(app, clie
     assert client.get(f"{REPORT}/ExportFile/download/{body['data']['id']}", headers=owner).status_code == 200
 
 
+def test_a_scheduled_run_of_a_long_expired_device_fails_with_the_reason(app, client, owner, guids, files_dir, run_jobs):
+    from api.report.jobs import run_due_reports
+
+    device_id = add(client, owner, guids["th_a"][0])
+    created = schedule(client, owner, [device_id], nextReportTime=(utcnow() - timedelta(minutes=1)).isoformat())
+    assert created["code"] == 0, created
+    set_device(app, device_id, service_expires_at=utcnow() - timedelta(days=100))
+    with app.app_context():
+        assert len(run_due_reports()) == 1
+    run_jobs()
+    row = files(client, owner)[0]
+    assert row["status"] == "failed"
+    assert row["reason"] == "该设备服务已过期超过三个月。"
+
+
 def test_delete_removes_the_row_and_the_file(app, client, owner, guids, files_dir, run_jobs):
     device_id = add(client, owner, guids["th_a"][0])
     load_readings(app, device_id, [5.0])
@@ -278,6 +293,15 @@ def test_delete_removes_the_row_and_the_file(app, client, owner, guids, files_di
     assert client.delete(f"{REPORT}/ExportFile/delete/{body['data']['id']}", headers=owner).get_json()["code"] == 0
     assert files(client, owner) == []
     assert list(files_dir.iterdir()) == []
+
+
+def test_at_most_five_files_generate_at_once(client, owner, guids, files_dir):
+    device_id = add(client, owner, guids["th_a"][0])
+    for _ in range(5):
+        assert export(client, owner, [device_id], "csv")["code"] == 0  # queued, no worker runs them
+    refused = export(client, owner, [device_id], "csv")
+    assert refused["code"] == 3103 and "5" in refused["msg"]
+    assert len(files(client, owner)) == 5
 
 
 def test_another_accounts_file_is_404(app, client, owner, stranger, guids, files_dir, run_jobs):
@@ -456,6 +480,7 @@ def test_due_scheduled_report_is_generated_and_emailed_with_the_pdf(
     assert len(mails) == 1
     attachments = [part for part in mails[0].walk() if part.get_content_disposition() == "attachment"]
     assert len(attachments) == 1 and attachments[0].get_content_type() == "application/pdf"
+    assert attachments[0].get_filename() == row["fileName"]  # the file's own name, not its storage name
     assert attachments[0].get_payload(decode=True).startswith(b"%PDF")
     assert any("Daily fridge" in text for text in sms.texts_to("+8613800138000"))
     page = client.post(f"{REPORT}/ScheduledReport/page", json={}, headers=owner).get_json()["data"]["list"][0]

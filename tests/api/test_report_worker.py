@@ -113,7 +113,7 @@ def test_worker_killed_mid_export_is_retried_to_the_end(app, client, owner, guid
 
     crashed = row_of(app, file_id)
     assert crashed.status == FileStatus.GENERATING and crashed.attempts == 1
-    assert list(files_dir.glob("*.part")), "the killed run had started writing"
+    assert list(files_dir.glob("*/*.part")), "the killed run had started writing"
     with app.app_context():
         assert sweep_stale_files() == {"requeued": [], "failed": []}  # its heartbeat is still fresh
     time.sleep(STALE_SECONDS + 0.5)

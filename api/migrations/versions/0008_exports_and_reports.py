@@ -56,7 +56,7 @@ def upgrade():
     sa.Column('reason', sa.String(length=500), nullable=True),
     sa.Column('progress', sa.Integer(), nullable=False),
     sa.Column('size', sa.BigInteger(), nullable=True),
-    sa.Column('stored_name', sa.String(length=80), nullable=True),
+    sa.Column('stored_name', sa.String(length=200), nullable=True),
     sa.Column('attempts', sa.Integer(), nullable=False),
     sa.Column('heartbeat_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),

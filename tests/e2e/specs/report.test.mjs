@@ -82,7 +82,9 @@ describe('exports and the download centre (issue 8)', () => {
       PYTHON,
       [
         '-c',
-        'import sys, json; from openpyxl import load_workbook; b = load_workbook(sys.argv[1], read_only=True); ' +
+        // The download is saved without an extension, so the workbook is opened from its bytes.
+        'import io, sys, json; from openpyxl import load_workbook; ' +
+          'b = load_workbook(io.BytesIO(open(sys.argv[1], "rb").read()), read_only=True); ' +
           's = b[b.sheetnames[1]]; rows = list(s.iter_rows(values_only=True)); ' +
           'print(json.dumps({"sheets": b.sheetnames, "rows": len(rows) - 1, "header": [str(c) for c in rows[0]], "first": rows[1][1]}))',
         xlsx.file,

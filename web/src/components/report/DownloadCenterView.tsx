@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { deleteFile, downloadFile, saveBlob, type ExportFile, type FileStatus } from '@/api/report';
 import { formatTime } from '@/components/device/format';
 import { useExportFiles } from '@/hooks/useExportFiles';
+import { useViewport } from '@/hooks/useViewport';
 import { formatSize } from './helpers';
 import { ScheduledReportsView } from './ScheduledReportsView';
 
@@ -43,6 +44,8 @@ export function FileTable() {
   const { modal } = App.useApp();
   const { rows, loading, pagination, mutate } = useExportFiles();
   const [downloading, setDownloading] = useState<number | null>(null);
+  // Phones: name with status, size and time under it, then the actions; no sideways scrolling.
+  const mobile = useViewport() === 'mobile';
 
   const download = async (file: ExportFile) => {
     setDownloading(file.id);
@@ -71,22 +74,43 @@ export function FileTable() {
       loading={loading}
       dataSource={rows}
       pagination={pagination}
-      scroll={{ x: 'max-content' }}
+      scroll={mobile ? undefined : { x: 'max-content' }}
       data-testid="file-table"
       onRow={(file) => ({ 'data-file-id': file.id }) as React.HTMLAttributes<HTMLElement>}
       columns={[
-        { key: 'name', title: t('column.fileName'), render: (_, file) => <span data-testid="file-name">{file.fileName}</span> },
-        { key: 'type', title: t('column.fileType'), render: (_, file) => file.fileType.toUpperCase() },
-        { key: 'status', title: t('column.status'), render: (_, file) => <FileStatusCell file={file} /> },
-        { key: 'size', title: t('column.size'), render: (_, file) => formatSize(file.fileSize) },
-        { key: 'created', title: t('column.createTime'), render: (_, file) => formatTime(file.createTime) },
-        { key: 'expires', title: t('column.expireTime'), render: (_, file) => formatTime(file.expireTime) },
+        {
+          key: 'name',
+          title: t('column.fileName'),
+          render: (_, file) =>
+            mobile ? (
+              <Space orientation="vertical" size={2}>
+                <span data-testid="file-name" style={{ wordBreak: 'break-all' }}>
+                  {file.fileName}
+                </span>
+                <FileStatusCell file={file} />
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {formatSize(file.fileSize)} · {formatTime(file.createTime)}
+                </Typography.Text>
+              </Space>
+            ) : (
+              <span data-testid="file-name">{file.fileName}</span>
+            ),
+        },
+        ...(mobile
+          ? []
+          : [
+              { key: 'type', title: t('column.fileType'), render: (_: unknown, file: ExportFile) => file.fileType.toUpperCase() },
+              { key: 'status', title: t('column.status'), render: (_: unknown, file: ExportFile) => <FileStatusCell file={file} /> },
+              { key: 'size', title: t('column.size'), render: (_: unknown, file: ExportFile) => formatSize(file.fileSize) },
+              { key: 'created', title: t('column.createTime'), render: (_: unknown, file: ExportFile) => formatTime(file.createTime) },
+              { key: 'expires', title: t('column.expireTime'), render: (_: unknown, file: ExportFile) => formatTime(file.expireTime) },
+            ]),
         {
           key: 'actions',
           title: t('column.actions'),
-          fixed: 'right',
-          render: (_, file) => (
-            <Space size={4}>
+          fixed: mobile ? undefined : ('right' as const),
+          render: (_: unknown, file: ExportFile) => (
+            <Space size={4} orientation={mobile ? 'vertical' : 'horizontal'}>
               <Button type="link" size="small" disabled={file.status !== 'generated'} loading={downloading === file.id} onClick={() => void download(file)} data-testid="file-download">
                 {t('action.download')}
               </Button>
