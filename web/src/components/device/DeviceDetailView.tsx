@@ -5,6 +5,9 @@ import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import useSWR from 'swr';
 import { deviceDetail } from '@/api/device';
+import { useShareDialogs } from '@/components/organization/DeviceShareActions';
+import { Permitted } from '@/components/ui/Permitted';
+import { devicePermissionState } from '@/routes/permissions';
 import { ChartTab } from './ChartTab';
 import { EnergyTab, InfoTab, LogTab, ParamsTab, RealtimeTab } from './DetailTabs';
 import { hasEnergy } from './helpers';
@@ -18,6 +21,8 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
   const { data: device, error } = useSWR(deviceId ? ['device-detail', deviceId] : null, () => deviceDetail(deviceId as number));
   // Local state, not the address: every address gets its own tab in the shell's tab bar.
   const [tab, setTab] = useState('realtime');
+  const { t: to } = useTranslation('organization');
+  const shareDialogs = useShareDialogs();
 
   if (!deviceId || error) return <Result status="warning" title={t('unknownDevice')} extra={<Button onClick={() => router.push('/device/list')}>{t('action.cancel')}</Button>} />;
   if (!device) return <Skeleton active />;
@@ -30,7 +35,9 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
     ...(hasEnergy(device.params) ? [{ key: 'energy', label: t('tabs.energy'), children: <EnergyTab device={device} /> }] : []),
     { key: 'log', label: t('tabs.log'), children: <LogTab device={device} /> },
     { key: 'records', label: t('tabs.records'), children: <RecordsTab deviceId={device.id} /> },
-  ];
+    // A shared device shows only the blocks its permission template lets the account see.
+  ].filter((item) => devicePermissionState(device.permissions, item.key) !== 'hidden');
+  const owned = !device.shareFlag && !device.permissions;
 
   return (
     <div data-testid="device-detail">
@@ -43,7 +50,15 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
         <Typography.Text type="secondary">
           {device.typeName} · {device.deviceGuid}
         </Typography.Text>
+        {owned ? (
+          <Permitted route="device.list" action="share">
+            <Button size="small" onClick={() => shareDialogs.open('share', device)} data-testid="device-share">
+              {to('action.share')}
+            </Button>
+          </Permitted>
+        ) : null}
       </Space>
+      {shareDialogs.modals}
       <Tabs activeKey={items.some((item) => item.key === tab) ? tab : 'realtime'} onChange={setTab} items={items} destroyOnHidden />
     </div>
   );
