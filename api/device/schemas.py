@@ -68,6 +68,7 @@ class DeviceItemSchema(Schema):
     status = ma.fields.Function(lambda row: row["status"].value)
     useFlag = ma.fields.Boolean(attribute="device.enabled")
     focus = ma.fields.Boolean(attribute="device.focus")
+    shareFlag = ma.fields.Boolean(attribute="shared", metadata={"description": "shared with the account"})
     intervalSeconds = ma.fields.Integer(attribute="device.interval_s")
     serviceExpiredDate = LocalDateTime(attribute="device.service_expires_at", allow_none=True)
     dataExpiredDate = LocalDateTime(attribute="device.data_expires_at", allow_none=True)

@@ -29,7 +29,9 @@ from api.extensions.db import db, paginate, utcnow
 from api.extensions.smorest import ApiError
 from api.platform.models import Platform
 from api.tenancy import (
+    SHARED,
     data_platform_id,
+    device_access,
     device_permissions,
     owned,
     require_account,
@@ -243,7 +245,8 @@ def with_state(device: Device, state: DeviceState | None, now: datetime) -> dict
     from api.device.status import status_of
 
     values = visible_values(device, state.values if state else None)
-    return {"device": device, "state": state, "status": status_of(device, state, now), "values": values}
+    shared = device_access(device) == SHARED
+    return {"device": device, "state": state, "status": status_of(device, state, now), "values": values, "shared": shared}
 
 
 def status_counts() -> dict[str, int]:

@@ -1,5 +1,6 @@
 /** Device calls (all under /device): devices, their data, commands, records and service expiry. */
 import type { Page } from '@/components/ui/table';
+import type { DevicePermission } from '@/routes/permissions';
 import { del, get, post, put, type RequestOptions } from './client';
 
 const BASE = '/device';
@@ -23,6 +24,8 @@ export interface Device {
   status: DeviceStatus;
   useFlag: boolean;
   focus: boolean;
+  /** Shared with the signed-in account (its permission template applies). */
+  shareFlag: boolean;
   intervalSeconds: number;
   serviceExpiredDate: string | null;
   dataExpiredDate: string | null;
@@ -61,6 +64,8 @@ export interface DeviceParam {
 
 export interface DeviceDetail extends Device {
   params: DeviceParam[];
+  /** A shared device's permissions (spec 3: permissionCode, setStatus, viewStatus); null: full. */
+  permissions: DevicePermission[] | null;
   sensorSettings: Record<string, unknown>;
 }
 

@@ -10,9 +10,9 @@ describe('hasPermission (spec 6)', () => {
     ['device.list.add', true], // a sub-key of a granted key
     ['operation.device.list', true],
     ['operation.device', true],
-    ['operation', false], // a parent of a granted key is not granted
+    ['operation', true], // a key passes with a granted sub-key (opens the group or route, not its siblings)
     ['operation.product.type', false],
-    ['device', false],
+    ['device', true],
     ['devices.list', false],
     ['consumer.role', true],
     ['storage.list', false],
@@ -20,7 +20,15 @@ describe('hasPermission (spec 6)', () => {
     expect(hasPermission(granted, key)).toBe(expected);
   });
 
-  it('passes a route without a key and fails everything on an empty list', () => {
+  it('opens a route for one granted action without granting the other actions (roles, spec 6)', () => {
+    const member = grantedSet(['device.list.query', 'consumer.info']);
+    expect(hasPermission(member, 'device.list')).toBe(true);
+    expect(hasPermission(member, 'device.list.query')).toBe(true);
+    expect(hasPermission(member, 'device.list.edit')).toBe(false);
+    expect(hasPermission(member, 'consumer.list')).toBe(false);
+  });
+
+    it('passes a route without a key and fails everything on an empty list', () => {
     expect(hasPermission(grantedSet([]), undefined)).toBe(true);
     expect(hasPermission(grantedSet(null), 'home')).toBe(false);
   });

@@ -1,7 +1,8 @@
 /**
- * Permission checks of spec section 6, the same rule the api enforces (api/account/permissions.py):
- * a key passes when it, or a parent of it, is granted ("operation" grants "operation.device.list",
- * "device.list" grants its actions "device.list.add" ...).
+ * Permission checks of spec section 6, the same rule the api enforces (api/role/permissions.py): a
+ * key passes if the key (with optional sub-key) is granted: the key itself or a parent of it
+ * ("operation" grants "operation.device.list", "device.list" grants "device.list.add"), or a sub-key
+ * of it ("device.list.query" opens the route "device.list", not its other actions).
  */
 export type Granted = ReadonlySet<string>;
 
@@ -15,6 +16,8 @@ export function hasPermission(granted: Granted, key: string | undefined): boolea
   for (let i = parts.length; i > 0; i -= 1) {
     if (granted.has(parts.slice(0, i).join('.'))) return true;
   }
+  const prefix = `${key}.`;
+  for (const item of granted) if (item.startsWith(prefix)) return true;
   return false;
 }
 

@@ -10,7 +10,7 @@ export interface SitePageProps {
 }
 
 /** Namespaces of every page inside the console shell (header, menu, tabs, error pages; account rules of the change-password drawer; device: the expired-service devices modal). */
-export const SHELL_NAMESPACES = ['shell', 'menu', 'account', 'device'];
+export const SHELL_NAMESPACES = ['shell', 'menu', 'account', 'device', 'organization'];
 
 /** Decides, once the site is known, that the page answers with a redirect instead (a path). */
 export type SiteRedirect = (site: SiteState, context: GetServerSidePropsContext) => string | null;

@@ -19,6 +19,8 @@ import { ApexChart } from './ApexChart';
 import { formatDate, formatTime } from './format';
 import { checkSetting, formatValue, unitLabel, valueOf, writableParams } from './helpers';
 import { LIST_REFRESH_MS } from './DeviceListView';
+import { Permitted } from '@/components/ui/Permitted';
+import { devicePermissionState } from '@/routes/permissions';
 import { StatusTag } from './StatusTag';
 
 const Grid = styled.div`
@@ -89,7 +91,11 @@ const COMMAND_TONES: Record<DeviceCommand['status'], string> = { pending: 'proce
 export function ParamsTab({ device }: { device: DeviceDetail }) {
   const { t } = useTranslation('device');
   const { message } = App.useApp();
-  const writable = useMemo(() => writableParams(device.params), [device.params]);
+  // A shared device: only the parameters its template makes operable (spec 6 setStatus / viewStatus).
+  const writable = useMemo(
+    () => writableParams(device.params).filter((param) => devicePermissionState(device.permissions, param.paramKey) === 'enabled'),
+    [device.params, device.permissions],
+  );
   const [form] = Form.useForm<Record<string, number | null>>();
   const [sending, setSending] = useState(false);
   const commands = useSWR(writable.length ? ['device-commands', device.id] : null, () => deviceCommands(device.id), { refreshInterval: 10_000 });
@@ -147,9 +153,11 @@ export function ParamsTab({ device }: { device: DeviceDetail }) {
             />
           </Form.Item>
         ))}
+<Permitted route="device.list" action="edit" show>
         <Button type="primary" htmlType="submit" loading={sending} data-testid="params-send">
           {t('action.send')}
         </Button>
+        </Permitted>
       </Form>
       <div>
         <Typography.Title level={5}>{t('params.history')}</Typography.Title>

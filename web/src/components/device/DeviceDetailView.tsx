@@ -8,6 +8,9 @@ import { deviceDetail } from '@/api/device';
 import { AlarmStatusTab } from '@/components/alarm/AlarmStatusTab';
 import { PushSettingsTab } from '@/components/alarm/PushSettingsTab';
 import { ExportButton } from '@/components/report/ExportDialog';
+import { useShareDialogs } from '@/components/organization/DeviceShareActions';
+import { Permitted } from '@/components/ui/Permitted';
+import { devicePermissionState } from '@/routes/permissions';
 import { ChartTab } from './ChartTab';
 import { EnergyTab, InfoTab, LogTab, ParamsTab, RealtimeTab } from './DetailTabs';
 import { hasEnergy } from './helpers';
@@ -22,6 +25,8 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
   const { data: device, error } = useSWR(deviceId ? ['device-detail', deviceId] : null, () => deviceDetail(deviceId as number));
   // Local state, not the address: every address gets its own tab in the shell's tab bar.
   const [tab, setTab] = useState('realtime');
+  const { t: to } = useTranslation('organization');
+  const shareDialogs = useShareDialogs();
 
   if (!deviceId || error) return <Result status="warning" title={t('unknownDevice')} extra={<Button onClick={() => router.push('/device/list')}>{t('action.cancel')}</Button>} />;
   if (!device) return <Skeleton active />;
@@ -37,7 +42,9 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
     ...(hasEnergy(device.params) ? [{ key: 'energy', label: t('tabs.energy'), children: <EnergyTab device={device} /> }] : []),
     { key: 'log', label: t('tabs.log'), children: <LogTab device={device} /> },
     { key: 'records', label: t('tabs.records'), children: <RecordsTab deviceId={device.id} /> },
-  ];
+    // A shared device shows only the blocks its permission template lets the account see.
+  ].filter((item) => devicePermissionState(device.permissions, item.key) !== 'hidden');
+  const owned = !device.shareFlag && !device.permissions;
 
   return (
     <div data-testid="device-detail">
@@ -51,7 +58,15 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
           {device.typeName} · {device.deviceGuid}
         </Typography.Text>
         <ExportButton device={device} />
+        {owned ? (
+          <Permitted route="device.list" action="share">
+            <Button size="small" onClick={() => shareDialogs.open('share', device)} data-testid="device-share">
+              {to('action.share')}
+            </Button>
+          </Permitted>
+        ) : null}
       </Space>
+      {shareDialogs.modals}
       <Tabs activeKey={items.some((item) => item.key === tab) ? tab : 'realtime'} onChange={setTab} items={items} destroyOnHidden />
     </div>
   );

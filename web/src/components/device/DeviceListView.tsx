@@ -10,7 +10,9 @@ import { DeviceFormModal } from './DeviceFormModal';
 import { BatchBar } from './BatchBar';
 import { DeviceBoard, DeviceCards, DeviceMapView, DeviceTable } from './DeviceViews';
 import { DEVICE_STATUSES } from './helpers';
-import { useDeviceActions } from './useDeviceActions';
+import { isShareAction, useShareDialogs, type ShareAction } from '@/components/organization/DeviceShareActions';
+import { Permitted } from '@/components/ui/Permitted';
+import { useDeviceActions, type RowAction } from './useDeviceActions';
 
 /** Latest values refresh every 30 s. */
 export const LIST_REFRESH_MS = 30_000;
@@ -85,7 +87,12 @@ export function DeviceListView() {
   const query = queryOf(filters);
   const { data, loading, pagination, mutate } = usePagedQuery<Device, typeof query>('device-page', query, (args) => devicePage(args));
   const reload = useCallback(() => void mutate(), [mutate]);
-  const onAction = useDeviceActions(reload);
+  const onRowAction = useDeviceActions(reload);
+  const shareDialogs = useShareDialogs();
+  const onAction = useCallback(
+    (action: RowAction | ShareAction, device: Device) => (isShareAction(action) ? shareDialogs.open(action, device) : onRowAction(action, device)),
+    [onRowAction, shareDialogs],
+  );
 
   useEffect(() => {
     const timer = setInterval(() => void mutate(), LIST_REFRESH_MS);
@@ -147,9 +154,11 @@ export function DeviceListView() {
               { value: 'map', label: t('mode.map'), icon: <EnvironmentOutlined /> },
             ]}
           />
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ device: null })} data-testid="device-add">
-            {t('action.add')}
-          </Button>
+          <Permitted route="device.list" action="add">
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ device: null })} data-testid="device-add">
+              {t('action.add')}
+            </Button>
+          </Permitted>
         </Space>
       </Toolbar>
       <BatchBar selected={selected} devices={data} onClear={() => setSelected([])} onDone={reload} />
@@ -157,6 +166,7 @@ export function DeviceListView() {
       {mode === 'card' ? <DeviceCards {...views} /> : null}
       {mode === 'board' ? <DeviceBoard {...views} /> : null}
       {mode === 'map' ? <DeviceMapView {...views} /> : null}
+      {shareDialogs.modals}
       {mode !== 'list' ? (
         <Pagination
           style={{ marginTop: 16, justifyContent: 'flex-end' }}

@@ -8,15 +8,31 @@ import { useMemo } from 'react';
 import styled from 'styled-components';
 import type { Device } from '@/api/device';
 import { DeviceMap, MapLegend, type MapMarker } from '@/components/map/DeviceMap';
+import type { ShareAction } from '@/components/organization/DeviceShareActions';
+import { Permitted } from '@/components/ui/Permitted';
+import { useSession } from '@/components/session/SessionContext';
+import { hasPermission } from '@/routes/permissions';
 import { formatDate, formatTime, valueEntries } from './format';
 import { positioned } from './helpers';
 import { StatusTag } from './StatusTag';
 import { actionsFor, type RowAction } from './useDeviceActions';
 
+/** The permission key of each row action (spec 6: route.action). */
+const ACTION_KEYS: Record<RowAction | ShareAction, string> = {
+  pin: 'device.list',
+  unpin: 'device.list',
+  enable: 'device.list.enable',
+  disable: 'device.list.disable',
+  scrap: 'device.list.delete',
+  delete: 'device.list.delete',
+  share: 'device.list.share',
+  transfer: 'device.list.transfer',
+};
+
 interface ViewProps {
   devices: Device[];
   loading: boolean;
-  onAction: (action: RowAction, device: Device) => void;
+  onAction: (action: RowAction | ShareAction, device: Device) => void;
   onEdit: (device: Device) => void;
   /** Ids of the devices chosen for a batch action, and how to change the choice. */
   selected: number[];
@@ -60,16 +76,25 @@ function Values({ device, compact = false }: { device: Device; compact?: boolean
 
 function Actions({ device, onAction, onEdit }: { device: Device } & Pick<ViewProps, 'onAction' | 'onEdit'>) {
   const { t } = useTranslation('device');
-  const items = actionsFor(device).map((action) => ({
-    key: action,
-    label: t(`action.${action}`),
-    danger: action === 'scrap' || action === 'delete',
-  }));
+  const { t: to } = useTranslation('organization');
+  const { granted } = useSession();
+  // A device shared with the account is only looked at: its template governs the detail page.
+  if (device.shareFlag) return <Typography.Text type="secondary">{to('share.sharedWithMe')}</Typography.Text>;
+  const actions: (RowAction | ShareAction)[] = [...actionsFor(device), ...(device.status === 'deactivated' ? [] : (['share', 'transfer'] as const))];
+  const items = actions
+    .filter((action) => hasPermission(granted, ACTION_KEYS[action]))
+    .map((action) => ({
+      key: action,
+      label: action === 'share' || action === 'transfer' ? to(`action.${action}`) : t(`action.${action}`),
+      danger: action === 'scrap' || action === 'delete',
+    }));
   return (
     <Space size={4}>
-      <Button type="link" size="small" onClick={() => onEdit(device)} disabled={device.status === 'deactivated'}>
-        {t('action.edit')}
-      </Button>
+      <Permitted route="device.list" action="edit" show>
+        <Button type="link" size="small" onClick={() => onEdit(device)} disabled={device.status === 'deactivated'} data-testid="device-edit">
+          {t('action.edit')}
+        </Button>
+      </Permitted>
       <Dropdown menu={{ items, onClick: ({ key }) => onAction(key as RowAction, device) }} trigger={['click']}>
         <Button type="link" size="small" data-testid="device-more">
           {t('action.more')}

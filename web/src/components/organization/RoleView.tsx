@@ -1,0 +1,131 @@
+import { Button, Input, Space, Table, Tag, Tree } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useTranslation } from 'next-i18next/pages';
+import { useMemo, useState } from 'react';
+import useSWR from 'swr';
+import { deleteRole, permissionTree, rolePage, saveRole, type PermissionNode, type Role } from '@/api/organization';
+import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
+import { Permitted } from '@/components/ui/Permitted';
+import { usePagedQuery } from '@/hooks/usePagedQuery';
+import { ConfirmAction } from './common';
+
+interface KeyNode {
+  key: string;
+  title: string;
+  children: KeyNode[];
+}
+
+/**
+ * The checked keys the api stores: a fully checked node is stored as its own key (it grants its
+ * children), a partly checked one through its checked children.
+ */
+export function storedKeys(checked: string[], tree: PermissionNode[]): string[] {
+  const chosen = new Set(checked);
+  const out: string[] = [];
+  const visit = (nodes: PermissionNode[]) => {
+    for (const node of nodes) {
+      if (chosen.has(node.key)) out.push(node.key);
+      else visit(node.children);
+    }
+  };
+  visit(tree);
+  return out;
+}
+
+function PermissionPicker({ value, onChange, tree }: { value?: string[]; onChange?: (keys: string[]) => void; tree: PermissionNode[] }) {
+  const { t } = useTranslation('menu');
+  const { t: to } = useTranslation('organization');
+  const label = (node: PermissionNode) => (node.action ? to(`action.${node.action}`) : t(node.key));
+  const data = useMemo(() => {
+    const convert = (nodes: PermissionNode[]): KeyNode[] => nodes.map((node) => ({ key: node.key, title: label(node), children: convert(node.children) }));
+    return convert(tree);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [tree, t, to]);
+  // A stored parent key checks its whole subtree.
+  const expanded = useMemo(() => {
+    const set = new Set(value ?? []);
+    const out: string[] = [];
+    const visit = (nodes: PermissionNode[], inherited: boolean) => {
+      for (const node of nodes) {
+        const on = inherited || set.has(node.key);
+        if (on) out.push(node.key);
+        visit(node.children, on);
+      }
+    };
+    visit(tree, false);
+    return out;
+  }, [value, tree]);
+  return (
+    <Tree
+      checkable
+      defaultExpandAll
+      treeData={data}
+      checkedKeys={expanded}
+      onCheck={(checked) => onChange?.(storedKeys((Array.isArray(checked) ? checked : checked.checked).map(String), tree))}
+      data-testid="permission-tree"
+    />
+  );
+}
+
+/** /consumer/role: roles with the permission-key tree of spec 6; add, edit, delete. */
+export function RoleView() {
+  const { t } = useTranslation('organization');
+  const [name, setName] = useState('');
+  const [editing, setEditing] = useState<{ role: Role | null } | null>(null);
+  const { data: tree } = useSWR('permission-tree', permissionTree);
+  const { data, loading, pagination, mutate } = usePagedQuery<Role, { roleName?: string }>('roles', { roleName: name || undefined }, (args) => rolePage(args));
+  const columns: ColumnsType<Role> = [
+    { key: 'name', title: t('role.name'), render: (_, role) => <Space>{role.roleName}{role.preset ? <Tag>{t('role.preset')}</Tag> : null}</Space> },
+    { key: 'description', title: t('role.description'), dataIndex: 'description', responsive: ['md'] },
+    { key: 'count', title: t('role.keys'), render: (_, role) => role.permissions.length },
+    {
+      key: 'actions',
+      title: t('actions'),
+      render: (_, role) => (
+        <Space size={0}>
+          <Permitted route="consumer.role" action="edit">
+            <Button type="link" size="small" onClick={() => setEditing({ role })}>
+              {t('edit')}
+            </Button>
+          </Permitted>
+          <ConfirmAction route="consumer.role" action="delete" title={t('role.deleteConfirm')} onConfirm={() => deleteRole(role.id).then(() => mutate())}>
+            {t('delete')}
+          </ConfirmAction>
+        </Space>
+      ),
+    },
+  ];
+  const fields: DrawerField[] = [
+    { type: 'input', name: 'roleName', label: t('role.name'), maxLength: 20, rules: [{ required: true, max: 20, message: t('max', { max: 20 }) }] },
+    { type: 'input', name: 'description', label: t('role.description'), maxLength: 200, textarea: true },
+    { type: 'slot', name: 'permissions', label: t('role.keys'), render: () => <PermissionPicker tree={tree ?? []} /> },
+  ];
+  const role = editing?.role ?? null;
+  const initial = useMemo(() => ({ roleName: role?.roleName ?? '', description: role?.description ?? '', permissions: role?.permissions ?? [] }), [role]);
+  return (
+    <div data-testid="consumer-role">
+      <Space wrap style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
+        <Input allowClear placeholder={t('role.name')} value={name} onChange={(e) => setName(e.target.value)} style={{ width: 200 }} />
+        <Permitted route="consumer.role" action="add">
+          <Button type="primary" onClick={() => setEditing({ role: null })} data-testid="role-add">
+            {t('role.add')}
+          </Button>
+        </Permitted>
+      </Space>
+      <Table<Role> rowKey="id" columns={columns} dataSource={data} loading={loading} pagination={pagination} scroll={{ x: 'max-content' }} />
+      <DrawerForm<{ roleName: string; description: string; permissions: string[] }>
+        key={role?.id ?? 'new'}
+        open={Boolean(editing)}
+        title={role ? t('role.edit') : t('role.add')}
+        fields={fields}
+        initialValues={initial}
+        width={560}
+        onClose={() => setEditing(null)}
+        onSubmit={async (v) => {
+          await saveRole({ id: role?.id, roleName: v.roleName, description: v.description || null, permissions: v.permissions ?? [] });
+          void mutate();
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,8 @@
+import { AssetListView } from '@/components/organization/AssetViews';
+import { consolePageProps } from '@/server/pageProps';
+
+export const getServerSideProps = consolePageProps(['organization']);
+
+export default function Page() {
+  return <AssetListView />;
+}

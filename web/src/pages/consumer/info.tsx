@@ -1,0 +1,8 @@
+import { ProfileView } from '@/components/organization/ProfileView';
+import { consolePageProps } from '@/server/pageProps';
+
+export const getServerSideProps = consolePageProps(['organization']);
+
+export default function Page() {
+  return <ProfileView />;
+}
