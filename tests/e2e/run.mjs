@@ -11,6 +11,7 @@
 //   E2E_REDIS_URL     redis://127.0.0.1:6379/15  (flushed on every run: jobs, rate limits)
 //   CHROMIUM          /usr/bin/chromium
 //   E2E_DEVICE_KEY_SECRET  the api's DEVICE_KEY_SECRET (specs derive device credentials from it)
+//   E2E_SPECS         comma-separated spec files to run instead of all of tests/e2e/specs/
 //
 // The demo fleet runs as a device simulator over HTTP (`flask simulate --no-gaps`): it uploads the
 // loggers' readings and acknowledges the settings the specs send, every 2 s.
@@ -229,7 +230,8 @@ async function main() {
 
   log('running tests/e2e/specs');
   // Not spawnSync: this process keeps serving the mail sink while the tests run.
-  const tests = spawn(process.execPath, ['--test', '--test-concurrency=1', 'tests/e2e/specs/'], {
+  const specs = process.env.E2E_SPECS ? process.env.E2E_SPECS.split(',') : ['tests/e2e/specs/'];
+  const tests = spawn(process.execPath, ['--test', '--test-concurrency=1', ...specs], {
     cwd: ROOT,
     stdio: 'inherit',
     env: {

@@ -2,12 +2,31 @@ import { Checkbox, DatePicker, Segmented, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
+import styled from 'styled-components';
 import useSWR from 'swr';
 import { chartData, type DeviceDetail, type TemperatureUnit } from '@/api/device';
 import { formatValue, inUnit, isoWithOffset, isTemperature, presetRange, RANGE_PRESETS, sensorLimit, sensorParams, unitLabel, type RangePreset } from './helpers';
 import { SensorChart, type LimitLine } from './SensorChart';
 
 type RangeChoice = RangePreset | 'custom';
+
+/** The chart's controls wrap; the range switch scrolls sideways on a phone instead of widening the page. */
+const Controls = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px 12px;
+  align-items: center;
+  min-width: 0;
+
+  > * {
+    max-width: 100%;
+    min-width: 0;
+  }
+
+  .ranges {
+    overflow-x: auto;
+  }
+`;
 
 /**
  * Limit lines of the shown sensors in the chosen unit (one line per distinct kind and value): the
@@ -61,8 +80,8 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-      <Space wrap>
-        <div style={{ maxWidth: '100%', overflowX: 'auto' }}>
+      <Controls>
+        <div className="ranges">
           <Segmented<RangeChoice>
             value={choice}
             onChange={pick}
@@ -84,7 +103,7 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
         <Checkbox checked={showLimits} onChange={(event) => setShowLimits(event.target.checked)} data-testid="chart-limits">
           {t('chart.limits')}
         </Checkbox>
-      </Space>
+      </Controls>
       {sensors.length > 1 ? (
         <Checkbox.Group
           value={chosen}

@@ -90,13 +90,15 @@ function DeviceLine({ device }: { device: Device }) {
     .join(' · ');
   return (
     <List.Item>
-      <Space orientation="vertical" size={0} style={{ minWidth: 0 }}>
+      <div style={{ flex: 1, minWidth: 0 }}>
         <Link href={`/device/detail/${device.id}`}>{device.deviceName}</Link>
-        <Typography.Text type="secondary" ellipsis>
+        <Typography.Text type="secondary" ellipsis style={{ display: 'block' }}>
           {values || '-'} · {formatTime(device.lastDataTime, 'MM-DD HH:mm')}
         </Typography.Text>
-      </Space>
-      <StatusTag status={device.status} />
+      </div>
+      <span style={{ whiteSpace: 'nowrap', marginLeft: 8 }}>
+        <StatusTag status={device.status} />
+      </span>
     </List.Item>
   );
 }

@@ -5,6 +5,7 @@ import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import styled from 'styled-components';
 import type { DeviceStatus } from '@/api/device';
+import { useViewport } from '@/hooks/useViewport';
 import { fitProjection, trackPath, type LatLng } from './projection';
 
 /** The Google Maps key of this build; without one (or offline) the plain projection is drawn. */
@@ -55,12 +56,19 @@ const Frame = styled.div<{ $height: number }>`
 `;
 
 const Note = styled.div`
-  position: absolute;
-  left: 8px;
-  top: 8px;
-  right: 8px;
-  pointer-events: none;
+  margin-bottom: 6px;
+  font-size: 12px;
 `;
+
+/** Map height on a phone (the desktop height would push everything else out of sight). */
+const PHONE_MAP_HEIGHT = 300;
+
+function useMapHeight(height: number): number {
+  return useViewport() === 'mobile' ? Math.min(height, PHONE_MAP_HEIGHT) : height;
+}
+
+/** Rough width of a marker label (SVG text is not measured before it is drawn). */
+const LABEL_CHAR_PX = 7;
 
 function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] {
   const ref = useRef<T>(null);
@@ -80,82 +88,87 @@ function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] 
  * Device positions and a track without map tiles: a Web Mercator projection fitted to the points,
  * a graticule, markers coloured by state (click opens the device) and the track as a line.
  */
-export function OfflineMap({ markers, track = [], onSelect, height = 420, reason, testId = 'device-map-canvas' }: DeviceMapProps & { reason: string }) {
+export function OfflineMap({ markers, track = [], onSelect, height: wanted = 420, reason, testId = 'device-map-canvas' }: DeviceMapProps & { reason: string }) {
   const { t } = useTranslation('device');
   const { token } = antdTheme.useToken();
   const [ref, width] = useWidth<HTMLDivElement>();
-  const projection = useMemo(() => fitProjection([...markers, ...track], Math.max(width, 1), height, 40), [markers, track, width, height]);
+  const height = useMapHeight(wanted);
+  const projection = useMemo(() => fitProjection([...markers, ...track], Math.max(width, 1), height, 44), [markers, track, width, height]);
   const line = trackPath(track, projection);
   const labels = markers.length <= 40;
 
   return (
-    <Frame ref={ref} $height={height} data-testid={testId} data-mode="offline">
-      {width > 0 ? (
-        <svg width={width} height={height} role="img" aria-label={t('map.offlineLabel')}>
-          <rect width={width} height={height} fill={token.colorFillQuaternary} />
-          {projection.latLines.map((lat) => {
-            const { y } = projection.project({ lat, lng: 0 });
-            return (
-              <g key={`lat${lat}`}>
-                <line x1={0} x2={width} y1={y} y2={y} stroke={token.colorBorderSecondary} />
-                <text x={4} y={y - 3} fontSize={10} fill={token.colorTextTertiary}>
-                  {lat.toFixed(2)}°
-                </text>
-              </g>
-            );
-          })}
-          {projection.lngLines.map((lng) => {
-            const { x } = projection.project({ lat: 0, lng });
-            return (
-              <g key={`lng${lng}`}>
-                <line x1={x} x2={x} y1={0} y2={height} stroke={token.colorBorderSecondary} />
-                <text x={x + 3} y={height - 4} fontSize={10} fill={token.colorTextTertiary}>
-                  {lng.toFixed(2)}°
-                </text>
-              </g>
-            );
-          })}
-          {line ? <path d={line} fill="none" stroke={token.colorPrimary} strokeWidth={3} strokeLinejoin="round" data-testid="map-track" /> : null}
-          {track.length > 1
-            ? [track[0], track[track.length - 1]].map((point, index) => {
-                const { x, y } = projection.project(point);
-                return <circle key={index} cx={x} cy={y} r={5} fill={token.colorBgContainer} stroke={token.colorPrimary} strokeWidth={3} />;
-              })
-            : null}
-          {markers.map((marker) => {
-            const { x, y } = projection.project(marker);
-            const color = statusColor(marker.status, token);
-            return (
-              <g
-                key={marker.id}
-                transform={`translate(${x.toFixed(1)} ${y.toFixed(1)})`}
-                onClick={onSelect ? () => onSelect(marker) : undefined}
-                onKeyDown={onSelect ? (event) => event.key === 'Enter' && onSelect(marker) : undefined}
-                role={onSelect ? 'link' : undefined}
-                tabIndex={onSelect ? 0 : undefined}
-                style={{ cursor: onSelect ? 'pointer' : 'default' }}
-                data-testid="map-marker"
-                data-status={marker.status}
-              >
-                <title>{marker.name}</title>
-                <path d="M0 0 C-4 -8 -10 -12 -10 -19 A10 10 0 1 1 10 -19 C10 -12 4 -8 0 0 Z" fill={color} stroke={token.colorBgContainer} strokeWidth={1.5} />
-                <circle cx={0} cy={-19} r={4} fill={token.colorBgContainer} />
-                {labels ? (
-                  <text x={13} y={-15} fontSize={12} fill={token.colorText} stroke={token.colorBgContainer} strokeWidth={3} paintOrder="stroke">
-                    {marker.name}
-                  </text>
-                ) : null}
-              </g>
-            );
-          })}
-        </svg>
-      ) : null}
+    <div>
       <Note>
-        <Typography.Text type="secondary" style={{ fontSize: 12, background: token.colorBgContainer, padding: '2px 6px', borderRadius: token.borderRadiusSM }} data-testid="map-note">
+        <Typography.Text type="secondary" data-testid="map-note">
           <EnvironmentOutlined /> {reason}
         </Typography.Text>
       </Note>
-    </Frame>
+      <Frame ref={ref} $height={height} data-testid={testId} data-mode="offline">
+        {width > 0 ? (
+          <svg width={width} height={height} role="img" aria-label={t('map.offlineLabel')}>
+            <rect width={width} height={height} fill={token.colorFillQuaternary} />
+            {projection.latLines.map((lat) => {
+              const { y } = projection.project({ lat, lng: 0 });
+              return (
+                <g key={`lat${lat}`}>
+                  <line x1={0} x2={width} y1={y} y2={y} stroke={token.colorBorderSecondary} />
+                  <text x={4} y={y - 3} fontSize={10} fill={token.colorTextTertiary}>
+                    {lat.toFixed(2)}°
+                  </text>
+                </g>
+              );
+            })}
+            {projection.lngLines.map((lng) => {
+              const { x } = projection.project({ lat: 0, lng });
+              return (
+                <g key={`lng${lng}`}>
+                  <line x1={x} x2={x} y1={0} y2={height} stroke={token.colorBorderSecondary} />
+                  <text x={x + 3} y={height - 4} fontSize={10} fill={token.colorTextTertiary}>
+                    {lng.toFixed(2)}°
+                  </text>
+                </g>
+              );
+            })}
+            {line ? <path d={line} fill="none" stroke={token.colorPrimary} strokeWidth={3} strokeLinejoin="round" data-testid="map-track" /> : null}
+            {track.length > 1
+              ? [track[0], track[track.length - 1]].map((point, index) => {
+                  const { x, y } = projection.project(point);
+                  return <circle key={index} cx={x} cy={y} r={5} fill={token.colorBgContainer} stroke={token.colorPrimary} strokeWidth={3} />;
+                })
+              : null}
+            {markers.map((marker) => {
+              const { x, y } = projection.project(marker);
+              const color = statusColor(marker.status, token);
+              // Near the right edge the label goes to the left of the pin.
+              const flip = x + 13 + marker.name.length * LABEL_CHAR_PX > width;
+              return (
+                <g
+                  key={marker.id}
+                  transform={`translate(${x.toFixed(1)} ${y.toFixed(1)})`}
+                  onClick={onSelect ? () => onSelect(marker) : undefined}
+                  onKeyDown={onSelect ? (event) => event.key === 'Enter' && onSelect(marker) : undefined}
+                  role={onSelect ? 'link' : undefined}
+                  tabIndex={onSelect ? 0 : undefined}
+                  style={{ cursor: onSelect ? 'pointer' : 'default' }}
+                  data-testid="map-marker"
+                  data-status={marker.status}
+                >
+                  <title>{marker.name}</title>
+                  <path d="M0 0 C-4 -8 -10 -12 -10 -19 A10 10 0 1 1 10 -19 C10 -12 4 -8 0 0 Z" fill={color} stroke={token.colorBgContainer} strokeWidth={1.5} />
+                  <circle cx={0} cy={-19} r={4} fill={token.colorBgContainer} />
+                  {labels ? (
+                    <text x={flip ? -13 : 13} y={-15} textAnchor={flip ? 'end' : 'start'} fontSize={12} fill={token.colorText} stroke={token.colorBgContainer} strokeWidth={3} paintOrder="stroke">
+                      {marker.name}
+                    </text>
+                  ) : null}
+                </g>
+              );
+            })}
+          </svg>
+        ) : null}
+      </Frame>
+    </div>
   );
 }
 
@@ -163,7 +176,8 @@ function GoogleDeviceMap(props: DeviceMapProps) {
   const { t } = useTranslation('device');
   const status = useApiLoadingStatus();
   const { token } = antdTheme.useToken();
-  const { markers, track = [], onSelect, height = 420, testId = 'device-map-canvas' } = props;
+  const { markers, track = [], onSelect, height: wanted = 420, testId = 'device-map-canvas' } = props;
+  const height = useMapHeight(wanted);
   const bounds = useMemo(() => {
     const points = [...markers, ...track];
     if (!points.length) return undefined;
