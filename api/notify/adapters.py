@@ -35,6 +35,9 @@ class Outgoing:
     subject: str | None
     body: str
     sender_name: str
+    # Stable per outbox row: a delivery retried after a crash carries the same key, so the mail store
+    # (Message-ID) or the provider (Idempotency-Key) recognises the repeat instead of showing it twice.
+    key: str | None = None
 
 
 def _console(message: Outgoing) -> str:
@@ -54,7 +57,8 @@ def send_email(message: Outgoing) -> str:
     email["From"] = formataddr((message.sender_name, config["MAIL_FROM"]))
     email["To"] = message.recipient
     email["Subject"] = message.subject or message.sender_name
-    email["Message-ID"] = make_msgid(domain=config["MAIL_FROM"].rpartition("@")[2] or None)
+    domain = config["MAIL_FROM"].rpartition("@")[2] or "localhost"
+    email["Message-ID"] = f"<{message.key}@{domain}>" if message.key else make_msgid(domain=domain)
     email.set_content(message.body)
     try:
         with smtplib.SMTP(config["SMTP_HOST"], config["SMTP_PORT"], timeout=20) as smtp:
@@ -88,6 +92,8 @@ def send_via_http_provider(message: Outgoing) -> str:
         "X-Timestamp": timestamp,
         "X-Signature": sign(config["SMS_API_SECRET"], timestamp, body),
     }
+    if message.key:
+        headers["Idempotency-Key"] = message.key
     try:
         response = requests.post(config["SMS_API_URL"], data=body, headers=headers, timeout=15)
     except requests.RequestException as exc:

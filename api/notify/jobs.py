@@ -26,7 +26,14 @@ def deliver_message(message_id: int) -> str:
         db.session.rollback()
         return "skipped"
     platform = db.session.get(Platform, message.platform_id)
-    outgoing = Outgoing(message.channel, message.recipient, message.subject, message.body, platform.title_for("zh-CN"))
+    outgoing = Outgoing(
+        message.channel,
+        message.recipient,
+        message.subject,
+        message.body,
+        platform.title_for("zh-CN"),
+        key=f"outbound-{message.id}",
+    )
     message.attempts += 1
     try:
         message.provider_ref = ADAPTERS[message.channel](outgoing)
