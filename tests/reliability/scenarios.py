@@ -332,12 +332,28 @@ def _claimed_device(app, type_code: int = 0x8002):
     with app.app_context():
         platform = find_platform("localhost")
         account = ensure_account(platform, "faultuser", "Fault#2026", account_type=AccountType.ENTERPRISE)
-        device_type = db.session.scalar(select(DeviceType).where(DeviceType.code == type_code))
+        device_type = db.session.scalar(select(DeviceType).where(DeviceType.type_code == type_code))
         guid, key = issue_guids(platform, device_type, 1, "FAULT")[0]
         claim(db.session.scalar(select(Device).where(Device.guid == guid)), account.id, "fault", "UTC")
         db.session.commit()
         device_id = db.session.scalar(select(Device.id).where(Device.guid == guid))
     return guid, key, device_id
+
+
+def epoch_ms(start: datetime, n: int) -> int:
+    return int((start + timedelta(seconds=n)).timestamp() * 1000)
+
+
+def _stored_ts(app, device_id: int) -> set[int]:
+    from api.extensions.db import db
+
+    with app.app_context():
+        rows = db.session.execute(
+            text("SELECT (extract(epoch FROM ts) * 1000)::bigint FROM reading WHERE device_id = :d"), {"d": device_id}
+        )
+        found = {int(v) for v in rows.scalars().all()}
+        db.session.rollback()
+        return found
 
 
 def _stored(app, device_id: int) -> tuple[int, int]:
@@ -370,7 +386,7 @@ def postgres_restart(batches: int = 120, records_per_batch: int = 20, down_s: fl
             headers = {"X-Device-Id": guid, "X-Device-Key": key, "Host": "127.0.0.1"}
             start = datetime.now(UTC) - timedelta(days=1)
             acknowledged: set[int] = set()
-            attempts = failures = 0
+            attempts = failures = rejected = 0
             recovery = 0.0
             crash_at = batches // 3
             restart_thread = None
@@ -378,7 +394,7 @@ def postgres_restart(batches: int = 120, records_per_batch: int = 20, down_s: fl
                 records = []
                 for r in range(records_per_batch):
                     n = b * records_per_batch + r
-                    records.append({"ts": int((start + timedelta(seconds=n)).timestamp() * 1000), "readings": {"1": n}})
+                    records.append({"ts": epoch_ms(start, n), "readings": {"1": round((n % 50) / 10, 1)}})
                 if b == crash_at:
                     restart_thread = threading.Thread(target=_crash_and_restart, args=(engines["pg"], down_s))
                     restart_thread.start()
@@ -387,11 +403,16 @@ def postgres_restart(batches: int = 120, records_per_batch: int = 20, down_s: fl
                     attempts += 1
                     try:
                         answer = requests.post(url, json={"guid": guid, "records": records}, headers=headers, timeout=30)
-                        ok = answer.status_code == 200 and answer.json().get("code") == 0
+                        body = answer.json()
+                        ok = answer.status_code == 200 and body.get("code") == 0
                     except (requests.RequestException, ValueError):
                         ok = False
                     if ok:
-                        acknowledged.update(range(b * records_per_batch, (b + 1) * records_per_batch))
+                        bad = {item["index"] for item in body["data"]["rejected"]}
+                        rejected += len(bad)
+                        acknowledged.update(
+                            epoch_ms(start, b * records_per_batch + i) for i in range(records_per_batch) if i not in bad
+                        )
                         if b >= crash_at and not recovery and failures:
                             recovery = time.monotonic() - failed_since
                         break
@@ -402,15 +423,7 @@ def postgres_restart(batches: int = 120, records_per_batch: int = 20, down_s: fl
         finally:
             stop_group(server)
         stored, distinct = _stored(app, device_id)
-        from api.extensions.db import db
-
-        with app.app_context():
-            values = {
-                int(v)
-                for v in db.session.execute(text("SELECT value FROM reading WHERE device_id = :d"), {"d": device_id})
-                .scalars()
-                .all()
-            }
+        values = _stored_ts(app, device_id)
         sent = batches * records_per_batch
         return report(
             "postgres_restart",
@@ -420,6 +433,7 @@ def postgres_restart(batches: int = 120, records_per_batch: int = 20, down_s: fl
             lost=len(acknowledged - values),
             duplicated=stored - distinct,
             unacknowledged_but_stored=len(values - acknowledged),
+            rejected=rejected,
             refused_attempts=failures,
             recovery_s=round(recovery, 1),
         )
@@ -445,7 +459,7 @@ def mqtt_restart(messages: int = 300, records_per_message: int = 5) -> dict:
             env=child_env(app, REDIS_URL="redis://127.0.0.1:1/0"),
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=(broker.dir / "ingest.log").open("w"),
             start_new_session=True,
         )
         try:
@@ -456,29 +470,43 @@ def mqtt_restart(messages: int = 300, records_per_message: int = 5) -> dict:
             device.connect("127.0.0.1", broker.port, keepalive=10)
             device.loop_start()
             start = datetime.now(UTC) - timedelta(days=1)
+            # Warm-up: until the subscriber's persistent session exists, the broker keeps nothing for it.
+            warmup = json.dumps({"guid": guid, "key": key, "records": [{"ts": epoch_ms(start, -3600), "readings": {"1": 1}}]})
+
+            def warmed() -> bool:
+                device.publish(f"devices/{guid}/telemetry", warmup, qos=1)
+                return _stored(app, device_id)[0] > 0
+
+            wait_until(warmed, 60, 0.5)
+            baseline = _stored(app, device_id)[0]
             infos = []
             restarted_at = None
             for m in range(messages):
                 records = []
                 for r in range(records_per_message):
                     n = m * records_per_message + r
-                    records.append({"ts": int((start + timedelta(seconds=n)).timestamp() * 1000), "readings": {"1": n}})
+                    records.append({"ts": epoch_ms(start, n), "readings": {"1": round((n % 50) / 10, 1)}})
                 payload = json.dumps({"guid": guid, "key": key, "records": records})
-                infos.append(device.publish(f"devices/{guid}/telemetry", payload, qos=1))
+                while True:  # the device keeps what the broker has not taken and sends it again
+                    info = device.publish(f"devices/{guid}/telemetry", payload, qos=1)
+                    if info.rc == mqtt.MQTT_ERR_SUCCESS:
+                        break
+                    time.sleep(0.2)
+                infos.append(info)
                 if m == messages // 3:
                     broker.restart_gracefully()
                     restarted_at = time.monotonic()
                 time.sleep(0.005)
-            wait_until(lambda: all(i.is_published() for i in infos), 90, 0.5)
-            acknowledged = sum(1 for i in infos if i.is_published()) * records_per_message
+            wait_until(lambda: all(_published(i) for i in infos), 90, 0.5)
+            acknowledged = sum(1 for i in infos if _published(i)) * records_per_message
             sent = messages * records_per_message
-            wait_until(lambda: _stored(app, device_id)[1] >= sent, 90, 0.5)
+            wait_until(lambda: _stored(app, device_id)[1] - baseline >= sent, 90, 0.5)
             recovery = time.monotonic() - (restarted_at or time.monotonic())
             device.loop_stop()
             device.disconnect()
         finally:
             stop_group(ingest)
-        stored, distinct = _stored(app, device_id)
+        stored, distinct = (n - baseline for n in _stored(app, device_id))
         return report(
             "mqtt_restart",
             sent=sent,
@@ -488,6 +516,13 @@ def mqtt_restart(messages: int = 300, records_per_message: int = 5) -> dict:
             duplicated=stored - distinct,
             recovery_s=round(recovery, 1),
         )
+
+
+def _published(info) -> bool:
+    try:
+        return info.is_published()
+    except RuntimeError:
+        return False
 
 
 SCENARIOS = {
