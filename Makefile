@@ -17,7 +17,7 @@ export NEXT_TELEMETRY_DISABLED := 1
 RUN_ENV := DATABASE_URL=$(DATABASE_URL) REDIS_URL=$(REDIS_URL) MQTT_URL=$(MQTT_URL) TRUSTED_PROXIES=$(TRUSTED_PROXIES) FLASK_APP=api
 
 .PHONY: help install python-deps node-deps translations update-translations build migrate seed run test test-setup services \
-        system-packages lint audit pytest web-test e2e bench bench-reliability clean
+        system-packages lint audit pytest web-test e2e bench bench-reliability reliability clean
 
 help:
 	@echo "make run    install, build, migrate a SQLite database, seed the demo, start everything"
@@ -136,6 +136,14 @@ test: test-setup lint audit pytest web-test e2e
 
 bench: test-setup
 	$(BIN)/python -m bench
+
+# Fuzzing, the BOLA probe, fault tests on private PostgreSQL / Redis / Mosquitto instances, and load
+# (locust against gunicorn): BENCH lines. `make reliability` runs only the fault tests, as pytest.
+bench-reliability: test-setup
+	$(BIN)/python -m bench reliability
+
+reliability: test-setup
+	$(BIN)/pytest -q -s tests/reliability
 
 clean:
 	rm -rf var web/.next web/.next-e2e tests/e2e/artifacts

@@ -7,6 +7,7 @@ kills or restarts; the machine's shared engines are never touched. As root, Post
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import pwd
@@ -63,9 +64,7 @@ class PrivatePostgres:
         self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8")
 
     def _run(self, tool: str, *args: str) -> None:
-        subprocess.run(  # noqa: S603 - our own PostgreSQL tools
-            [*self.as_user, str(self.bin / tool), *args], check=True, capture_output=True, cwd=self.dir
-        )
+        subprocess.run([*self.as_user, str(self.bin / tool), *args], check=True, capture_output=True, cwd=self.dir)
 
     @property
     def url(self) -> str:
@@ -80,10 +79,8 @@ class PrivatePostgres:
         self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
 
     def stop(self) -> None:
-        try:
+        with contextlib.suppress(subprocess.CalledProcessError):
             self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
-        except subprocess.CalledProcessError:
-            pass
 
     def close(self) -> None:
         self.stop()
@@ -106,7 +103,7 @@ class PrivateRedis:
     def start(self) -> None:
         command = [shutil.which("redis-server") or "redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
         command += ["--appendonly", "yes", "--appendfsync", self.appendfsync, "--save", "", "--dir", str(self.dir)]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # noqa: S603
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_port(self.port)
 
     def kill(self) -> None:
@@ -150,7 +147,7 @@ class PrivateMosquitto:
 
     def start(self) -> None:
         binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-        self.process = subprocess.Popen(  # noqa: S603 - our own broker
+        self.process = subprocess.Popen(
             [binary, "-c", str(self.dir / "mosquitto.conf")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         wait_port(self.port)

@@ -17,6 +17,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -100,7 +101,7 @@ def child_env(app, **extra) -> dict:
 
 def start_worker(app, queues: list[str], **env) -> subprocess.Popen:
     """An RQ worker in its own process group (so SIGKILL reaches the worker and its work-horse)."""
-    return subprocess.Popen(  # noqa: S603 - our own worker
+    return subprocess.Popen(
         [str(BIN / "rq"), "worker", "--url", app.config["REDIS_URL"], "--with-scheduler", *WORKER_CLASS, *queues],
         env=child_env(app, **env),
         cwd=ROOT,
@@ -234,8 +235,7 @@ def worker_notifications(messages: int = 150) -> dict:
 def worker_long_job(jobs: int = 3, chunks: int = 40) -> dict:
     from api.jobs import redis_connection
 
-    out = Path(os.environ.get("TMPDIR", "/tmp")) / f"reliab-export-{os.getpid()}-{time.time_ns()}"
-    out.mkdir(parents=True)
+    out = Path(tempfile.mkdtemp(prefix="reliab-export-"))
     with private_stack() as (app, _engines):
         from tests.reliability.jobs import long_export
 
@@ -255,9 +255,7 @@ def worker_long_job(jobs: int = 3, chunks: int = 40) -> dict:
         finally:
             stop_group(worker)
         with app.app_context():
-            finished = Counter(
-                int(x) for x in (redis_connection().lrange("reliab:export-finished", 0, -1) or [])
-            )
+            finished = Counter(int(x) for x in (redis_connection().lrange("reliab:export-finished", 0, -1) or []))
         files = sorted(out.glob("export-*.csv"))
         complete = [f for f in files if f.read_text().count("\n") == chunks]
         result = report(
@@ -371,9 +369,8 @@ def postgres_restart(batches: int = 120, records_per_batch: int = 20, down_s: fl
     with private_stack(redis=False) as (app, engines):
         guid, key, device_id = _claimed_device(app)
         port = free_port()
-        server = subprocess.Popen(  # noqa: S603 - our own gunicorn
-            [str(BIN / "gunicorn"), "-w", "2", "--threads", "2", "-b", f"127.0.0.1:{port}", "--timeout", "30"]
-            + ["api:create_app()"],
+        server = subprocess.Popen(
+            [str(BIN / "gunicorn"), "-w", "2", "--threads", "2", "-b", f"127.0.0.1:{port}", "api:create_app()"],
             env=child_env(app, REDIS_URL="redis://127.0.0.1:1/0", HOST_ALIASES="127.0.0.1=default"),
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
@@ -402,7 +399,9 @@ def postgres_restart(batches: int = 120, records_per_batch: int = 20, down_s: fl
                 while True:  # the device's rule: re-send until the server acknowledges
                     attempts += 1
                     try:
-                        answer = requests.post(url, json={"guid": guid, "records": records}, headers=headers, timeout=30)
+                        answer = requests.post(
+                            url, json={"guid": guid, "records": records}, headers=headers, timeout=30
+                        )
                         body = answer.json()
                         ok = answer.status_code == 200 and body.get("code") == 0
                     except (requests.RequestException, ValueError):
@@ -454,7 +453,7 @@ def mqtt_restart(messages: int = 300, records_per_message: int = 5) -> dict:
     with private_stack(redis=False, mqtt=True) as (app, engines):
         guid, key, device_id = _claimed_device(app)
         broker = engines["mqtt"]
-        ingest = subprocess.Popen(  # noqa: S603 - our own subscriber
+        ingest = subprocess.Popen(
             [str(BIN / "flask"), "--app", "api", "ingest", "mqtt"],
             env=child_env(app, REDIS_URL="redis://127.0.0.1:1/0"),
             cwd=ROOT,
@@ -471,7 +470,9 @@ def mqtt_restart(messages: int = 300, records_per_message: int = 5) -> dict:
             device.loop_start()
             start = datetime.now(UTC) - timedelta(days=1)
             # Warm-up: until the subscriber's persistent session exists, the broker keeps nothing for it.
-            warmup = json.dumps({"guid": guid, "key": key, "records": [{"ts": epoch_ms(start, -3600), "readings": {"1": 1}}]})
+            warmup = json.dumps(
+                {"guid": guid, "key": key, "records": [{"ts": epoch_ms(start, -3600), "readings": {"1": 1}}]}
+            )
 
             def warmed() -> bool:
                 device.publish(f"devices/{guid}/telemetry", warmup, qos=1)
