@@ -133,6 +133,7 @@ def load() -> None:
         "DATABASE_URL": BENCH_DATABASE_URL,
         "REDIS_URL": BENCH_REDIS_URL,
         "RATELIMIT_ENABLED": "0",
+        "CAPTCHA_REQUIRED": "0",  # people solve captchas; a load generator cannot
     }
     server = subprocess.Popen(  # noqa: S603 - our own gunicorn
         [*GUNICORN, "-b", f"127.0.0.1:{port}", "bench._load_app:app"],

@@ -222,8 +222,9 @@ def worker_notifications(messages: int = 150) -> dict:
             acknowledged=acknowledged,
             stored=len(delivered & expected),
             lost=len(expected - delivered),
-            duplicated=sum(1 for m in smtp.inbox.messages if m["Message-ID"] is None),
-            resent_same_id=sum(n - 1 for n in ids.values()),
+            # The same outbox row delivered twice (a crash between the provider's "accepted" and the
+            # commit): counted as a duplicate, although its stable Message-ID lets a mail store fold it.
+            duplicated=sum(n - 1 for n in ids.values()),
             delivered_at_kill=delivered_at_kill,
             recovery_s=round(recovery, 1),
         )
@@ -276,7 +277,7 @@ def worker_long_job(jobs: int = 3, chunks: int = 40) -> dict:
 # ---- Redis restarted while jobs are queued ----------------------------------------------------------
 
 
-def redis_restart(jobs: int = 300) -> dict:
+def redis_restart(jobs: int = 120) -> dict:
     from api.jobs import redis_connection
     from tests.reliability.jobs import count_once
 
