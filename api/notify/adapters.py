@@ -39,7 +39,8 @@ class Outgoing:
     subject: str | None
     body: str
     sender_name: str
-    # Sent as X-Idempotency-Key: a provider that saw the key already does not send again.
+    # Stable per outbox row: a delivery retried after a crash carries the same key, so the mail store
+    # (Message-ID) or the provider (Idempotency-Key) recognises the repeat instead of showing it twice.
     idempotency_key: str | None = None
     secret: str | None = None  # the webhook's signing secret
     attachment: str | None = None  # a file path; email only
@@ -62,7 +63,12 @@ def send_email(message: Outgoing) -> str:
     email["From"] = formataddr((message.sender_name, config["MAIL_FROM"]))
     email["To"] = message.recipient
     email["Subject"] = message.subject or message.sender_name
-    email["Message-ID"] = make_msgid(domain=config["MAIL_FROM"].rpartition("@")[2] or None)
+    domain = config["MAIL_FROM"].rpartition("@")[2] or "localhost"
+    email["Message-ID"] = (
+        f"<{hashlib.sha256(message.idempotency_key.encode()).hexdigest()[:32]}@{domain}>"
+        if message.idempotency_key
+        else make_msgid(domain=domain)
+    )
     email.set_content(message.body)
     if message.attachment:
         attach_file(email, message.attachment)
@@ -111,6 +117,8 @@ def send_via_http_provider(message: Outgoing) -> str:
         "X-Timestamp": timestamp,
         "X-Signature": sign(config["SMS_API_SECRET"], timestamp, body),
     }
+    if message.idempotency_key:
+        headers["Idempotency-Key"] = message.idempotency_key
     try:
         response = requests.post(config["SMS_API_URL"], data=body, headers=headers, timeout=15)
     except requests.RequestException as exc:

@@ -1,0 +1,180 @@
+"""Reliability and security figures (issue 10): `make bench-reliability` (`python -m bench reliability`).
+
+- fuzz_requests / fuzz_failures: schemathesis (all phases) over the documented api, signed in as the
+  demo user and the operator (tests/api/fuzz.py), a longer budget than `make test` gives it.
+- bola_probed_pct / bola_leaks: the probe of tests/api/test_bola.py (calls with ids covered, leaks).
+- fault_*: the fault scenarios of tests/reliability/scenarios.py on private engines.
+- load_<endpoint>_p50_ms / _p99_ms / _errors: locust (headless) against gunicorn (2 workers x 4 threads,
+  this machine has 2 cores) at 50 and 200 concurrent clients; the plain names are the 200-client run.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, report
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+FUZZ_SECONDS = int(os.environ.get("BENCH_FUZZ_SECONDS", "150"))
+LOAD_SECONDS = int(os.environ.get("BENCH_LOAD_SECONDS", "30"))
+GUNICORN = [str(BIN / "gunicorn"), "-w", "2", "--threads", "4", "--backlog", "1024"]
+LOCUST = [str(BIN / "locust"), "-f", str(ROOT / "bench" / "_locustfile.py"), "--headless", "--only-summary"]
+LOCUST += ["--loglevel", "ERROR", "--stop-timeout", "10"]
+ENDPOINTS = ("login", "accountInfo", "device_list", "chart", "ingestion")
+
+
+def run() -> None:
+    fuzzing()
+    bola()
+    faults()
+    load()
+
+
+def fuzzing() -> None:
+    from tests.api import fuzz
+
+    app = bench_app()
+    fuzz.seed(app)
+    requests = failures = 0
+    for who in ("demouser", "operator"):
+        result = fuzz.run(app, who, max_examples=50, max_time=FUZZ_SECONDS)
+        requests += result.requests
+        failures += len(result.failures) + len(result.errors)
+        for line in result.failures + result.errors:
+            print(f"  fuzz {who}: {line}", file=sys.stderr)
+    report("fuzz_requests", requests, "requests")
+    report("fuzz_failures", failures, "failures")
+
+
+def bola() -> None:
+    with tempfile.NamedTemporaryFile("r", suffix=".txt") as out:
+        subprocess.run(  # noqa: S603 - our own test
+            [str(BIN / "pytest"), "-q", "-p", "no:cacheprovider", "tests/api/test_bola.py", "-k", "use_my_ids"],
+            cwd=ROOT,
+            env={**os.environ, "BOLA_REPORT": out.name},
+            check=False,
+            stdout=subprocess.DEVNULL,
+        )
+        covered, with_ids, leaks, probes = (int(x) for x in Path(out.name).read_text().split())
+    report("bola_probed_pct", 100.0 * covered / with_ids, "%")
+    report("bola_leaks", leaks, "leaks")
+    report("bola_requests", probes, "requests")
+
+
+def faults() -> None:
+    from tests.reliability import scenarios
+
+    worker = [scenarios.worker_notifications(), scenarios.worker_long_job()]
+    report("fault_worker_lost", sum(f["lost"] for f in worker), "items")
+    report("fault_worker_duplicated", sum(f["duplicated"] for f in worker), "items")
+    report("fault_worker_recovery_s", max(f["recovery_s"] for f in worker), "s")
+    redis = scenarios.redis_restart()
+    report("fault_redis_lost", redis["lost"], "jobs")
+    report("fault_redis_duplicated", redis["duplicated"], "jobs")
+    report("fault_redis_recovery_s", redis["recovery_s"], "s")
+    pg = scenarios.postgres_restart()
+    report("fault_postgres_lost", pg["lost"], "readings")
+    report("fault_postgres_duplicated", pg["duplicated"], "readings")
+    report("fault_postgres_recovery_s", pg["recovery_s"], "s")
+    mqtt = scenarios.mqtt_restart()
+    report("fault_mqtt_lost", mqtt["lost"], "readings")
+    report("fault_mqtt_duplicated", mqtt["duplicated"], "readings")
+    report("fault_mqtt_recovery_s", mqtt["recovery_s"], "s")
+
+
+def load_fixture() -> dict:
+    from sqlalchemy import select
+
+    from api import demo
+    from api.account.models import Account
+    from api.device.catalogue import sync_catalogue
+    from api.device.models import Device
+    from api.device.services import claim, issue_guids
+    from api.extensions.db import db
+    from api.platform.services import sync_tenants
+    from api.tenancy import find_platform
+
+    app = bench_app()
+    with app.app_context():
+        sync_tenants()
+        demo.seed(timedelta(days=1))
+        types = sync_catalogue()
+        platform = find_platform("localhost")
+        owner = db.session.scalar(select(Device.owner_account_id).where(Device.owner_account_id.is_not(None)))
+        chart_device = db.session.scalar(select(Device.id).where(Device.owner_account_id == owner).order_by(Device.id))
+        fleet = issue_guids(platform, types[0x8002], 20, "LOAD")
+        for guid, _key in fleet:
+            claim(db.session.scalar(select(Device).where(Device.guid == guid)), owner, guid[-6:], "UTC")
+        db.session.commit()
+        user = db.session.scalar(select(Account.user_name).where(Account.id == owner))
+    return {"user": user, "password": demo.DEMO_PASSWORD, "chartDevice": chart_device, "devices": fleet}
+
+
+def load() -> None:
+    from tests.reliability.engines import free_port, wait_port
+
+    fixture = load_fixture()
+    port = free_port()
+    env = {
+        **os.environ,
+        "APP_ENV": "production",
+        "SECRET_KEY": "bench-secret-key-reliability",
+        "DEVICE_KEY_SECRET": "dev-only-change-me",  # the key the fixture's device credentials were derived with
+        "HOST_ALIASES": "localhost=default",
+        "DATABASE_URL": BENCH_DATABASE_URL,
+        "REDIS_URL": BENCH_REDIS_URL,
+        "RATELIMIT_ENABLED": "0",
+        "CAPTCHA_REQUIRED": "0",  # people solve captchas; a load generator cannot
+    }
+    server = subprocess.Popen(  # noqa: S603 - our own gunicorn
+        [*GUNICORN, "-b", f"127.0.0.1:{port}", "bench._load_app:app"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_port(port)
+        time.sleep(1)
+        for clients in (50, 200):
+            stats = locust(port, clients, fixture)
+            suffix = "" if clients == 200 else f"_c{clients}"
+            for endpoint in ENDPOINTS:
+                row = stats.get(endpoint)
+                if row is None:
+                    continue
+                report(f"load_{endpoint}_p50_ms{suffix}", float(row["50%"]), "ms")
+                report(f"load_{endpoint}_p99_ms{suffix}", float(row["99%"]), "ms")
+                report(f"load_{endpoint}_errors{suffix}", int(row["Failure Count"]), "errors")
+                report(f"load_{endpoint}_requests{suffix}", int(row["Request Count"]), "requests")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def locust(port: int, clients: int, fixture: dict) -> dict[str, dict]:
+    with tempfile.TemporaryDirectory() as folder:
+        prefix = str(Path(folder) / "load")
+        subprocess.run(  # noqa: S603 - our own load generator
+            [
+                *LOCUST,
+                *("-u", str(clients), "-r", str(max(10, clients // 4)), "-t", f"{LOAD_SECONDS}s"),
+                *("--host", f"http://127.0.0.1:{port}", "--csv", prefix),
+            ],
+            cwd=ROOT,
+            env={**os.environ, "LOAD_FIXTURE": json.dumps(fixture)},
+            check=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        with open(f"{prefix}_stats.csv", encoding="utf-8") as handle:
+            return {row["Name"]: row for row in csv.DictReader(handle)}
