@@ -128,7 +128,7 @@ def test_a_photo_just_under_the_cap_is_accepted(client, headers, upload_dir):
 
 
 @pytest.mark.parametrize(
-    "content,filename,kind",
+    "content,filename,content_type",
     [
         (b"<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>", "x.png", "image/png"),
         (b"<html><script>alert(1)</script></html>", "x.jpg", "image/jpeg"),
