@@ -66,7 +66,7 @@ describe('the shell at three widths', () => {
     await menu(page).getByText('设备列表').waitFor();
     await expectTitle(page, '冷迹云监测平台 - 首页');
     await expectTabs(page, ['首页']);
-    await page.getByText('页面不存在或正在开发中').waitFor();
+    await page.getByTestId('home').waitFor(); // the home page of issue 6
     await screenshot(page, 'shell-1440-zh-CN', false);
 
     await page.getByTestId('menu-toggle').click();

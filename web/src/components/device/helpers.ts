@@ -173,7 +173,7 @@ export const DEVICE_GUID_MAX = 20;
 export const DEVICE_REMARK_MAX = 120;
 export const GUID_PATTERN = /^\d+$/;
 
-/** Map mode needs a Google Maps key (NEXT_PUBLIC_GOOGLE_MAPS_KEY); without it a list of positions. */
+/** Devices that reported a position (what the maps can plot). */
 export function positioned<T extends { lat: number | null; lng: number | null }>(devices: T[]): T[] {
   return devices.filter((device) => device.lat !== null && device.lng !== null);
 }
