@@ -83,7 +83,7 @@ def save(args: dict) -> dict:
             http_status=422,
             data={"errors": {"deviceIds": [gettext("An asset has at most five devices.")]}},
         )
-    if args.get("organizationId"):
+    if args.get("organizationId") is not None:
         find_organization(args["organizationId"])
     asset = find(args["id"]) if args.get("id") else None
     taken = db.session.scalar(

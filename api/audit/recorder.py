@@ -72,6 +72,25 @@ def _collect(session: Session, flush_context) -> None:
             changes.append({"table": table, "id": _identity(obj), "kind": kind, "before": before, "after": after})
 
 
+def _count_bulk(orm_execute_state):
+    """Bulk UPDATE/DELETE statements never reach after_flush: run them here and note what they did."""
+    if not (orm_execute_state.is_update or orm_execute_state.is_delete):
+        return None
+    if not has_request_context() or g.get("audit_changes") is None:
+        return None
+    table = getattr(orm_execute_state.statement, "table", None)
+    name = getattr(table, "name", None)
+    if name is None or name in SKIPPED_TABLES:
+        return None
+    result = orm_execute_state.invoke_statement()
+    if result.rowcount and len(g.audit_changes) < MAX_ROWS:
+        kind = "update" if orm_execute_state.is_update else "delete"
+        g.audit_changes.append(
+            {"table": name, "id": "", "kind": kind, "before": {}, "after": {"rows": result.rowcount}}
+        )
+    return result
+
+
 class OperationRecorder:
     def begin(self) -> None:
         g.audit_changes = []
@@ -81,8 +100,8 @@ class OperationRecorder:
         from api.tenancy import data_platform_id, require_account
 
         changes, g.audit_changes = g.get("audit_changes") or [], None
-        if request.method == "POST" and not changes:
-            return  # a query sent as POST (the spec's page calls), or a call that changed nothing
+        if not changes:
+            return  # a query (the spec's page calls are POSTs), or a call that was refused or changed nothing
         account = require_account()
         summary = (view.__doc__ or "").strip().splitlines()[0][:200] if view.__doc__ else ""
         target = ", ".join(dict.fromkeys(f"{c['table']}#{c['id']}" for c in changes))[:200] or None
@@ -108,5 +127,7 @@ def install() -> None:
     """Register the recorder once per process (create_app may run several times in tests)."""
     if not event.contains(Session, "after_flush", _collect):
         event.listen(Session, "after_flush", _collect)
+    if not event.contains(Session, "do_orm_execute", _count_bulk):
+        event.listen(Session, "do_orm_execute", _count_bulk)
     if not any(isinstance(r, OperationRecorder) for r in mutation_recorders):
         mutation_recorders.append(OperationRecorder())

@@ -102,7 +102,7 @@ def create(name: str, parent_id: int | None) -> Organization:
     from api.role.services import ensure_presets
 
     me = require_account().id
-    parent = find_organization(parent_id) if parent_id else None
+    parent = find_organization(parent_id) if parent_id is not None else None
     owner = parent.owner_account_id if parent else me
     organization = Organization(platform_id=data_platform_id(), name=name, parent_id=parent_id, owner_account_id=owner)
     db.session.add(organization)

@@ -278,6 +278,8 @@ def judge(operation: Operation, response, markers: list[str]) -> tuple[str, str]
     data = body.get("data")
     if data in ([], {}) or (isinstance(data, dict) and data.get("list") == [] and not data.get("total")):
         return "empty", ""
+    if isinstance(data, list) and data and all(isinstance(item, dict) and item.get("ok") is False for item in data):
+        return "refused", "a batch call refused every item"
     if operation.key in PUBLIC_BY_DESIGN:
         return "refused", PUBLIC_BY_DESIGN[operation.key]
     return "leak", f"accepted: {json.dumps(data)[:120]}"

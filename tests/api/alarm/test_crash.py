@@ -19,6 +19,7 @@ from werkzeug.wrappers import Request, Response
 from api.extensions.db import db
 from api.notify.jobs import redeliver_stale
 from api.notify.models import DeliveryStatus, OutboundMessage
+from api.settings import TestConfig
 from tests.api.alarm.helpers import outbox, record, save_push, set_limits
 from tests.api.device_helpers import upload
 from tests.fakes import SmsProvider
@@ -60,7 +61,7 @@ def start_worker(provider) -> subprocess.Popen:
             str(Path(sys.executable).parent / "rq"),
             "worker",
             "--url",
-            os.environ.get("TEST_REDIS_URL", ""),
+            TestConfig.REDIS_URL,
             "notifications",
         ],
         cwd=ROOT,
