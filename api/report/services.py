@@ -19,7 +19,7 @@ from api.extensions.i18n import caller_zone, locale_tag
 from api.extensions.smorest import ApiError
 from api.report.kinds import REPORT_KINDS, device_sensors
 from api.report.models import ExportFile, FileStatus, FileType, Frequency, ScheduledReport
-from api.tenancy import data_platform_id, owned, require_account
+from api.tenancy import data_platform_id, owned, require_account, visible_params
 
 # Files one account may have generating at once (a year of data for many devices is minutes of work).
 MAX_GENERATING = 5
@@ -64,6 +64,12 @@ def _devices_for_export(device_ids: list[int]) -> list[Device]:
     return devices
 
 
+def _visible_probes(device: Device, chosen: list[int] | None) -> list[int]:
+    """The chosen sensors of a device that the signed-in account may see (all of them for its owner)."""
+    shown = {p.probe_id for p in visible_params(device, device.device_type.params) if p.probe_id is not None}
+    return [sensor.probe for sensor in device_sensors(device, chosen) if sensor.probe in shown]
+
+
 def file_name(devices: list[Device], start: datetime, end: datetime, zone: ZoneInfo, ext: str, prefix: str = "") -> str:
     first = devices[0].name or devices[0].guid if devices else ""
     label = first if len(devices) == 1 else gettext("%(name)s and %(n)s more", name=first, n=len(devices) - 1)
@@ -88,7 +94,8 @@ def request_export(args: dict) -> ExportFile:
         )
     devices = _devices_for_export(args["deviceIds"])
     sensors = args.get("sensors") or None
-    if sensors and not any(device_sensors(d, sensors) for d in devices):
+    probes = {str(d.id): _visible_probes(d, sensors) for d in devices}
+    if sensors and not any(probes.values()):
         raise ApiError(
             gettext("None of the chosen sensors belongs to these devices."),
             code=422,
@@ -100,6 +107,8 @@ def request_export(args: dict) -> ExportFile:
     params = {
         "deviceIds": [d.id for d in devices],
         "sensors": sensors,
+        # Fixed now, while the requester is known: a shared device's hidden parameters never reach the file.
+        "probes": probes,
         "start": start.isoformat(),
         "end": end.isoformat(),
         "timeZone": zone.key,

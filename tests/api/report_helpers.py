@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -56,3 +58,10 @@ def files(client, headers) -> list[dict]:
     body = client.post(f"{REPORT}/ExportFile/page", json={"start": 1, "pageSize": 50}, headers=headers).get_json()
     assert body["code"] == 0, body
     return body["data"]["list"]
+
+
+def read_csv(client, headers, file_id) -> tuple[bytes, list[list[str]]]:
+    response = client.get(f"{REPORT}/ExportFile/download/{file_id}", headers=headers)
+    assert response.status_code == 200, response.get_json()
+    raw = response.data
+    return raw, list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 from datetime import UTC, datetime, timedelta
@@ -18,7 +17,7 @@ from api.report.stats import DELTA_H_OVER_R, SeriesStats, mean_kinetic_temperatu
 from tests.api import account_helpers, device_helpers, report_helpers
 from tests.api.account_helpers import auth, login, make_account
 from tests.api.device_helpers import add
-from tests.api.report_helpers import REPORT, START, export, files, load_readings, set_device
+from tests.api.report_helpers import REPORT, START, export, files, load_readings, read_csv, set_device
 
 # Fixtures of the shared helpers.
 guids, owner, stranger = device_helpers.guids, device_helpers.owner, device_helpers.stranger
@@ -140,13 +139,6 @@ def test_fahrenheit_conversion_of_values_limits_and_differences():
 
 
 # ---- exports and the download centre --------------------------------------------------------------
-
-
-def read_csv(client, headers, file_id) -> tuple[bytes, list[list[str]]]:
-    response = client.get(f"{REPORT}/ExportFile/download/{file_id}", headers=headers)
-    assert response.status_code == 200, response.get_json()
-    raw = response.data
-    return raw, list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
 
 
 def test_csv_export_in_the_requesters_zone_and_unit(app, client, owner, guids, files_dir, run_jobs):

@@ -13,8 +13,9 @@ from api.sharing.models import DeviceShare
 from tests.api.account_helpers import auth, login, make_account
 from tests.api.device_helpers import add, guids, minutes_ago
 from tests.api.org_helpers import DEVICE, ok, send_readings
+from tests.api.report_helpers import export, files, files_dir, read_csv
 
-__all__ = ["guids"]
+__all__ = ["files_dir", "guids"]
 
 # Temperature (0001) visible but not settable; humidity (0002) hidden; real-time and chart shown,
 # the map hidden; the logging interval (0101) not in the template at all.
@@ -275,3 +276,16 @@ def test_rejected_transfer_keeps_the_owner(app, client, guids):
     assert ok(client.put(f"{DEVICE}/DeviceTransfer/reject/{transfer['id']}", headers=buyer))["status"] == "rejected"
     assert ok(client.get(f"{DEVICE}/Device/detail/{device_id}", headers=owner))["id"] == device_id
     assert minutes_ago(0)
+
+
+def test_template_hides_a_parameter_in_exports(app, client, guids, files_dir, run_jobs):
+    _owner, recipient, device_id, _ = setup_share(app, client, guids)
+    now = utcnow()
+    body = export(client, recipient, [device_id], "csv", start=now - timedelta(hours=1), end=now + timedelta(minutes=1))
+    assert body["code"] == 0, body
+    run_jobs()
+    [row] = files(client, recipient)
+    assert row["status"] == "generated", row
+    _raw, rows = read_csv(client, recipient, row["id"])
+    assert len(rows[0]) == 4 and "Humidity" not in ",".join(rows[0])  # name, GUID, time, temperature only
+    assert [r[3] for r in rows[1:]] == ["4.5", "4.7"]
