@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from api.device.models import Device
 from api.extensions.db import db
+from api.settings import TestConfig
 from api.telemetry.store import store_readings
 
 REPORT = "/api/report"
@@ -19,7 +20,11 @@ START = datetime(2026, 3, 7, 0, 0, tzinfo=UTC)  # the US change to summer time i
 
 @pytest.fixture
 def files_dir(app, tmp_path, monkeypatch):
+    """A files directory per test; jobs go to the test Redis (whatever an earlier test did to it)."""
     monkeypatch.setitem(app.config, "FILES_DIR", tmp_path / "files")
+    if app.config["REDIS_URL"] != TestConfig.REDIS_URL:
+        monkeypatch.setitem(app.config, "REDIS_URL", TestConfig.REDIS_URL)
+        monkeypatch.setitem(app.extensions, "jobs", {"redis": None, "down_until": 0.0})
     return tmp_path / "files"
 
 

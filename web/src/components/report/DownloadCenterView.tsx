@@ -84,7 +84,7 @@ export function FileTable() {
           render: (_, file) =>
             mobile ? (
               <Space orientation="vertical" size={2}>
-                <span data-testid="file-name" style={{ wordBreak: 'break-all' }}>
+                <span data-testid="file-name" style={{ overflowWrap: 'anywhere' }}>
                   {file.fileName}
                 </span>
                 <FileStatusCell file={file} />
