@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import aliased
 
 from api.device.models import Device, DeviceParam
 from api.extensions.db import db
@@ -75,14 +76,17 @@ def device_sensors(device: Device, probes: list[int] | None = None) -> list[Sens
 
 
 def device_subjects(params: dict[str, Any], owner_account_id: int) -> list[Subject]:
-    """An export fixed its devices and their visible sensors when it was requested (`probes`); a
-    scheduled report, run with nobody signed in, covers the owner's own devices only."""
+    """An export fixed its devices, their owners and their visible sensors when it was requested
+    (`probes`, `owners`); a scheduled report, run with nobody signed in, covers the owner's own devices."""
     start, end = datetime.fromisoformat(params["start"]), datetime.fromisoformat(params["end"])
     probes = params.get("probes")
     stmt = select(Device).where(Device.id.in_(params["deviceIds"]))
     if probes is None:
         stmt = stmt.where(Device.owner_account_id == owner_account_id)
     by_id = {d.id: d for d in db.session.scalars(stmt)}
+    if probes is not None:  # a device released or transferred since the request is left out
+        owners = params.get("owners", {})
+        by_id = {i: d for i, d in by_id.items() if owners.get(str(i), d.owner_account_id) == d.owner_account_id}
     subjects = []
     for device_id in params["deviceIds"]:
         if device_id not in by_id:
@@ -104,10 +108,22 @@ def register_kind(kind: ReportKind) -> None:
 register_kind(ReportKind("device", N_("Device data"), device_subjects))
 
 
-def alarm_records(device_id: int, start: datetime, end: datetime) -> list[dict[str, Any]]:
-    """The alarms of a device in a range with how each was processed, for the report's alarm list.
+def alarm_records(device_id: int, start: datetime, end: datetime) -> list[Any]:
+    """The alarms of a device that were open at any moment of the range (opened before its end, not
+    closed before its start), oldest first, with who processed each: the report's alarm list."""
+    from api.account.models import Account
+    from api.alarm.models import Alarm, AlarmStatus
 
-    There is no alarm table on this branch yet (the alarm area is a later issue), so this returns
-    []; the report renders the section ("no alarms in this period") from whatever it returns. Rows
-    will be {"time", "sensor", "kind", "value", "status", "handler", "result"}."""
-    return []
+    handler = aliased(Account)
+    stmt = (
+        select(Alarm, handler.user_name)
+        .outerjoin(handler, handler.id == Alarm.processed_by)
+        .where(
+            Alarm.device_id == device_id,
+            Alarm.status != AlarmStatus.DELAYING,
+            Alarm.opened_at < end,
+            (Alarm.closed_at.is_(None)) | (Alarm.closed_at >= start),
+        )
+        .order_by(Alarm.opened_at, Alarm.id)
+    )
+    return list(db.session.execute(stmt).all())

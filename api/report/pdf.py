@@ -25,12 +25,28 @@ from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import KeepTogether, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from api.alarm.models import AlarmKind, ProcessState
 from api.extensions.db import utcnow
+from api.extensions.i18n import N_
 from api.report.formats import TICK_READINGS, Presentation, Progress
 from api.report.kinds import Subject, alarm_records
 from api.report.stats import SeriesStats
 from api.telemetry.queries import chart, stream_rows
 
+# Labels of the alarm list (translated when the report is drawn, in the requester's language).
+ALARM_KINDS = {
+    AlarmKind.UPPER: N_("Above the upper limit"),
+    AlarmKind.LOWER: N_("Below the lower limit"),
+    AlarmKind.OFFLINE: N_("Offline"),
+    AlarmKind.BATTERY: N_("Low battery"),
+    AlarmKind.FAULT: N_("Probe fault"),
+}
+PROCESS_STATES = {
+    ProcessState.PENDING: N_("Pending"),
+    ProcessState.AGREED: N_("Agreed"),
+    ProcessState.REJECTED: N_("Rejected"),
+    ProcessState.ON_HOLD: N_("On hold"),
+}
 MAX_TABLE_ROWS = 1440
 PRINT_STEPS_MIN = (1, 2, 5, 10, 15, 30, 60, 120, 180, 240, 360, 720, 1440)
 CHART_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
@@ -163,9 +179,7 @@ class Report:
         story.append(Paragraph(gettext("Alarms"), self.styles["h2"]))
         alarms = alarm_records(device.id, subject.start, subject.end)
         if alarms:
-            rows = [[gettext("Time"), gettext("Sensor"), gettext("Alarm"), gettext("Value"), gettext("Processing")]]
-            rows += [[a["time"], a["sensor"], a["kind"], a["value"], a.get("result") or a["status"]] for a in alarms]
-            story.append(self.table(rows))
+            story.append(self.table(self.alarm_rows(subject, alarms)))
         else:
             story.append(Paragraph(gettext("No alarms in this period."), self.styles["body"]))
         story.append(Paragraph(gettext("Readings"), self.styles["h2"]))
@@ -182,6 +196,40 @@ class Report:
         story.append(Spacer(1, 6 * mm))
         story.append(KeepTogether(self.signature_block()))
         return story
+
+    def alarm_rows(self, subject: Subject, alarms) -> list[list[str]]:
+        """Opened, closed, sensor, kind, peak value, and how it was processed (state, result, by whom, when)."""
+        units = self.p.units
+        sensors = {s.probe: s for s in subject.sensors}
+
+        def local(moment) -> str:
+            return self.p.local_time(int(moment.timestamp() * 1000))
+
+        header = [gettext("Opened"), gettext("Closed"), gettext("Sensor"), gettext("Alarm"), gettext("Peak")]
+        rows = [[*header, gettext("Processing")]]
+        for alarm, handler in alarms:
+            sensor = sensors.get(alarm.sensor)
+            peak = (
+                fmt(units.value(sensor, alarm.peak_value), sensor.precision)
+                if sensor and alarm.peak_value is not None
+                else ""
+            )
+            processing = [gettext(PROCESS_STATES[alarm.process_state])]
+            if alarm.result:
+                processing.append(alarm.result)
+            if handler:
+                processing.append(f"{handler} {local(alarm.processed_at) if alarm.processed_at else ''}".strip())
+            rows.append(
+                [
+                    local(alarm.opened_at),
+                    local(alarm.closed_at) if alarm.closed_at else gettext("still open"),
+                    sensor.name if sensor else "",
+                    gettext(ALARM_KINDS[alarm.kind]),
+                    peak,
+                    " / ".join(processing),
+                ]
+            )
+        return rows
 
     def chart(self, subject: Subject) -> Drawing:
         units, local = self.p.units, self.p.local_time

@@ -109,6 +109,7 @@ def request_export(args: dict) -> ExportFile:
         "sensors": sensors,
         # Fixed now, while the requester is known: a shared device's hidden parameters never reach the file.
         "probes": probes,
+        "owners": {str(d.id): d.owner_account_id for d in devices},
         "start": start.isoformat(),
         "end": end.isoformat(),
         "timeZone": zone.key,

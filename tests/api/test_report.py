@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import select
 
+from api.device.models import Device
 from api.extensions.db import db, utcnow
 from api.report.models import ExportFile, FileStatus
 from api.report.present import LocalTime, Units, neutralise
@@ -478,3 +479,47 @@ def test_due_scheduled_report_is_generated_and_emailed_with_the_pdf(
     page = client.post(f"{REPORT}/ScheduledReport/page", json={}, headers=owner).get_json()["data"]["list"][0]
     assert page["lastFileId"] == row["id"]
     assert datetime.fromisoformat(page["nextReportTime"]) > now
+
+
+def test_the_report_lists_the_alarms_open_during_its_range_with_their_processing(
+    app, client, owner, guids, files_dir, run_jobs
+):
+    from api.alarm.models import Alarm, AlarmKind, AlarmStatus, ProcessState
+    from api.report.kinds import alarm_records
+
+    device_id = add(client, owner, guids["th_a"][0], name="Fridge")
+    load_readings(app, device_id, [5.0, 9.5, 5.0], step_s=3600)
+    with app.app_context():
+        platform_id = db.session.get(Device, device_id).platform_id
+
+        def alarm(opened_h, closed_h, **extra):
+            opened = START + timedelta(hours=opened_h)
+            closed = START + timedelta(hours=closed_h) if closed_h is not None else None
+            row = Alarm(
+                platform_id=platform_id,
+                device_id=device_id,
+                kind=AlarmKind.UPPER,
+                sensor=1,
+                status=AlarmStatus.CLOSED if closed else AlarmStatus.OPEN,
+                breach_started_at=opened,
+                opened_at=opened,
+                closed_at=closed,
+                last_seen_at=closed or opened,
+                peak_value=9.5,
+                **extra,
+            )
+            db.session.add(row)
+            return row
+
+        before = alarm(-5, -1)  # closed before the range: not listed
+        spanning = alarm(-1, 2, process_state=ProcessState.AGREED, result="Door closed")
+        still_open = alarm(30, None)
+        alarm(49, 50)  # opened after the range
+        db.session.commit()
+        listed = [a.id for a, _handler in alarm_records(device_id, START, START + timedelta(days=2))]
+        assert listed == [spanning.id, still_open.id]
+        assert before.id not in listed
+    body = export(client, owner, [device_id], "pdf")
+    run_jobs()
+    row = files(client, owner)[0]
+    assert body["code"] == 0 and row["status"] == "generated", row
