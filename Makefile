@@ -71,7 +71,7 @@ run: build seed
 	trap 'trap - INT TERM EXIT; kill 0 2>/dev/null; wait 2>/dev/null' INT TERM EXIT; \
 	$(BIN)/flask run --host 127.0.0.1 --port $(API_PORT) --no-reload & \
 	if $(BIN)/python -c "import redis,os,sys; redis.Redis.from_url(os.environ['REDIS_URL'], socket_connect_timeout=1).ping()" 2>/dev/null; then \
-	  $(BIN)/rq worker --url $$REDIS_URL --with-scheduler notifications exports reports default & \
+	  $(BIN)/rq worker --worker-class api.jobs.worker.AppWorker --url $$REDIS_URL --with-scheduler notifications exports reports default & \
 	  $(BIN)/rq cron --url $$REDIS_URL api/jobs/schedule.py & \
 	else echo "No Redis at $$REDIS_URL: jobs run inside the api process (embedded default)"; fi; \
 	if (exec 3<>/dev/tcp/127.0.0.1/1883) 2>/dev/null; then $(BIN)/flask ingest mqtt & \

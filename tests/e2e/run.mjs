@@ -207,7 +207,7 @@ async function main() {
   step('api-migrate', FLASK, ['--app', 'api', 'db', 'upgrade'], { env: apiEnv });
   step('api-seed', FLASK, ['--app', 'api', 'seed-demo'], { env: apiEnv });
   const api = background('api', FLASK, ['--app', 'api', 'run', '--host', '127.0.0.1', '--port', API_PORT], { env: apiEnv });
-  const worker = background('worker', RQ, ['worker', '--url', REDIS_URL, '--with-scheduler', 'notifications', 'exports', 'reports', 'default'], {
+  const worker = background('worker', RQ, ['worker', '--worker-class', 'api.jobs.worker.AppWorker', '--url', REDIS_URL, '--with-scheduler', 'notifications', 'exports', 'reports', 'default'], {
     env: apiEnv,
   });
   step('web-build', 'npm', ['run', 'build', '-w', 'web'], { env: webEnv });

@@ -59,6 +59,8 @@ def start_worker(provider) -> subprocess.Popen:
         [
             str(Path(sys.executable).parent / "rq"),
             "worker",
+            "--worker-class",
+            "api.jobs.worker.AppWorker",
             "--url",
             os.environ.get("TEST_REDIS_URL", ""),
             "notifications",
