@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import and_, exists, select
+from sqlalchemy import and_, exists, func, select
 
 from api.alarm import lifecycle
 from api.alarm.lifecycle import breach, recover
-from api.alarm.models import Alarm, AlarmKind
-from api.alarm.rules import limits_of, rules_for_type
+from api.alarm.models import Alarm, AlarmKind, AlarmRule
+from api.alarm.rules import LOW_BATTERY_PERCENT, limits_of, rules_for_type
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, utcnow
 from api.telemetry.records import Record
@@ -87,7 +87,15 @@ def sweep(now: datetime | None = None, batch: int = 500) -> int:
         return rules_cache[device.device_type_id]
 
     offline = _live_devices().where(DeviceState.offline_at < now, _no_active(AlarmKind.OFFLINE))
-    low = _live_devices().where(DeviceState.battery.is_not(None), _no_active(AlarmKind.BATTERY))
+    # Only batteries below the highest threshold any rule uses are candidates (so a large fleet of
+    # healthy batteries never fills the batch).
+    highest = db.session.scalar(
+        select(func.max(AlarmRule.threshold)).where(
+            AlarmRule.alarm_kind == AlarmKind.BATTERY, AlarmRule.active_default.is_(True)
+        )
+    )
+    ceiling = max(highest or 0.0, LOW_BATTERY_PERCENT)
+    low = _live_devices().where(DeviceState.battery < ceiling, _no_active(AlarmKind.BATTERY))
     for stmt, kind in ((offline, AlarmKind.OFFLINE), (low, AlarmKind.BATTERY)):
         rows = db.session.execute(stmt.limit(batch).with_for_update(of=DeviceState, skip_locked=True)).all()
         for device, state in rows:

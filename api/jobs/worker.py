@@ -1,19 +1,18 @@
 """The RQ worker class of the platform: `rq worker --worker-class api.jobs.worker.AppWorker ...`.
 
-RQ forks a work-horse for every job. Without this class each horse imports the api and builds the
-Flask app again (seconds on a busy machine, for a job of milliseconds). AppWorker builds the app
-once in the worker process, before any fork, so every horse inherits it ready. The app opens no
-database or Redis connection while it is built, so no socket is shared across the fork.
+RQ forks a work horse per job. Without this, every horse imports the api and builds the Flask app
+again (seconds per job); AppWorker builds it once in the parent, before any fork, so every horse
+inherits it ready. The parent never opens a database connection, so no connection crosses a fork.
 """
 
 from __future__ import annotations
 
 from rq import Worker
 
-from api.jobs import _app_for_worker
-
 
 class AppWorker(Worker):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        from api.jobs import _app_for_worker
+
         _app_for_worker()

@@ -112,7 +112,7 @@ describe('alarms and notifications (issue 7)', () => {
     await page.getByTestId('message-list').waitFor();
     await upload(device, 14.5);
     const row = page.locator('tr', { hasText: 'E2E Fridge' }).first();
-    await row.waitFor({ timeout: 20_000 });
+    await row.waitFor({ timeout: 30_000 });
     await row.getByText('Above the upper limit').first().waitFor();
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="unread-badge"]')?.getAttribute('data-count')) > 0, null, {
       timeout: 20_000,

@@ -1,8 +1,8 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Card, Checkbox, Form, Input, InputNumber, Radio, Select, Space, Switch, TimePicker, Typography } from 'antd';
+import { App, Button, Card, Checkbox, Form, Input, InputNumber, Radio, Select, Skeleton, Space, Switch, TimePicker, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
-import { useEffect, useState } from 'react';
+import { useMemo, useState } from 'react';
 import {
   ALARM_KINDS,
   CHANNELS,
@@ -29,23 +29,19 @@ interface LimitRow {
 function LimitsCard({ device }: { device: DeviceDetail }) {
   const { t } = useTranslation('alarm');
   const { message } = App.useApp();
-  const sensors = device.params.filter((param) => param.paramType === 'sensor' && param.probeId !== null);
+  const sensors = useMemo(() => device.params.filter((param) => param.paramType === 'sensor' && param.probeId !== null), [device.params]);
   const { data, mutate } = useSensorLimits(device.id);
   const [form] = Form.useForm<Record<string, LimitRow>>();
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    if (!data) return;
-    const byProbe = Object.fromEntries(data.map((limit) => [limit.sensor, limit]));
-    form.setFieldsValue(
-      Object.fromEntries(
-        sensors.map((param) => {
-          const limit = byProbe[param.probeId as number];
-          return [String(param.probeId), { upperLimit: limit?.upperLimit ?? null, lowerLimit: limit?.lowerLimit ?? null, delayMinutes: limit?.delayMinutes ?? 0, enabled: limit?.enabled ?? true }];
-        }),
-      ),
+  const initial = useMemo(() => {
+    const byProbe = Object.fromEntries((data ?? []).map((limit) => [limit.sensor, limit]));
+    return Object.fromEntries(
+      sensors.map((param) => {
+        const limit = byProbe[param.probeId as number];
+        return [String(param.probeId), { upperLimit: limit?.upperLimit ?? null, lowerLimit: limit?.lowerLimit ?? null, delayMinutes: limit?.delayMinutes ?? 0, enabled: limit?.enabled ?? true }];
+      }),
     );
-  }, [data, form, sensors]);
+  }, [data, sensors]);
 
   const save = async (values: Record<string, LimitRow>) => {
     const limits: SensorLimit[] = Object.entries(values)
@@ -62,9 +58,12 @@ function LimitsCard({ device }: { device: DeviceDetail }) {
     }
   };
 
+  // The form appears once the saved limits are here, so nothing typed is overwritten by their arrival.
+  if (!data) return <Skeleton active />;
+
   return (
     <Card size="small" title={t('limits.title')} data-testid="limits-card">
-      <Form form={form} layout="vertical" onFinish={(values) => void save(values)}>
+      <Form form={form} layout="vertical" initialValues={initial} onFinish={(values) => void save(values)}>
         {sensors.map((param) => {
           const key = String(param.probeId);
           const ordered = ({ getFieldValue }: { getFieldValue: (name: string[]) => unknown }) => ({
@@ -171,10 +170,6 @@ function PushCard({ device }: { device: DeviceDetail }) {
   const multiLevel = Form.useWatch('multiLevel', form);
   const channels = Form.useWatch('channels', form) ?? [];
 
-  useEffect(() => {
-    if (data) form.setFieldsValue(toForm(data));
-  }, [data, form]);
-
   const save = async (values: PushForm) => {
     const setting = fromForm(device.id, values);
     if (!levelTimesRise(setting.levels.map((level) => level.minutes))) {
@@ -201,9 +196,11 @@ function PushCard({ device }: { device: DeviceDetail }) {
     }),
   ];
 
+  if (!data) return <Skeleton active />;
+
   return (
     <Card size="small" title={t('push.title')} data-testid="push-card">
-      <Form form={form} layout="vertical" onFinish={(values) => void save(values)} initialValues={data ? toForm(data) : undefined}>
+      <Form form={form} layout="vertical" onFinish={(values) => void save(values)} initialValues={toForm(data)}>
         <Space wrap size="large">
           <Form.Item name="enabled" label={t('push.enabled')} valuePropName="checked">
             <Switch data-testid="push-enabled" />
