@@ -117,13 +117,13 @@ def load_fixture() -> dict:
         for guid, _key in fleet:
             claim(db.session.scalar(select(Device).where(Device.guid == guid)), owner, guid[-6:], "UTC")
         account = db.session.get(Account, owner)
+        user_name = account.user_name
         # One session per simulated browser, issued directly: 200 sign-ins at once would only measure
         # argon2 (login is measured by its own task).
         with app.test_request_context(headers={"Host": "localhost"}):
             tokens = [issue_token(account, platform) for _ in range(MAX_CLIENTS)]
-        db.session.commit()
     return {
-        "user": account.user_name,
+        "user": user_name,
         "password": demo.DEMO_PASSWORD,
         "tokens": tokens,
         "chartDevice": chart_device,
@@ -192,5 +192,8 @@ def locust(port: int, clients: int, fixture: dict) -> dict[str, dict]:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+        with open(f"{prefix}_failures.csv", encoding="utf-8") as handle:
+            for row in csv.DictReader(handle):
+                print(f"  load {clients} clients: {row['Name']} x{row['Occurrences']}: {row['Error']}", file=sys.stderr)
         with open(f"{prefix}_stats.csv", encoding="utf-8") as handle:
             return {row["Name"]: row for row in csv.DictReader(handle)}
