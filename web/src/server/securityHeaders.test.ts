@@ -17,8 +17,9 @@ describe('security headers of the pages', () => {
     expect(byName['Referrer-Policy']).toBe('strict-origin-when-cross-origin');
   });
 
-  it('runs scripts only from this origin (and the maps loader), never plugins', () => {
+  it('runs scripts only from this origin (and the maps loader), never eval or plugins', () => {
     expect(directives['script-src']).toContain("'self'");
+    expect(directives['script-src']).not.toContain("'unsafe-eval'");
     expect(directives['object-src']).toEqual(["'none'"]);
     expect(directives['default-src']).toEqual(["'self'"]);
   });
