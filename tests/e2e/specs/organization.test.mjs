@@ -113,4 +113,36 @@ describe('organizations, roles and sharing (issue 9)', () => {
     assert.deepEqual(member.errors(), []);
     await member.context.close();
   });
+
+  test('the organization, user-centre, project and asset pages at 1440 px and 390 px', async () => {
+    const pages = [
+      ['/organization/list', 'organization-list', 'Demo Cold Chain HQ'],
+      ['/home/organization', 'organization-home', 'Shanghai Warehouse'],
+      ['/consumer/info', 'consumer-info', 'demouser'],
+      ['/consumer/list', 'members-panel', 'demomember'],
+      ['/consumer/role', 'consumer-role', 'Observer'],
+      ['/consumer/sharer', 'consumer-sharer', 'Pharmacy Fridge'],
+      ['/operation/log', 'operation-log', null],
+      ['/project/list', 'project-list', null],
+      ['/asset/list', 'asset-list', null],
+    ];
+    for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+      const context = await contextFor(browser, 'localhost', 'en-US', viewport);
+      const page = await context.newPage();
+      const errors = collectErrors(page);
+      await useToken(page, 'localhost', await apiLogin('localhost', 'demouser'));
+      for (const [pathname, testId, text] of pages) {
+        await page.goto(siteUrl('localhost', pathname));
+        const root = page.getByTestId(testId);
+        await root.waitFor();
+        if (text) await root.getByText(text).first().waitFor();
+        await screenshot(page, `organization${pathname.replaceAll('/', '-')}-${viewport.width}`);
+      }
+      assert.deepEqual(
+        errors.filter((message) => !message.includes('404 (Not Found)')),
+        [],
+      );
+      await context.close();
+    }
+  });
 });
