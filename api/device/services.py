@@ -218,7 +218,8 @@ def with_state(device: Device, state: DeviceState | None, now: datetime) -> dict
 
     values = visible_values(device, state.values if state else None)
     shared = device_access(device) == SHARED
-    return {"device": device, "state": state, "status": status_of(device, state, now), "values": values, "shared": shared}
+    status = status_of(device, state, now)
+    return {"device": device, "state": state, "status": status, "values": values, "shared": shared}
 
 
 def status_counts() -> dict[str, int]:
