@@ -225,7 +225,10 @@ def with_state(device: Device, state: DeviceState | None, now: datetime) -> dict
 def status_counts() -> dict[str, int]:
     now = utcnow()
     conditions = status_conditions(now)
-    columns = [func.count().label("all")] + [
+    from api.organization.models import OrganizationDevice
+
+    in_organization = Device.id.in_(select(OrganizationDevice.device_id))
+    columns = [func.count().label("all"), func.count().filter(in_organization).label("in_organization")] + [
         func.count().filter(condition).label(status.value) for status, condition in conditions.items()
     ]
     row = db.session.execute(_listing().with_only_columns(*columns)).one()
@@ -239,7 +242,7 @@ def status_counts() -> dict[str, int]:
         "deactivated": counts["deactivated"],
         "expired": counts["expired"],
         "notEnabled": counts["not_enabled"],
-        "organization": 0,
+        "organization": counts["in_organization"],
     }
 
 
