@@ -34,13 +34,14 @@ def test_enqueue_goes_to_the_named_queue_and_a_worker_runs_it(app, redis, client
 
 def test_jobs_need_redis_when_the_fallback_is_off(app):
     with app.app_context():
+        redis_url = app.config["REDIS_URL"]
         app.config.update(JOBS_INLINE_FALLBACK=False, REDIS_URL="redis://127.0.0.1:1/0")
         app.extensions["jobs"] = {"redis": None, "down_until": 0.0}
         try:
             with pytest.raises(JobsUnavailableError):
                 record_heartbeat.enqueue()
         finally:
-            app.config.update(JOBS_INLINE_FALLBACK=True, REDIS_URL=app.config["REDIS_URL"])
+            app.config.update(JOBS_INLINE_FALLBACK=True, REDIS_URL=redis_url)
             app.extensions.pop("jobs")
 
 
