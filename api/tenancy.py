@@ -177,18 +177,27 @@ def _active_shares(account_id: int) -> Select:
     )
 
 
+def _reached_device_ids() -> list[int]:
+    """Devices the signed-in account reaches without owning them: those of its organisations and
+    those shared with it (live shares). Computed once per request, so the common case (an account
+    on its own) keeps the plain owner filter and its index."""
+    if "reached_device_ids" not in g:
+        from api.organization.models import OrganizationDevice
+
+        me = require_account().id
+        of_organizations = select(OrganizationDevice.device_id).where(
+            OrganizationDevice.organization_id.in_(reachable_organizations(me))
+        )
+        g.reached_device_ids = sorted(set(db.session.scalars(of_organizations.union(_active_shares(me)))))
+    return g.reached_device_ids
+
+
 def visible(stmt: Select[tuple[T]], model) -> Select[tuple[T]]:
     """Restrict a device query to the devices the signed-in account may see (owned, of its
     organisations, shared with it and not expired) in this site's data space."""
-    from api.organization.models import OrganizationDevice
-
-    me = require_account().id
-    of_organizations = select(OrganizationDevice.device_id).where(
-        OrganizationDevice.organization_id.in_(reachable_organizations(me))
-    )
-    return scoped(stmt, model).where(
-        or_(model.owner_account_id == me, model.id.in_(of_organizations), model.id.in_(_active_shares(me)))
-    )
+    mine = model.owner_account_id == require_account().id
+    reached = _reached_device_ids()
+    return scoped(stmt, model).where(or_(mine, model.id.in_(reached)) if reached else mine)
 
 
 def _share_templates() -> dict[int, list[dict]]:

@@ -25,6 +25,8 @@ class TestTree:
         [hq] = ok(client.get(f"{ORG}/tree", headers=e.owner))
         assert hq["name"] == "Cold Chain HQ" and hq["children"][0]["children"][0]["name"] == "Night Shift"
         assert hq["children"][0]["deviceCount"] == 1
+        counts = ok(client.get(f"{DEVICE}/Device/statusCount", headers=e.owner))
+        assert counts["all"] == 2 and counts["organization"] == 1
         # Moving under its own descendant is refused; moving to the top changes the tree.
         body = client.put(
             f"{ORG}/update", json={"id": e.branch, "name": "Shanghai Branch", "parentId": night["id"]}, headers=e.owner

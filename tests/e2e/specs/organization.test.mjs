@@ -38,10 +38,23 @@ async function invitationMail(address, since, timeoutMs = 30_000) {
   throw new Error(`no invitation mail for ${address}`);
 }
 
-/** Pick an option of the antd select (or tree select) inside `scope`. */
+/**
+ * Pick an option of the antd select (or tree select) labelled `label` inside `scope`, and wait until
+ * the select shows it. The dropdown's opening motion is waited out first: a click during it misses.
+ */
 async function choose(page, scope, label, option) {
-  await scope.locator('.ant-form-item', { hasText: label }).locator('.ant-select').click();
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(option, { exact: true }).click();
+  const item = scope.locator('.ant-form-item', { hasText: label });
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    await item.locator('.ant-select').click();
+    const choice = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(option, { exact: true });
+    await choice.waitFor();
+    await page.waitForTimeout(300);
+    await choice.click();
+    const shown = item.locator('.ant-select-content, .ant-select-selection-item', { hasText: option });
+    if (await shown.first().isVisible()) return;
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`could not choose ${option} for ${label}`);
 }
 
 describe('organizations, roles and sharing (issue 9)', () => {
@@ -52,7 +65,7 @@ describe('organizations, roles and sharing (issue 9)', () => {
     await page.getByTestId('members-panel').waitFor();
     const sent = Date.now();
     await page.getByTestId('member-invite').click();
-    const drawer = page.locator('.ant-drawer-content');
+    const drawer = page.locator('.ant-drawer', { hasText: 'Invite member' });
     await choose(page, drawer, 'Organization', 'Shanghai Warehouse');
     await drawer.locator('#email').fill(EMAIL);
     await drawer.locator('#inviterName').fill('Demo User');
@@ -75,7 +88,7 @@ describe('organizations, roles and sharing (issue 9)', () => {
     await page.reload();
     const row = page.locator('tr', { hasText: USER_NAME });
     await row.getByTestId('member-edit').click();
-    await choose(page, page.locator('.ant-drawer-content'), 'Role', 'Observer');
+    await choose(page, page.locator('.ant-drawer', { hasText: 'Edit member' }), 'Role', 'Observer');
     await page.getByTestId('drawer-submit').click();
     await row.getByText('Observer').waitFor();
 
@@ -112,5 +125,37 @@ describe('organizations, roles and sharing (issue 9)', () => {
     assert.equal(refused.status, 403);
     assert.deepEqual(member.errors(), []);
     await member.context.close();
+  });
+
+  test('the organization, user-centre, project and asset pages at 1440 px and 390 px', async () => {
+    const pages = [
+      ['/organization/list', 'organization-list', 'Demo Cold Chain HQ'],
+      ['/home/organization', 'organization-home', 'Shanghai Warehouse'],
+      ['/consumer/info', 'consumer-info', 'demouser'],
+      ['/consumer/list', 'members-panel', 'demomember'],
+      ['/consumer/role', 'consumer-role', 'Observer'],
+      ['/consumer/sharer', 'consumer-sharer', 'Pharmacy Fridge'],
+      ['/operation/log', 'operation-log', null],
+      ['/project/list', 'project-list', null],
+      ['/asset/list', 'asset-list', null],
+    ];
+    for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+      const context = await contextFor(browser, 'localhost', 'en-US', viewport);
+      const page = await context.newPage();
+      const errors = collectErrors(page);
+      await useToken(page, 'localhost', await apiLogin('localhost', 'demouser'));
+      for (const [pathname, testId, text] of pages) {
+        await page.goto(siteUrl('localhost', pathname));
+        const root = page.getByTestId(testId);
+        await root.waitFor();
+        if (text) await root.getByText(text).first().waitFor();
+        await screenshot(page, `organization${pathname.replaceAll('/', '-')}-${viewport.width}`);
+      }
+      assert.deepEqual(
+        errors.filter((message) => !message.includes('404 (Not Found)')),
+        [],
+      );
+      await context.close();
+    }
   });
 });

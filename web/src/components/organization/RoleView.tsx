@@ -8,28 +8,12 @@ import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { ConfirmAction } from './common';
+import { checkedKeys, storedKeys } from './permissionKeys';
 
 interface KeyNode {
   key: string;
   title: string;
   children: KeyNode[];
-}
-
-/**
- * The checked keys the api stores: a fully checked node is stored as its own key (it grants its
- * children), a partly checked one through its checked children.
- */
-export function storedKeys(checked: string[], tree: PermissionNode[]): string[] {
-  const chosen = new Set(checked);
-  const out: string[] = [];
-  const visit = (nodes: PermissionNode[]) => {
-    for (const node of nodes) {
-      if (chosen.has(node.key)) out.push(node.key);
-      else visit(node.children);
-    }
-  };
-  visit(tree);
-  return out;
 }
 
 function PermissionPicker({ value, onChange, tree }: { value?: string[]; onChange?: (keys: string[]) => void; tree: PermissionNode[] }) {
@@ -41,20 +25,7 @@ function PermissionPicker({ value, onChange, tree }: { value?: string[]; onChang
     return convert(tree);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tree, t, to]);
-  // A stored parent key checks its whole subtree.
-  const expanded = useMemo(() => {
-    const set = new Set(value ?? []);
-    const out: string[] = [];
-    const visit = (nodes: PermissionNode[], inherited: boolean) => {
-      for (const node of nodes) {
-        const on = inherited || set.has(node.key);
-        if (on) out.push(node.key);
-        visit(node.children, on);
-      }
-    };
-    visit(tree, false);
-    return out;
-  }, [value, tree]);
+  const expanded = useMemo(() => checkedKeys(value ?? [], tree), [value, tree]);
   return (
     <Tree
       checkable
