@@ -9,3 +9,10 @@ def register_evaluation() -> None:
 
     if on_readings not in READING_HANDLERS:
         READING_HANDLERS.append(on_readings)
+
+    # Disabling an asset turns its devices' alarms off (enabling needs nothing: evaluation resumes
+    # with the devices' first readings).
+    from api.alarm.lifecycle import switch_off_alarms
+    from api.asset.hooks import on_asset_devices_switched
+
+    on_asset_devices_switched(switch_off_alarms)

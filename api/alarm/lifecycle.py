@@ -11,7 +11,7 @@ from sqlalchemy import exists, select
 
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message, MessageType
 from api.device.models import Device, DeviceState
-from api.extensions.db import db
+from api.extensions.db import db, utcnow
 
 ACTIVE = (AlarmStatus.DELAYING, AlarmStatus.OPEN)
 Key = tuple[AlarmKind, int | None]
@@ -125,3 +125,19 @@ def _set_flag(device_id: int, value: bool) -> None:
     state = db.session.get(DeviceState, device_id)
     if state is not None and state.alarm_active != value:
         state.alarm_active = value
+
+
+def switch_off_alarms(device_ids: list[int], enabled: bool) -> None:
+    """An asset's devices were switched off: close their open alarms (escalation stops with them),
+    drop pending breaches and clear the devices' alarm flag. Runs in the asset's transaction."""
+    if enabled or not device_ids:
+        return
+    now = utcnow()
+    for alarm in db.session.scalars(select(Alarm).where(Alarm.device_id.in_(device_ids), Alarm.status.in_(ACTIVE))):
+        if alarm.status == AlarmStatus.DELAYING:
+            db.session.delete(alarm)
+        else:
+            alarm.status = AlarmStatus.CLOSED
+            alarm.closed_at = now
+    for device_id in device_ids:
+        _set_flag(device_id, False)

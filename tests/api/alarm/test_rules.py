@@ -146,3 +146,22 @@ def test_operator_rule_turns_a_kind_off_for_a_device_type(app, client, owner, fr
     assert detail["deviceGuid"] == fridge[1]
     upload(client, fridge[1], fridge[2], [record(1, 4.0, battery=3)])
     assert alarms(app, fridge[0]) == []
+
+
+def test_disabling_an_asset_turns_its_devices_alarms_off(app, client, owner, fridge):
+    device_id, guid, key = fridge
+    set_limits(client, owner, device_id, {"sensor": 1, "upperLimit": 8, "lowerLimit": 2})
+    upload(client, guid, key, [record(20, 5.0), record(15, 9.5)])
+    assert [a.status for a in alarms(app, device_id)] == [AlarmStatus.OPEN]
+    asset = client.post(
+        "/api/base/BaseAsset/insert", json={"combName": "Freezer A", "deviceIds": [device_id]}, headers=owner
+    ).get_json()["data"]
+    assert client.put(f"/api/base/BaseAsset/disable/{asset['id']}", headers=owner).get_json()["code"] == 0
+    [alarm] = alarms(app, device_id)
+    assert alarm.status == AlarmStatus.CLOSED and alarm.closed_at is not None
+    with app.app_context():
+        assert db.session.get(DeviceState, device_id).alarm_active is False
+    # Enabled again, the device's next excursion opens a new alarm.
+    assert client.put(f"/api/base/BaseAsset/enable/{asset['id']}", headers=owner).get_json()["code"] == 0
+    upload(client, guid, key, [record(5, 10.5)])
+    assert [a.status for a in alarms(app, device_id)] == [AlarmStatus.CLOSED, AlarmStatus.OPEN]
