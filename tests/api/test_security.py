@@ -136,8 +136,10 @@ def test_a_photo_just_under_the_cap_is_accepted(client, headers, upload_dir):
         (b"", "x.png", "image/png"),
     ],
 )
-def test_a_file_that_is_not_a_jpg_or_png_by_content_is_refused(client, headers, upload_dir, content, filename, kind):
-    response = post_photo(client, headers, content, filename, kind)
+def test_a_file_that_is_not_a_jpg_or_png_by_content_is_refused(
+    client, headers, upload_dir, content, filename, content_type
+):
+    response = post_photo(client, headers, content, filename, content_type)
     assert response.status_code == 415
     body = response.get_json()
     assert body["code"] == 415 and body["msg"] == "文件错误"
