@@ -17,7 +17,7 @@ export NEXT_TELEMETRY_DISABLED := 1
 RUN_ENV := DATABASE_URL=$(DATABASE_URL) REDIS_URL=$(REDIS_URL) MQTT_URL=$(MQTT_URL) TRUSTED_PROXIES=$(TRUSTED_PROXIES) FLASK_APP=api
 
 .PHONY: help install python-deps node-deps translations update-translations build migrate seed run test test-setup services \
-        system-packages lint pytest web-test e2e bench clean
+        system-packages lint audit pytest web-test e2e bench bench-reliability reliability clean
 
 help:
 	@echo "make run    install, build, migrate a SQLite database, seed the demo, start everything"
@@ -93,12 +93,15 @@ run: build seed
 
 # ---- tests -------------------------------------------------------------------------------------
 
+# Browser tests need chromium and a CJK font; the load benchmarks drive the api with wrk.
+APT_PACKAGES := chromium fonts-wqy-microhei wrk
+
 system-packages:
-	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "wenquanyi micro hei"; then \
+	@if [ ! -x /usr/bin/chromium ] || ! command -v wrk >/dev/null || ! fc-list 2>/dev/null | grep -qi "wenquanyi micro hei"; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get install -y --no-install-recommends chromium fonts-wqy-microhei >/dev/null 2>&1 || \
-	    (apt-get update >/dev/null && apt-get install -y --no-install-recommends chromium fonts-wqy-microhei >/dev/null); \
-	  else echo "chromium and fonts-wqy-microhei are needed: apt-get install chromium fonts-wqy-microhei"; exit 1; fi; \
+	    apt-get install -y --no-install-recommends $(APT_PACKAGES) >/dev/null 2>&1 || \
+	    (apt-get update >/dev/null && apt-get install -y --no-install-recommends $(APT_PACKAGES) >/dev/null); \
+	  else echo "these Debian packages are needed: apt-get install $(APT_PACKAGES)"; exit 1; fi; \
 	fi
 
 # Start the engines the tests use when they are down (commands of this machine's env page).
@@ -119,6 +122,10 @@ lint: install
 	npm run lint -w web
 	npm run typecheck -w web
 
+# bandit, pip-audit and npm audit (high); accepted findings live in tests/security/allowlist.json.
+audit: install
+	$(BIN)/python tests/security/audit.py
+
 pytest: test-setup
 	$(BIN)/pytest -q tests/api
 
@@ -128,10 +135,18 @@ web-test: install
 e2e: test-setup
 	npm run e2e
 
-test: test-setup lint pytest web-test e2e
+test: test-setup lint audit pytest web-test e2e
 
 bench: test-setup
 	$(BIN)/python -m bench
+
+# Fuzzing, the BOLA probe, fault tests on private PostgreSQL / Redis / Mosquitto instances, and load
+# (locust against gunicorn): BENCH lines. `make reliability` runs only the fault tests, as pytest.
+bench-reliability: test-setup
+	$(BIN)/python -m bench reliability
+
+reliability: test-setup
+	$(BIN)/pytest -q -s tests/reliability
 
 clean:
 	rm -rf var web/.next web/.next-e2e tests/e2e/artifacts

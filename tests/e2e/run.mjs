@@ -10,6 +10,11 @@
 //                     created again on every run; a sqlite:/// URL is deleted instead)
 //   E2E_REDIS_URL     redis://127.0.0.1:6379/15  (flushed on every run: jobs, rate limits)
 //   CHROMIUM          /usr/bin/chromium
+//   E2E_DEVICE_KEY_SECRET  the api's DEVICE_KEY_SECRET (specs derive device credentials from it)
+//   E2E_SPECS         comma-separated spec files to run instead of all of tests/e2e/specs/
+//
+// The demo fleet runs as a device simulator over HTTP (`flask simulate --no-gaps`): it uploads the
+// loggers' readings and acknowledges the settings the specs send, every 2 s.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -30,10 +35,14 @@ const RQ = path.join(ROOT, '.venv/bin/rq');
 const MAILBOX = path.join(ARTIFACTS, 'mailbox.jsonl');
 const READY_TIMEOUT_MS = 90_000;
 
+// Device credentials of the demo fleet derive from this (the specs upload readings as a device).
+const DEVICE_KEY_SECRET = process.env.E2E_DEVICE_KEY_SECRET || 'e2e-device-key-secret';
+
 const apiEnv = {
   ...process.env,
   DATABASE_URL,
   REDIS_URL,
+  DEVICE_KEY_SECRET,
   CAPTCHA_REQUIRED: '0',
   TRUSTED_PROXIES: '127.0.0.1,::1',
   FLASK_DEBUG: '0',
@@ -215,13 +224,25 @@ async function main() {
   await waitFor('api', api, `http://127.0.0.1:${API_PORT}/api/health`);
   await waitFor('web', web, `http://127.0.0.1:${WEB_PORT}/user/login`, { Host: `localhost:${WEB_PORT}` });
   await waitForLog('worker', worker, /Listening on|listening on/);
+  const simulatorArgs = ['--app', 'api', 'simulate', '--transport', 'http', '--api-url', `http://127.0.0.1:${API_PORT}`, '--host', 'localhost', '--tick', '2', '--no-gaps'];
+  const simulator = background('simulator', FLASK, simulatorArgs, { env: apiEnv });
+  await waitForLog('simulator', simulator, /simulating \d+ devices/);
 
   log('running tests/e2e/specs');
   // Not spawnSync: this process keeps serving the mail sink while the tests run.
-  const tests = spawn(process.execPath, ['--test', '--test-concurrency=1', 'tests/e2e/specs/'], {
+  const specs = process.env.E2E_SPECS ? process.env.E2E_SPECS.split(',') : ['tests/e2e/specs/'];
+  const tests = spawn(process.execPath, ['--test', '--test-concurrency=1', ...specs], {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, E2E_WEB_PORT: WEB_PORT, E2E_API_PORT: API_PORT, E2E_MAILBOX: MAILBOX, CHROMIUM },
+    env: {
+      ...process.env,
+      E2E_WEB_PORT: WEB_PORT,
+      E2E_API_PORT: API_PORT,
+      E2E_MAILBOX: MAILBOX,
+      E2E_DATABASE_URL: DATABASE_URL,
+      E2E_DEVICE_KEY_SECRET: DEVICE_KEY_SECRET,
+      CHROMIUM,
+    },
   });
   const status = await new Promise((resolve) => tests.on('exit', (code, signal) => resolve(code ?? signal)));
   log(`tests exited ${status}`);
