@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from flask_babel import gettext
 from sqlalchemy import func, select
+from sqlalchemy.orm import contains_eager
 
 from api.device.credentials import device_secret
 from api.device.models import (
@@ -169,6 +170,31 @@ def set_focus(device_id: int, focus: bool) -> Device:
     return device
 
 
+BATCH_ACTIONS = {
+    "enable": lambda device_id: set_enabled(device_id, True),
+    "stopUsing": lambda device_id: set_enabled(device_id, False),
+    "scrap": scrap,
+    "delete": delete,
+    "pin": lambda device_id: set_focus(device_id, True),
+    "unpin": lambda device_id: set_focus(device_id, False),
+}
+
+
+def batch(action: str, device_ids: list[int]) -> list[dict]:
+    """One action on several devices, each on its own (one refusal does not stop the others):
+    a result per device, in the order given, with the reason of each refusal."""
+    results = []
+    for device_id in dict.fromkeys(device_ids):
+        try:
+            BATCH_ACTIONS[action](device_id)
+        except ApiError as exc:
+            db.session.rollback()
+            results.append({"deviceId": device_id, "ok": False, "msg": exc.msg})
+        else:
+            results.append({"deviceId": device_id, "ok": True, "msg": None})
+    return results
+
+
 # ---- lists and counts --------------------------------------------------------------------------------
 
 
@@ -177,6 +203,8 @@ def _listing():
         visible(select(Device, DeviceState), Device)
         .outerjoin(DeviceState, DeviceState.device_id == Device.id)
         .join(DeviceType, DeviceType.id == Device.device_type_id)
+        # The type is already joined: fill the relationship from it instead of a query per type.
+        .options(contains_eager(Device.device_type))
         .where(Device.deleted.is_(False))
     )
 

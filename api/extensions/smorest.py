@@ -116,7 +116,8 @@ def envelope_schema(schema: type[ma.Schema] | ma.Schema | None, kind: str = "one
         if schema_cls is None:
             data_field: ma.fields.Field = ma.fields.Raw(allow_none=True)
         elif kind == "list":
-            data_field = ma.fields.List(ma.fields.Nested(schema_cls))
+            # data is null on a refusal (code != 0, still HTTP 200), for lists and pages as for objects.
+            data_field = ma.fields.List(ma.fields.Nested(schema_cls), allow_none=True)
         elif kind == "page":
             page_cls = type(
                 f"{name}PageSchema",
@@ -126,7 +127,7 @@ def envelope_schema(schema: type[ma.Schema] | ma.Schema | None, kind: str = "one
                     "total": ma.fields.Integer(required=True),
                 },
             )
-            data_field = ma.fields.Nested(page_cls)
+            data_field = ma.fields.Nested(page_cls, allow_none=True)
         else:
             data_field = ma.fields.Nested(schema_cls, allow_none=True)
         suffix = {"one": "", "list": "List", "page": "Page"}[kind]

@@ -280,6 +280,8 @@ def judge(operation: Operation, response, markers: list[str]) -> tuple[str, str]
         return "empty", ""
     if isinstance(data, list) and data and all(isinstance(item, dict) and item.get("ok") is False for item in data):
         return "refused", "a batch call refused every item"
+    if isinstance(data, dict) and data and all(value in (0, None, [], {}) for value in data.values()):
+        return "empty", "a count of nothing done"
     if operation.key in PUBLIC_BY_DESIGN:
         return "refused", PUBLIC_BY_DESIGN[operation.key]
     return "leak", f"accepted: {json.dumps(data)[:120]}"
