@@ -34,6 +34,7 @@ def seed_devices(a: bola.Recorder, world: dict) -> None:
         f"{DEVICE}/Device/add",
         json_body={"deviceGuid": guid, "deviceName": f"F{MARKER}"[:15], "timeZone": "Asia/Shanghai"},
     )["id"]
+    world["device_id"] = device_id
     world["markers"] += [guid, f"F{MARKER}"[:15]]
     response = upload(
         a.client, guid, key, [{"ts": minutes_ago(m), "readings": {"1": 4.0 + m / 10}} for m in (30, 20, 10)]
@@ -83,10 +84,49 @@ def seed_notices(operator: bola.Recorder, world: dict) -> None:
     )
 
 
+def seed_alarms_and_reports(a: bola.Recorder, world: dict) -> None:
+    device_id = world["device_id"]
+    recipients = [{"name": f"R{MARKER}", "email": "ops@example.com"}]
+    setting = {"deviceId": device_id, "multiLevel": False, "channels": ["email"]}
+    a.call(
+        "post",
+        "/api/alarm/PushSetting/save",
+        json_body={**setting, "levels": [{"level": 1, "minutes": 0, "recipients": recipients}]},
+    )
+    report = {
+        "reportName": f"D{MARKER}",
+        "reportType": "device",
+        "frequency": "daily",
+        "receivers": [{"name": "QA", "email": "qa@example.com"}],
+        "deviceIds": [device_id],
+        "nextReportTime": (datetime.now(UTC) + timedelta(hours=1)).isoformat(),
+    }
+    created = a.call("post", "/api/report/ScheduledReport/insert", json_body=report)
+    a.call(
+        "put", "/api/report/ScheduledReport/update", json_body={**report, "id": created["id"], "frequency": "weekly"}
+    )
+    world["markers"] += [f"R{MARKER}", f"D{MARKER}"]
+
+
+def seed_organizations_and_sharing(a: bola.Recorder, world: dict) -> None:
+    device_id = world["device_id"]
+    organization = a.call("post", "/api/base/BaseOrganization/insert", json_body={"name": f"O{MARKER}"})
+    invite = {"organizationId": organization["id"], "email": "invitee@example.com", "inviterName": "Ann"}
+    a.call("post", "/api/base/BaseAccount/invite", json_body=invite)
+    items = [{"permissionCode": "0001", "viewStatus": 1, "setStatus": 0}]
+    template = a.call("post", f"{DEVICE}/DevicePermissionTemplate/insert", json_body={"name": "T", "items": items})
+    share = {"deviceIds": [device_id], "email": "guard@example.com", "templateId": template["id"], "expire": "7d"}
+    a.call("post", f"{DEVICE}/DeviceShare/insert", json_body={**share, "sharerName": f"S{MARKER}"[:20]})
+    a.call("post", f"{DEVICE}/DeviceTransfer/insert", json_body={"deviceId": device_id, "userName": "operator"})
+    world["markers"] += [f"O{MARKER}", f"S{MARKER}"[:20]]
+
+
 # (who on platform default, seeder). Areas with new objects append theirs; A's templates teach B's calls.
 SEEDERS: list[tuple[str, Callable[[bola.Recorder, dict], None]]] = [
     ("owner", seed_devices),
     ("operator", seed_notices),
+    ("owner", seed_alarms_and_reports),
+    ("owner", seed_organizations_and_sharing),
 ]
 
 
@@ -203,10 +243,10 @@ def test_the_probe_catches_a_leak(app, world, monkeypatch):
     """The probe itself can fail: with the device scoping switched off, B reads A's device."""
     import api.device.services as device_services
 
-    original = device_services.owned
-    monkeypatch.setattr(device_services, "owned", lambda stmt, model: stmt)
+    original = device_services.visible
+    monkeypatch.setattr(device_services, "visible", lambda stmt, model: stmt)
     results, _, _ = run_probe(app, world)
-    monkeypatch.setattr(device_services, "owned", original)
+    monkeypatch.setattr(device_services, "visible", original)
     assert any(r.verdict == "leak" and "Device/detail" in r.operation for r in results)
     with app.app_context():
         db.session.remove()
