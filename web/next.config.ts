@@ -5,7 +5,9 @@ const dev = process.env.NODE_ENV !== 'production';
 
 /**
  * The pages' Content-Security-Policy. Scripts only from this origin (Next's pages router needs no
- * inline script: __NEXT_DATA__ is JSON, never run); development adds 'unsafe-eval' for React Refresh.
+ * inline script: __NEXT_DATA__ is JSON, never run; the production build uses webpack (`next build
+ * --webpack`) because Turbopack's pages-router build writes an inline chunk-list script that this
+ * policy blocks); development adds 'unsafe-eval' for React Refresh.
  * antd's css-in-js and styled-components write <style> elements at run time, hence inline styles.
  * Images may be data:/blob: (antd icons, ApexCharts exports) and Google Maps tiles; maps scripts,
  * fonts and tiles come from Google when a key is configured. No site may frame the console.
