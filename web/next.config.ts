@@ -4,18 +4,17 @@ import type { NextConfig } from 'next';
 const dev = process.env.NODE_ENV === 'development';
 
 /**
- * The pages' Content-Security-Policy. Scripts from this origin, plus inline ones: a Turbopack build
- * of the pages router bootstraps every page with an inline script listing its chunks, and a nonce
- * cannot reach the prerendered pages (a per-request nonce needs every page rendered per request),
- * so 'unsafe-inline' stays until then; no eval in production ('unsafe-eval' only for React Refresh
- * in development), no plugins, no <base>, forms only to this origin, and no site may frame us.
+ * The pages' Content-Security-Policy. Scripts only from this origin (Next's pages router needs no
+ * inline script: __NEXT_DATA__ is JSON, never run; the production build uses webpack (`next build
+ * --webpack`) because Turbopack's pages-router build writes an inline chunk-list script that this
+ * policy blocks); development adds 'unsafe-eval' for React Refresh.
  * antd's css-in-js and styled-components write <style> elements at run time, hence inline styles.
  * Images may be data:/blob: (antd icons, ApexCharts exports) and Google Maps tiles; maps scripts,
  * fonts and tiles come from Google when a key is configured. No site may frame the console.
  */
 export const contentSecurityPolicy = [
   "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ''} https://maps.googleapis.com`,
+  `script-src 'self'${dev ? " 'unsafe-eval' 'unsafe-inline'" : ''} https://maps.googleapis.com`,
   "style-src 'self' 'unsafe-inline' https://fonts.googleapis.com",
   "img-src 'self' data: blob: https://*.googleapis.com https://*.gstatic.com https://*.google.com",
   "font-src 'self' data: https://fonts.gstatic.com",

@@ -28,7 +28,8 @@ after(async () => {
 function issueDevice() {
   const result = spawnSync(path.join(ROOT, '.venv/bin/flask'), ['--app', 'api', 'issue-guids', '--type-code', '8002', '--num', '1', '--order-code', 'E2EALARM'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL, REDIS_URL },
+    // The api's device credential secret (run.mjs), so the key printed is the one the api accepts.
+    env: { ...process.env, DATABASE_URL, REDIS_URL, DEVICE_KEY_SECRET: process.env.E2E_DEVICE_KEY_SECRET || 'e2e-device-key-secret' },
     encoding: 'utf8',
   });
   assert.equal(result.status, 0, result.stderr);

@@ -239,11 +239,24 @@ describe('device detail (issue 6)', () => {
     assert.ok(year.data.series['1'].length > 0 && year.data.series['1'].length <= 2000);
     await chartDrawn(page);
 
-    // Limit lines (the probes' range here), in the chosen unit: 60 °C is 140 °F.
-    await page.getByTestId('chart-limits').click();
-    await page.getByTestId('sensor-chart').locator('.apexcharts-yaxis-annotations').getByText('Upper limit 140.0 °F').waitFor();
+    // Limit lines: the device's alarm limits (the demo's -15 / -25 °C, as the notification settings
+    // tab shows them), drawn at once in the chosen unit: -15 °C is 5 °F, -25 °C is -13 °F.
+    const { body: limitList } = await api('localhost', 'GET', `/alarm/SensorLimit/list?deviceId=${page.url().split('/').pop()}`, { token });
+    assert.deepEqual(
+      limitList.data.filter((row) => row.sensor === 1).map((row) => [row.upperLimit, row.lowerLimit, row.enabled]),
+      [[-15, -25, true]],
+    );
+    const annotations = page.getByTestId('sensor-chart').locator('.apexcharts-yaxis-annotations');
+    await annotations.getByText('Upper limit 5.0 °F').waitFor();
+    await annotations.getByText('Lower limit -13.0 °F').waitFor();
+    assert.equal(await annotations.getByText('Upper limit 140.0 °F').count(), 0, "the probe's measuring range is no limit line");
     await page.getByTestId('chart-unit').getByText('°C').click();
-    await page.getByTestId('sensor-chart').locator('.apexcharts-yaxis-annotations').getByText('Upper limit 60.0 °C').waitFor();
+    await annotations.getByText('Upper limit -15.0 °C').waitFor();
+    await annotations.getByText('Lower limit -25.0 °C').waitFor();
+    await page.getByTestId('chart-limits').click();
+    await annotations.getByText('Upper limit -15.0 °C').waitFor({ state: 'detached' });
+    await page.getByTestId('chart-limits').click();
+    await annotations.getByText('Upper limit -15.0 °C').waitFor();
     await page.getByTestId('chart-range').getByText('Half hour').click();
     await chartDrawn(page);
     await page.getByTestId('chart-range').getByText('24 hours').click();

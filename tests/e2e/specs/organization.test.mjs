@@ -65,7 +65,7 @@ describe('organizations, roles and sharing (issue 9)', () => {
     await page.getByTestId('members-panel').waitFor();
     const sent = Date.now();
     await page.getByTestId('member-invite').click();
-    const drawer = page.locator('.ant-drawer', { hasText: 'Invite member' });
+    const drawer = page.locator('.ant-drawer-open .ant-drawer-section');
     await choose(page, drawer, 'Organization', 'Shanghai Warehouse');
     await drawer.locator('#email').fill(EMAIL);
     await drawer.locator('#inviterName').fill('Demo User');
@@ -88,7 +88,7 @@ describe('organizations, roles and sharing (issue 9)', () => {
     await page.reload();
     const row = page.locator('tr', { hasText: USER_NAME });
     await row.getByTestId('member-edit').click();
-    await choose(page, page.locator('.ant-drawer', { hasText: 'Edit member' }), 'Role', 'Observer');
+    await choose(page, page.locator('.ant-drawer-open .ant-drawer-section'), 'Role', 'Observer');
     await page.getByTestId('drawer-submit').click();
     await row.getByText('Observer').waitFor();
 

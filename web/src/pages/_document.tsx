@@ -32,7 +32,10 @@ export default class AppDocument extends Document {
           <>
             {initialProps.styles}
             {sheet.getStyleElement()}
-            <style id="antd-ssr" dangerouslySetInnerHTML={{ __html: antdStyles }} />
+            {/* Marked as the first of antd's prepended styles (below the css variables' priority of
+                -999), so the styles antd writes in the browser come after it: a theme that changes
+                there (the branding of the static 404 page) wins over the server's first paint. */}
+            <style id="antd-ssr" data-rc-order="prependQueue" data-rc-priority="-1000" dangerouslySetInnerHTML={{ __html: antdStyles }} />
           </>
         ),
       };

@@ -20,6 +20,7 @@ describe('security headers of the pages', () => {
   it('runs scripts only from this origin (and the maps loader), never eval or plugins', () => {
     expect(directives['script-src']).toContain("'self'");
     expect(directives['script-src']).not.toContain("'unsafe-eval'");
+    expect(directives['script-src']).not.toContain("'unsafe-inline'");
     expect(directives['object-src']).toEqual(["'none'"]);
     expect(directives['default-src']).toEqual(["'self'"]);
   });

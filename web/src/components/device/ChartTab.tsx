@@ -4,11 +4,15 @@ import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
 import useSWR from 'swr';
+import type { SensorLimit } from '@/api/alarm';
 import { chartData, type DeviceDetail, type TemperatureUnit } from '@/api/device';
-import { formatValue, inUnit, isoWithOffset, isTemperature, presetRange, RANGE_PRESETS, sensorLimit, sensorParams, unitLabel, type RangePreset } from './helpers';
+import { useSensorLimits } from '@/hooks/useAlarms';
+import { formatValue, inUnit, isoWithOffset, isTemperature, presetRange, RANGE_PRESETS, sensorParams, unitLabel, type RangePreset } from './helpers';
 import { SensorChart, type LimitLine } from './SensorChart';
 
 type RangeChoice = RangePreset | 'custom';
+
+const NO_LINES: LimitLine[] = [];
 
 /** The chart's controls wrap; the range switch scrolls sideways on a phone instead of widening the page. */
 const Controls = styled.div`
@@ -30,20 +34,22 @@ const Controls = styled.div`
 
 /**
  * Limit lines of the shown sensors in the chosen unit (one line per distinct kind and value): the
- * device's own limits when set, else the parameters' ranges.
+ * alarm limits set for the device's sensors (stored in the parameter's own unit, Celsius for
+ * temperatures); a sensor without an enabled limit draws nothing.
  */
 export function limitLinesOf(
   sensors: DeviceDetail['params'],
-  settings: Record<string, unknown> | undefined,
+  limits: SensorLimit[] | undefined,
   unit: TemperatureUnit,
   label: (kind: 'upper' | 'lower', value: string) => string,
 ): LimitLine[] {
   const lines = new Map<string, LimitLine>();
   for (const param of sensors) {
-    const limit = sensorLimit(param, settings);
+    const limit = limits?.find((row) => row.sensor === param.probeId && row.enabled);
+    if (!limit) continue;
     for (const kind of ['upper', 'lower'] as const) {
-      const raw = limit[kind];
-      if (raw === null) continue;
+      const raw = kind === 'upper' ? limit.upperLimit : limit.lowerLimit;
+      if (raw === null || raw === undefined || !Number.isFinite(raw)) continue;
       const y = isTemperature(param) ? inUnit(raw, unit) : raw;
       const key = `${kind}:${y}`;
       if (!lines.has(key)) lines.set(key, { kind, y, label: label(kind, `${formatValue(y, param.precision)} ${unitLabel(param, unit)}`.trim()) });
@@ -60,8 +66,9 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
   const [range, setRange] = useState<[Date, Date]>(() => presetRange('h24'));
   const [unit, setUnit] = useState<TemperatureUnit>('C');
   const [chosen, setChosen] = useState<number[]>(() => sensors.map((sensor) => sensor.probeId as number));
-  // Shown at once when the device has limits of its own; the parameters' ranges on demand.
-  const [showLimits, setShowLimits] = useState(() => sensors.some((sensor) => sensorLimit(sensor, device.sensorSettings).source === 'device'));
+  // The alarm limits (notification settings tab), shown at once; the switch hides them.
+  const { data: limits } = useSensorLimits(device.id);
+  const [showLimits, setShowLimits] = useState(true);
 
   const pick = (next: RangeChoice) => {
     setChoice(next);
@@ -75,8 +82,9 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
     () => chartData({ deviceId: device.id, start, end, sensors: sensorList, unit }),
     { keepPreviousData: true, revalidateOnFocus: false },
   );
-  const shown = sensors.filter((sensor) => chosen.includes(sensor.probeId as number));
-  const limitLines = showLimits ? limitLinesOf(shown, device.sensorSettings, unit, (kind, value) => t(`chart.${kind}`, { value })) : [];
+  const shown = useMemo(() => sensors.filter((sensor) => chosen.includes(sensor.probeId as number)), [sensors, chosen]);
+  const allLines = useMemo(() => limitLinesOf(shown, limits, unit, (kind, value) => t(`chart.${kind}`, { value })), [shown, limits, unit, t]);
+  const limitLines = showLimits ? allLines : NO_LINES;
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
@@ -100,7 +108,7 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
           />
         ) : null}
         <Segmented<TemperatureUnit> value={unit} onChange={setUnit} options={[{ value: 'C', label: '°C' }, { value: 'F', label: '°F' }]} data-testid="chart-unit" />
-        <Checkbox checked={showLimits} onChange={(event) => setShowLimits(event.target.checked)} data-testid="chart-limits">
+        <Checkbox checked={showLimits && allLines.length > 0} disabled={!allLines.length} onChange={(event) => setShowLimits(event.target.checked)} data-testid="chart-limits">
           {t('chart.limits')}
         </Checkbox>
       </Controls>

@@ -10,7 +10,6 @@ import {
   isoWithOffset,
   positioned,
   presetRange,
-  sensorLimit,
   sensorParams,
   sensorSeries,
   statusTone,
@@ -146,14 +145,3 @@ describe('positioned', () => {
   });
 });
 
-describe('sensorLimit', () => {
-  it("takes the device's own limits of the probe", () => {
-    expect(sensorLimit(param({}), { '1': { upper: 8, lower: 2 } })).toEqual({ upper: 8, lower: 2, source: 'device' });
-    expect(sensorLimit(param({}), { '1': { upper: 8 } })).toEqual({ upper: 8, lower: null, source: 'device' });
-  });
-  it("falls back on the parameter's range", () => {
-    expect(sensorLimit(param({}), {})).toEqual({ upper: 60, lower: -60, source: 'param' });
-    expect(sensorLimit(param({ probeId: 2 }), { '1': { upper: 8, lower: 2 } })).toEqual({ upper: 60, lower: -60, source: 'param' });
-    expect(sensorLimit(param({}), { '1': { upper: 'x' } }).source).toBe('param');
-  });
-});

@@ -121,29 +121,6 @@ export function checkSetting(param: DeviceParam, value: number | null | undefine
   return null;
 }
 
-export interface SensorLimit {
-  upper: number | null;
-  lower: number | null;
-  /** device: the limits set for this device's sensor; param: the parameter's measuring range. */
-  source: 'device' | 'param';
-}
-
-function numberOr(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-/**
- * Upper and lower limit of a sensor (in Celsius for temperatures): the device's own limits for
- * that probe (sensorSettings {"1": {"upper": 8, "lower": 2}}) when set, else the parameter's range.
- */
-export function sensorLimit(param: DeviceParam, settings: Record<string, unknown> | undefined): SensorLimit {
-  const own = settings?.[String(param.probeId)] as { upper?: unknown; lower?: unknown } | undefined;
-  const upper = numberOr(own?.upper);
-  const lower = numberOr(own?.lower);
-  if (upper !== null || lower !== null) return { upper, lower, source: 'device' };
-  return { upper: param.paramMax, lower: param.paramMin, source: 'param' };
-}
-
 export interface ApexSeries {
   name: string;
   type: 'line' | 'rangeArea';

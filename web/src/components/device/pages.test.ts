@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SensorLimit } from '@/api/alarm';
 import type { BatchResult, DeviceCommand, DeviceParam } from '@/api/device';
 import { normalizePanels, statusListHref, HOME_PANELS, MIN_HOME_PANELS } from '@/components/home/homePanels';
 import { fitProjection, trackPath } from '@/components/map/projection';
@@ -88,16 +89,27 @@ describe('offline map projection', () => {
 
 describe('chart limit lines', () => {
   const label = (kind: string, value: string) => `${kind} ${value}`;
-  it("uses the device's limits, converted to Fahrenheit", () => {
-    const lines = limitLinesOf([probe({})], { '1': { upper: 8, lower: 2 } }, 'F', label);
+  const limit = (extra: Partial<SensorLimit>): SensorLimit => ({ sensor: 1, upperLimit: 8, lowerLimit: 2, delayMinutes: 0, enabled: true, ...extra });
+  it('draws the alarm limits, converted to Fahrenheit', () => {
+    const lines = limitLinesOf([probe({})], [limit({})], 'F', label);
     expect(lines).toEqual([
       { kind: 'upper', y: 46.4, label: 'upper 46.4 °F' },
       { kind: 'lower', y: 35.6, label: 'lower 35.6 °F' },
     ]);
+    expect(limitLinesOf([probe({})], [limit({})], 'C', label).map((line) => line.y)).toEqual([8, 2]);
   });
-  it('falls back on the parameter range and draws shared lines once', () => {
-    const lines = limitLinesOf([probe({}), probe({ probeId: 2, paramKey: '0002' })], {}, 'C', label);
-    expect(lines.map((line) => line.y)).toEqual([85, -40]);
+  it('keeps non-temperature limits as they are and draws shared lines once', () => {
+    const humidity = probe({ probeId: 2, paramKey: '0002', paramName: 'Humidity', unit: '%RH', unitCode: 'percent_rh', precision: 0 });
+    const lines = limitLinesOf([probe({}), probe({ probeId: 3, paramKey: '0003' }), humidity], [limit({}), limit({ sensor: 3 }), limit({ sensor: 2, upperLimit: 80, lowerLimit: null })], 'F', label);
+    expect(lines.map((line) => line.y)).toEqual([46.4, 35.6, 80]);
+    expect(lines[2].label).toBe('upper 80 %RH');
+  });
+  it('draws nothing without a limit: none set, switched off, another sensor, or not loaded yet', () => {
+    expect(limitLinesOf([probe({})], [], 'C', label)).toEqual([]);
+    expect(limitLinesOf([probe({})], undefined, 'C', label)).toEqual([]);
+    expect(limitLinesOf([probe({})], [limit({ enabled: false })], 'C', label)).toEqual([]);
+    expect(limitLinesOf([probe({})], [limit({ sensor: 2 })], 'C', label)).toEqual([]);
+    expect(limitLinesOf([probe({})], [limit({ upperLimit: null })], 'C', label)).toEqual([{ kind: 'lower', y: 2, label: 'lower 2.0 °C' }]);
   });
 });
 
