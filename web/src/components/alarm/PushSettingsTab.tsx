@@ -2,7 +2,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { App, Button, Card, Checkbox, Form, Input, InputNumber, Radio, Select, Skeleton, Space, Switch, TimePicker, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import {
   ALARM_KINDS,
   CHANNELS,
@@ -29,8 +29,8 @@ interface LimitRow {
 function LimitsCard({ device }: { device: DeviceDetail }) {
   const { t } = useTranslation('alarm');
   const { message } = App.useApp();
-  // Memoised: the form is filled from the stored limits when they (or the sensors) change, never on
-  // a mere re-render, which would wipe what the user is typing.
+  // Memoised, so the form's initial values change only with the stored limits or the sensors, never on
+  // a mere re-render (which would wipe what the user is typing).
   const sensors = useMemo(() => device.params.filter((param) => param.paramType === 'sensor' && param.probeId !== null), [device.params]);
   const { data, mutate } = useSensorLimits(device.id);
   const [form] = Form.useForm<Record<string, LimitRow>>();
