@@ -31,21 +31,6 @@ class DeviceParamSchema(Schema):
     readWriteType = ma.fields.Function(lambda p: p.read_write.value)
 
 
-def sensor_list(device) -> list[dict]:
-    """The device's measured values in probe order: name, unit and precision (lists label values)."""
-    params = sorted((p for p in device.device_type.params if p.probe_id is not None), key=lambda p: p.probe_id)
-    return [
-        {
-            "probeId": p.probe_id,
-            "paramName": p.param_name,
-            "unit": p.unit.unit_name if p.unit else None,
-            "unitCode": p.unit.unit_code if p.unit else None,
-            "precision": p.precision,
-        }
-        for p in params
-    ]
-
-
 class SensorSchema(Schema):
     probeId = ma.fields.Integer()
     paramName = ma.fields.String()
@@ -78,10 +63,9 @@ class DeviceItemSchema(Schema):
     signal = ma.fields.Function(lambda row: row["state"].signal if row["state"] else None)
     lat = ma.fields.Function(lambda row: row["state"].lat if row["state"] else None)
     lng = ma.fields.Function(lambda row: row["state"].lng if row["state"] else None)
-    sensors = ma.fields.Method("_sensors", metadata={"description": "name, unit and precision of each value"})
-
-    def _sensors(self, row):
-        return SensorSchema(many=True).dump(sensor_list(row["device"]))
+    sensors = ma.fields.List(
+        ma.fields.Nested(SensorSchema), metadata={"description": "name, unit and precision of each value"}
+    )
 
 
 class DeviceDetailSchema(DeviceItemSchema):

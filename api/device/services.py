@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from flask import g, has_request_context
 from flask_babel import gettext
 from sqlalchemy import func, select
 from sqlalchemy.orm import contains_eager
@@ -203,8 +204,9 @@ def _listing():
         visible(select(Device, DeviceState), Device)
         .outerjoin(DeviceState, DeviceState.device_id == Device.id)
         .join(DeviceType, DeviceType.id == Device.device_type_id)
-        # The type is already joined: fill the relationship from it instead of a query per type.
-        .options(contains_eager(Device.device_type))
+        # The type is already joined: fill the relationship from it, and its parameters (with units,
+        # which label the values) in one more query, instead of queries per type and unit.
+        .options(contains_eager(Device.device_type).selectinload(DeviceType.params).joinedload(DeviceParam.unit))
         .where(Device.deleted.is_(False))
     )
 
@@ -247,7 +249,28 @@ def with_state(device: Device, state: DeviceState | None, now: datetime) -> dict
     values = visible_values(device, state.values if state else None)
     shared = device_access(device) == SHARED
     status = status_of(device, state, now)
-    return {"device": device, "state": state, "status": status, "values": values, "shared": shared}
+    sensors = sensors_of(device, shared)
+    return {"device": device, "state": state, "status": status, "values": values, "shared": shared, "sensors": sensors}
+
+
+def sensors_of(device: Device, shared: bool) -> list[dict]:
+    """Name, unit and precision of each value the account may see, in probe order (lists label values
+    with them). Built once per device type in a request; per device when a share's template decides."""
+    memo = g.setdefault("sensor_lists", {}) if has_request_context() else {}
+    key = ("device", device.id) if shared else ("type", device.device_type_id)
+    if key not in memo:
+        params = visible_params(device, device.device_type.params) if shared else device.device_type.params
+        memo[key] = [
+            {
+                "probeId": p.probe_id,
+                "paramName": p.param_name,
+                "unit": p.unit.unit_name if p.unit else None,
+                "unitCode": p.unit.unit_code if p.unit else None,
+                "precision": p.precision,
+            }
+            for p in sorted((p for p in params if p.probe_id is not None), key=lambda p: p.probe_id)
+        ]
+    return memo[key]
 
 
 def status_counts() -> dict[str, int]:

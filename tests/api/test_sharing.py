@@ -71,6 +71,7 @@ def test_template_hides_a_parameter_in_list_detail_realtime_and_chart(app, clien
     owner, recipient, device_id, _ = setup_share(app, client, guids)
     [row] = ok(client.post(f"{DEVICE}/Device/page", json={}, headers=recipient))["list"]
     assert row["id"] == device_id and row["values"] == {"1": 4.7}
+    assert [sensor["probeId"] for sensor in row["sensors"]] == [1]  # the hidden humidity is not even labelled
     detail = ok(client.get(f"{DEVICE}/Device/detail/{device_id}", headers=recipient))
     assert [p["paramKey"] for p in detail["params"]] == ["0001"]
     assert {p["permissionCode"]: p["viewStatus"] for p in detail["permissions"]}["0002"] == 0
