@@ -1,5 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Card, Checkbox, Form, Input, InputNumber, Radio, Select, Space, Switch, TimePicker, Typography } from 'antd';
+import { App, Button, Card, Checkbox, Form, Input, InputNumber, Radio, Select, Skeleton, Space, Switch, TimePicker, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useMemo, useState } from 'react';
@@ -64,6 +64,13 @@ function LimitsCard({ device }: { device: DeviceDetail }) {
     }
   };
 
+  // The form shows once the stored limits are in, so filling it never races their arrival.
+  if (!data)
+    return (
+      <Card size="small" title={t('limits.title')}>
+        <Skeleton active />
+      </Card>
+    );
   return (
     <Card size="small" title={t('limits.title')} data-testid="limits-card">
       <Form form={form} layout="vertical" onFinish={(values) => void save(values)}>
@@ -203,6 +210,12 @@ function PushCard({ device }: { device: DeviceDetail }) {
     }),
   ];
 
+  if (!data)
+    return (
+      <Card size="small" title={t('push.title')}>
+        <Skeleton active />
+      </Card>
+    );
   return (
     <Card size="small" title={t('push.title')} data-testid="push-card">
       <Form form={form} layout="vertical" onFinish={(values) => void save(values)} initialValues={data ? toForm(data) : undefined}>
