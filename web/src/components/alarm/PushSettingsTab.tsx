@@ -60,8 +60,13 @@ function LimitsCard({ device }: { device: DeviceDetail }) {
     }
   };
 
-  // The form appears once the saved limits are here, so nothing typed is overwritten by their arrival.
-  if (!data) return <Skeleton active />;
+  // The form shows once the stored limits are in, so filling it never races their arrival.
+  if (!data)
+    return (
+      <Card size="small" title={t('limits.title')}>
+        <Skeleton active />
+      </Card>
+    );
 
   return (
     <Card size="small" title={t('limits.title')} data-testid="limits-card">
@@ -198,7 +203,12 @@ function PushCard({ device }: { device: DeviceDetail }) {
     }),
   ];
 
-  if (!data) return <Skeleton active />;
+  if (!data)
+    return (
+      <Card size="small" title={t('push.title')}>
+        <Skeleton active />
+      </Card>
+    );
 
   return (
     <Card size="small" title={t('push.title')} data-testid="push-card">
