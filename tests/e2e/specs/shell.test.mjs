@@ -120,6 +120,7 @@ describe('multi-tab bar', () => {
     await page.goto(siteUrl('localhost', '/home'));
     await menu(page).getByText('Message Center').click();
     await page.waitForURL((url) => url.pathname === '/message/list');
+    await expectTabs(page, ['Home', 'Message Center']);
     await menu(page).getByText('Device List').click();
     await page.waitForURL((url) => url.pathname === '/device/list');
     await expectTabs(page, ['Home', 'Message Center', 'Device List']);
