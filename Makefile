@@ -88,6 +88,8 @@ run: build seed
 	echo "  demo logins   : demouser / Cold#2026 (enterprise, operator site)"; \
 	echo "                  operator / Cold#2026 (platform operator)"; \
 	echo "                  reseller / Cold#2026 (admin of the junjia site)"; \
+	echo "                  demomember / Cold#2026 (observer in demouser's organization)"; \
+	echo "                  demoviewer / Cold#2026 (a fridge shared with it, humidity hidden)"; \
 	echo; \
 	wait
 
