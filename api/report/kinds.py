@@ -93,7 +93,8 @@ def device_subjects(params: dict[str, Any], owner_account_id: int) -> list[Subje
             continue
         sensors = device_sensors(by_id[device_id], params.get("sensors"))
         if probes is not None:
-            sensors = [s for s in sensors if s.probe in set(probes.get(str(device_id), []))]
+            shown = set(probes.get(str(device_id), []))
+            sensors = [s for s in sensors if s.probe in shown]
         subjects.append(Subject(by_id[device_id], sensors, start, end))
     return subjects
 
