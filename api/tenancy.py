@@ -6,15 +6,17 @@ and `scoped()`; none of them filters by platform on its own.
 
 from __future__ import annotations
 
+import functools
 from typing import TypeVar
 
 from flask import current_app, g, request
 from flask_babel import gettext
-from sqlalchemy import ForeignKey, Select, case, or_, select
-from sqlalchemy.orm import Mapped, declared_attr, mapped_column
+from sqlalchemy import ForeignKey, Select, and_, bindparam, case, inspect, or_, select
+from sqlalchemy.orm import Mapped, declared_attr, make_transient_to_detached, mapped_column
 
 from api.extensions.db import db
 from api.extensions.smorest import SESSION_EXPIRED, ApiError
+from api.extensions.snapshots import Snapshots
 from api.platform.models import Platform, PlatformDomain
 
 # Endpoints that answer on any host: load balancer health checks address the api by IP.
@@ -32,8 +34,19 @@ def normalize_host(host: str) -> str:
 
 
 def find_platform(host: str) -> Platform | None:
-    """The platform answering `host`: a configured domain, else a development alias (one query)."""
+    """The platform answering `host`: a configured domain, else a development alias. Every request
+    resolves its host, so a per-process snapshot (api/extensions/snapshots) is attached to the
+    session without a query."""
     name = normalize_host(host)
+    key = (str(db.engine.url), name, current_app.config["HOST_ALIASES"].get(name))
+    snapshot = _platforms.get(key, lambda: _detached_copy(_query_platform(name)))
+    return db.session.merge(snapshot, load=False) if snapshot is not None else None
+
+
+_platforms: Snapshots[Platform] = Snapshots(Platform, PlatformDomain)
+
+
+def _query_platform(name: str) -> Platform | None:
     matches = [PlatformDomain.domain == name, Platform.top_domain == name]
     alias = current_app.config["HOST_ALIASES"].get(name)
     if alias:
@@ -41,6 +54,15 @@ def find_platform(host: str) -> Platform | None:
     preference = case((PlatformDomain.domain == name, 0), (Platform.top_domain == name, 1), else_=2)
     stmt = select(Platform).outerjoin(PlatformDomain).where(or_(*matches)).order_by(preference).limit(1)
     return db.session.scalar(stmt)
+
+
+def _detached_copy(platform: Platform | None) -> Platform | None:
+    """The platform's columns as a detached instance (its relationships load when asked)."""
+    if platform is None:
+        return None
+    copy = Platform(**{column.key: getattr(platform, column.key) for column in inspect(Platform).column_attrs})
+    make_transient_to_detached(copy)
+    return copy
 
 
 def resolve_request_platform() -> None:
@@ -151,11 +173,16 @@ FULL, MEMBER, SHARED = "owner", "member", "shared"
 def reachable_organizations(account_id: int | None = None) -> Select[tuple[int]]:
     """Ids of the organisations the account may act in: every node of the trees it created, and
     the organisations it is a member of with everything below them."""
+    me = account_id if account_id is not None else require_account().id
+    return _reachable_organizations(me, data_platform_id())
+
+
+def _reachable_organizations(me, platform_id) -> Select[tuple[int]]:
+    """reachable_organizations() for values or bind parameters."""
     from sqlalchemy.orm import aliased
 
     from api.organization.models import Organization, OrganizationMember
 
-    me = account_id if account_id is not None else require_account().id
     above = aliased(Organization)
     via_membership = (
         select(Organization.id)
@@ -163,18 +190,27 @@ def reachable_organizations(account_id: int | None = None) -> Select[tuple[int]]
         .join(OrganizationMember, OrganizationMember.organization_id == above.id)
         .where(OrganizationMember.account_id == me)
     )
-    return scoped(select(Organization.id), Organization).where(
-        or_(Organization.owner_account_id == me, Organization.id.in_(via_membership))
+    return select(Organization.id).where(
+        Organization.platform_id == platform_id,
+        or_(Organization.owner_account_id == me, Organization.id.in_(via_membership)),
     )
 
 
-def _active_shares(account_id: int) -> Select:
-    from api.extensions.db import utcnow
+@functools.cache
+def _reached_devices_query() -> Select[tuple[int]]:
+    """Devices an account reaches without owning them, with bind parameters (me, platform_id,
+    now). It runs on every device call, and building it costs more than running it: built once."""
+    from api.organization.models import OrganizationDevice
     from api.sharing.models import DeviceShare
 
-    return select(DeviceShare.device_id).where(
-        DeviceShare.recipient_account_id == account_id, DeviceShare.expires_at > utcnow()
+    me = bindparam("me")
+    of_organizations = select(OrganizationDevice.device_id).where(
+        OrganizationDevice.organization_id.in_(_reachable_organizations(me, bindparam("platform_id")))
     )
+    shared = select(DeviceShare.device_id).where(
+        DeviceShare.recipient_account_id == me, DeviceShare.expires_at > bindparam("now")
+    )
+    return of_organizations.union(shared)
 
 
 def _reached_device_ids() -> list[int]:
@@ -182,22 +218,35 @@ def _reached_device_ids() -> list[int]:
     those shared with it (live shares). Computed once per request, so the common case (an account
     on its own) keeps the plain owner filter and its index."""
     if "reached_device_ids" not in g:
-        from api.organization.models import OrganizationDevice
+        from api.extensions.db import utcnow
 
-        me = require_account().id
-        of_organizations = select(OrganizationDevice.device_id).where(
-            OrganizationDevice.organization_id.in_(reachable_organizations(me))
-        )
-        g.reached_device_ids = sorted(set(db.session.scalars(of_organizations.union(_active_shares(me)))))
+        params = {"me": require_account().id, "platform_id": data_platform_id(), "now": utcnow()}
+        g.reached_device_ids = sorted(set(db.session.scalars(_reached_devices_query(), params)))
     return g.reached_device_ids
 
 
 def visible(stmt: Select[tuple[T]], model) -> Select[tuple[T]]:
     """Restrict a device query to the devices the signed-in account may see (owned, of its
     organisations, shared with it and not expired) in this site's data space."""
-    mine = model.owner_account_id == require_account().id
+    return stmt.where(visibility_clause(model)).params(visibility_params())
+
+
+def visibility_clause(model, reaches_others: bool | None = None):
+    """visible()'s condition with bind parameters, for queries built once and run with
+    visibility_params(): `reaches_others` (default: the signed-in account's) picks the shape."""
+    if reaches_others is None:
+        reaches_others = bool(_reached_device_ids())
+    mine = model.owner_account_id == bindparam("viewer_id")
+    in_space = model.platform_id == bindparam("viewer_platform_id")
+    if not reaches_others:  # an account on its own keeps the plain owner filter and its index
+        return and_(in_space, mine)
+    return and_(in_space, or_(mine, model.id.in_(bindparam("viewer_reaches", expanding=True))))
+
+
+def visibility_params() -> dict:
     reached = _reached_device_ids()
-    return scoped(stmt, model).where(or_(mine, model.id.in_(reached)) if reached else mine)
+    params = {"viewer_id": require_account().id, "viewer_platform_id": data_platform_id()}
+    return {**params, "viewer_reaches": reached} if reached else params
 
 
 def _share_templates() -> dict[int, list[dict]]:

@@ -338,8 +338,20 @@ wrk.body = [[%(body)s]]
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Host"] = "%(host)s"
 wrk.headers["Authorization"] = "%(authorization)s"
--- each connection is one user refreshing its list: a pause between its requests
-function delay() return %(pace_ms)d end
+-- Each connection is one user refreshing its list, independently of the others: exponential
+-- pauses with a mean of pace_ms (a Poisson stream per user), the first one included, so users
+-- neither start nor refresh in lockstep.
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("seed", threads)
+end
+function init(args)
+  math.randomseed(seed * 7919 + os.time())
+end
+function delay()
+  return math.floor(-math.log(1 - math.random()) * %(pace_ms)d)
+end
 done = function(summary, latency, requests)
   io.write(string.format("WRK %%d %%d %%d %%.3f %%.3f\\n", summary.requests,
     summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,

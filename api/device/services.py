@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from flask import g, has_request_context
 from flask_babel import gettext
-from sqlalchemy import func, select
-from sqlalchemy.orm import contains_eager
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.orm import contains_eager, joinedload
 
+from api.device import totals
 from api.device.credentials import device_secret
 from api.device.models import (
     Category,
@@ -22,22 +23,27 @@ from api.device.models import (
     DeviceType,
     GuidBatch,
     MaintenanceRecord,
+    ParamUnit,
     ReadWrite,
     RecordKind,
 )
 from api.device.status import DeviceStatus, status_conditions
-from api.extensions.db import db, paginate, utcnow
+from api.extensions.db import db, escape_like, paged, paginate, run_page, utcnow
 from api.extensions.smorest import ApiError
+from api.extensions.snapshots import Snapshots
 from api.platform.models import Platform
 from api.tenancy import (
     SHARED,
     data_platform_id,
     device_access,
     device_permissions,
+    may_view,
     owned,
     require_account,
     require_block,
     require_device_write,
+    visibility_clause,
+    visibility_params,
     visible,
     visible_params,
     visible_values,
@@ -199,16 +205,36 @@ def batch(action: str, device_ids: list[int]) -> list[dict]:
 # ---- lists and counts --------------------------------------------------------------------------------
 
 
-def _listing():
+def _listing(reaches_others: bool):
+    """Visible devices with their latest state, with bind parameters (visibility_params())."""
     return (
-        visible(select(Device, DeviceState), Device)
+        select(Device, DeviceState)
+        .where(visibility_clause(Device, reaches_others), Device.deleted.is_(False))
         .outerjoin(DeviceState, DeviceState.device_id == Device.id)
         .join(DeviceType, DeviceType.id == Device.device_type_id)
-        # The type is already joined: fill the relationship from it, and its parameters (with units,
-        # which label the values) in one more query, instead of queries per type and unit.
-        .options(contains_eager(Device.device_type).selectinload(DeviceType.params).joinedload(DeviceParam.unit))
-        .where(Device.deleted.is_(False))
+        # The type is already joined: fill the relationship from it (labels come from _type_sensors).
+        .options(contains_eager(Device.device_type))
     )
+
+
+@functools.cache
+def _page_query(reaches_others: bool, status: str | None, by_name: bool, by_category: bool, by_expiry: bool):
+    """The list query for one combination of filters, built once per process (building and keying
+    a statement this size costs more Python time than PostgreSQL spends running it); page() runs
+    it with the filters' values as bind parameters."""
+    stmt = _listing(reaches_others)
+    if by_name:
+        pattern = bindparam("name_pattern")
+        stmt = stmt.where(Device.name.ilike(pattern, escape="/") | Device.guid.like(pattern, escape="/"))
+    if status:
+        stmt = stmt.where(status_conditions(bindparam("now"))[DeviceStatus(status)])
+    if by_category:
+        stmt = stmt.where(DeviceType.category == bindparam("category"))
+    if by_expiry:
+        stmt = stmt.where(
+            Device.service_expires_at >= bindparam("expires_from"), Device.service_expires_at < bindparam("expires_to")
+        )
+    return paged(stmt, Device.focus.desc(), Device.id.desc())
 
 
 def expiry_window(name: str, now: datetime, zone: ZoneInfo) -> tuple[datetime, datetime]:
@@ -226,20 +252,27 @@ def expiry_window(name: str, now: datetime, zone: ZoneInfo) -> tuple[datetime, d
 
 def page(args: dict, zone: ZoneInfo) -> dict:
     now = utcnow()
-    stmt = _listing()
+    params = {**visibility_params(), "now": now}
     if args.get("deviceName"):
-        stmt = stmt.where(
-            Device.name.icontains(args["deviceName"], autoescape=True)
-            | Device.guid.contains(args["deviceName"], autoescape=True)
-        )
-    if args.get("status"):
-        stmt = stmt.where(status_conditions(now)[DeviceStatus(args["status"])])
+        params["name_pattern"] = f"%{escape_like(args['deviceName'])}%"
     if args.get("category"):
-        stmt = stmt.where(DeviceType.category == Category(args["category"]))
+        params["category"] = Category(args["category"])
     if args.get("expiry"):
-        start, end = expiry_window(args["expiry"], now, zone)
-        stmt = stmt.where(Device.service_expires_at >= start, Device.service_expires_at < end)
-    found = paginate(stmt, args, Device.focus.desc(), Device.id.desc(), rows=True)
+        params["expires_from"], params["expires_to"] = expiry_window(args["expiry"], now, zone)
+    query = _page_query(
+        "viewer_reaches" in params,
+        args.get("status"),
+        "name_pattern" in params,
+        "category" in params,
+        "expires_from" in params,
+    )
+    visibility = tuple(params.get(k) for k in ("viewer_id", "viewer_platform_id", "viewer_reaches"))
+    filters = tuple(args.get(k) for k in ("deviceName", "status", "category", "expiry"))
+    key = totals.total_key(visibility, filters, zone.key if args.get("expiry") else None)
+    total, generation = totals.known_total(key)
+    found = run_page(query, args, params, rows=True, total=total)
+    if total is None:
+        totals.keep_total(key, generation, found["total"])
     return {"list": [with_state(device, state, now) for device, state in found["list"]], "total": found["total"]}
 
 
@@ -255,34 +288,57 @@ def with_state(device: Device, state: DeviceState | None, now: datetime) -> dict
 
 def sensors_of(device: Device, shared: bool) -> list[dict]:
     """Name, unit and precision of each value the account may see, in probe order (lists label values
-    with them). Built once per device type in a request; per device when a share's template decides."""
-    memo = g.setdefault("sensor_lists", {}) if has_request_context() else {}
-    key = ("device", device.id) if shared else ("type", device.device_type_id)
-    if key not in memo:
-        params = visible_params(device, device.device_type.params) if shared else device.device_type.params
-        memo[key] = [
-            {
-                "probeId": p.probe_id,
-                "paramName": p.param_name,
-                "unit": p.unit.unit_name if p.unit else None,
-                "unitCode": p.unit.unit_code if p.unit else None,
-                "precision": p.precision,
-            }
-            for p in sorted((p for p in params if p.probe_id is not None), key=lambda p: p.probe_id)
+    with them): the type's labels, less the parameters a share's template hides."""
+    sensors = _type_sensors(device.device_type_id)
+    return [label for key, label in sensors if may_view(device, key)] if shared else [label for _, label in sensors]
+
+
+# Catalogue rows change only through `flask sync-catalogue`: every list labels its values from them.
+_sensor_labels: Snapshots[list[tuple[str, dict]]] = Snapshots(DeviceType, DeviceParam, ParamUnit)
+
+
+def _type_sensors(device_type_id: int) -> list[tuple[str, dict]]:
+    """(parameter key, label) of each probe of a device type, in probe order."""
+
+    def load() -> list[tuple[str, dict]]:
+        params = db.session.scalars(
+            select(DeviceParam)
+            .options(joinedload(DeviceParam.unit))
+            .where(DeviceParam.device_type_id == device_type_id, DeviceParam.probe_id.is_not(None))
+            .order_by(DeviceParam.probe_id)
+        )
+        return [
+            (
+                f"{p.param_key:04x}",
+                {
+                    "probeId": p.probe_id,
+                    "paramName": p.param_name,
+                    "unit": p.unit.unit_name if p.unit else None,
+                    "unitCode": p.unit.unit_code if p.unit else None,
+                    "precision": p.precision,
+                },
+            )
+            for p in params
         ]
-    return memo[key]
+
+    return _sensor_labels.get((str(db.engine.url), device_type_id), load)
 
 
-def status_counts() -> dict[str, int]:
-    now = utcnow()
-    conditions = status_conditions(now)
+@functools.cache
+def _counts_query(reaches_others: bool):
     from api.organization.models import OrganizationDevice
 
     in_organization = Device.id.in_(select(OrganizationDevice.device_id))
     columns = [func.count().label("all"), func.count().filter(in_organization).label("in_organization")] + [
-        func.count().filter(condition).label(status.value) for status, condition in conditions.items()
+        func.count().filter(condition).label(status.value)
+        for status, condition in status_conditions(bindparam("now")).items()
     ]
-    row = db.session.execute(_listing().with_only_columns(*columns)).one()
+    return _listing(reaches_others).with_only_columns(*columns)
+
+
+def status_counts() -> dict[str, int]:
+    params = {**visibility_params(), "now": utcnow()}
+    row = db.session.execute(_counts_query("viewer_reaches" in params), params).one()
     counts = dict(row._mapping)
     return {
         "all": counts["all"],

@@ -7,8 +7,10 @@ misconfigured browser never breaks a call. Times are stored in UTC and rendered 
 
 from __future__ import annotations
 
+import functools
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from babel import Locale
 from flask import current_app, has_request_context, request
 from flask_babel import Babel, get_locale
 
@@ -27,7 +29,18 @@ def default_locale() -> str:
     return "en_US" if current_app.config["OVERSEAS"] else "zh_CN"
 
 
-def select_locale() -> str:
+@functools.cache
+def _parsed_locale(code: str) -> Locale:
+    # flask-babel parses the selector's answer on every request, and Locale.parse reads the locale
+    # data index each time; a Locale object is passed through as it is.
+    return Locale.parse(code)
+
+
+def select_locale() -> Locale:
+    return _parsed_locale(_locale_code())
+
+
+def _locale_code() -> str:
     if not has_request_context():
         return default_locale()
     supported = current_app.config["LANGUAGES"]

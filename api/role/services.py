@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+
 from flask_babel import gettext
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 
 from api.extensions.db import db, paginate
 from api.extensions.smorest import ApiError
@@ -60,20 +62,27 @@ def not_found() -> ApiError:
 def member_keys(account_id: int) -> list[str] | None:
     """Keys of an account that is a member of another account's organisation: its roles' keys
     plus the member baseline. None when the account is not such a member (its own grants apply)."""
-    from api.organization.models import Organization, OrganizationMember
-
-    rows = db.session.execute(
-        select(OrganizationMember.id, Role.permissions)
-        .join(Organization, Organization.id == OrganizationMember.organization_id)
-        .outerjoin(Role, Role.id == OrganizationMember.role_id)
-        .where(OrganizationMember.account_id == account_id, Organization.owner_account_id != account_id)
-    ).all()
+    rows = db.session.execute(_memberships_query(), {"account_id": account_id}).all()
     if not rows:
         return None
     keys = dict.fromkeys(MEMBER_BASELINE)
     for _member, permissions in rows:
         keys.update(dict.fromkeys(permissions or ()))
     return list(keys)
+
+
+@functools.cache
+def _memberships_query():
+    """Built once: every signed-in request of an account holder runs it."""
+    from api.organization.models import Organization, OrganizationMember
+
+    me = bindparam("account_id")
+    return (
+        select(OrganizationMember.id, Role.permissions)
+        .join(Organization, Organization.id == OrganizationMember.organization_id)
+        .outerjoin(Role, Role.id == OrganizationMember.role_id)
+        .where(OrganizationMember.account_id == me, Organization.owner_account_id != me)
+    )
 
 
 def ensure_presets(owner_id: int) -> None:
