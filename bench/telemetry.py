@@ -6,8 +6,8 @@
 - ingest_mqtt_per_s: the same batches published to Mosquitto (QoS 1) and stored by the subscriber.
 - chart_year_p50_ms / chart_day_p50_ms: one sensor with a year of one-minute data (525,600 readings).
 - device_list_p50_ms / device_list_p99_ms: 10,000 devices on one account, a page of 10 with latest
-  state and a status filter, 50 concurrent clients (wrk) against gunicorn, each refreshing once a
-  second; the `_100rps` lines repeat it at twice a second.
+  state and a status filter, 50 concurrent clients against gunicorn, each refreshing about once a
+  second on its own rhythm (bench/_paced.py); the `_100rps` lines repeat it at twice a second.
 - home_counts_ms: the status counts of those 10,000 devices.
 """
 
@@ -16,10 +16,8 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -38,6 +36,7 @@ from api.platform.services import sync_tenants
 from api.telemetry.models import Reading
 from api.telemetry.mqtt import build_subscriber
 from api.tenancy import find_platform
+from bench._paced import paced_users
 from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, percentile, report, timings_ms
 
 PASSWORD = "Bench#2026"
@@ -305,66 +304,15 @@ def bench_device_list(app) -> None:
     concurrent_list(headers, page)
 
 
-def run_wrk(url: str, headers: dict, page: dict, clients: int, seconds: int, pace_s: float):
-    """(requests done, errors, p50 ms, p99 ms) of `clients` connections posting `page`, pausing `pace_s`."""
-    with tempfile.NamedTemporaryFile("w", suffix=".lua") as script:
-        script.write(
-            WRK_SCRIPT
-            % {
-                "body": json.dumps(page),
-                "host": headers["Host"],
-                "authorization": headers["Authorization"],
-                "pace_ms": int(pace_s * 1000),
-            }
-        )
-        script.flush()
-        wrk = [shutil.which("wrk") or "wrk", "-t", "2", "-c", str(clients), "-d", f"{seconds}s", "--timeout", "10s"]
-        output = subprocess.run(  # noqa: S603 - wrk from Debian, our own arguments
-            [*wrk, "-s", script.name, f"{url}/api/device/Device/page"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    summary = next(line for line in output.splitlines() if line.startswith("WRK "))
-    done, errors, bad_status, p50, p99 = summary.split()[1:]
-    return int(done), int(errors) + int(bad_status), float(p50), float(p99)
-
-
 # 2 workers x 4 threads, as on this 2-core machine.
 GUNICORN = [sys.executable, "-m", "gunicorn", "-w", "2", "--threads", "4", "--keep-alive", "10", "--backlog", "256"]
-WRK_SCRIPT = """
-wrk.method = "POST"
-wrk.body = [[%(body)s]]
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Host"] = "%(host)s"
-wrk.headers["Authorization"] = "%(authorization)s"
--- Each connection is one user refreshing its list, independently of the others: exponential
--- pauses with a mean of pace_ms (a Poisson stream per user), the first one included, so users
--- neither start nor refresh in lockstep.
-local threads = 0
-function setup(thread)
-  threads = threads + 1
-  thread:set("seed", threads)
-end
-function init(args)
-  math.randomseed(seed * 7919 + os.time())
-end
-function delay()
-  return math.floor(-math.log(1 - math.random()) * %(pace_ms)d)
-end
-done = function(summary, latency, requests)
-  io.write(string.format("WRK %%d %%d %%d %%.3f %%.3f\\n", summary.requests,
-    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
-    summary.errors.status, latency:percentile(50) / 1000, latency:percentile(99) / 1000))
-end
-"""
 
 
-def concurrent_list(headers: dict, page: dict, clients: int = 50, seconds: int = 20) -> None:
-    """gunicorn (2 workers x 4 threads, as on this 2-core machine) and 50 concurrent clients driven by
-    wrk (a C load generator, so the client's own CPU does not inflate the figures). Each client is a
-    user refreshing a list: once a second (about 50 requests/s offered; the web itself refreshes a
-    list every 30 s) for the named figures, then twice a second (about 100 requests/s, `_100rps`)."""
+def concurrent_list(headers: dict, page: dict, clients: int = 50, seconds: int = 30) -> None:
+    """gunicorn (2 workers x 4 threads, as on this 2-core machine) and 50 concurrent clients (paced
+    users, bench/_paced.py), each refreshing the list about once a second (about 50 requests/s
+    offered; the web itself refreshes a list every 30 s) for the named figures, then twice a
+    second (about 100 requests/s, `_100rps`)."""
     port = 5191
     env = {
         **os.environ,
@@ -388,12 +336,22 @@ def concurrent_list(headers: dict, page: dict, clients: int = 50, seconds: int =
                 break
             except requests.RequestException:
                 time.sleep(0.2)
+        body = json.dumps(page).encode()
+        request_headers = {**headers, "Content-Type": "application/json"}
         for pace_s, suffix in ((1.0, ""), (0.5, "_100rps")):
-            done, errors, p50, p99 = run_wrk(url, headers, page, clients, seconds, pace_s)
-            report(f"device_list_p50_ms{suffix}", p50, "ms")
-            report(f"device_list_p99_ms{suffix}", p99, "ms")
-            report(f"device_list_rps{suffix}", done / seconds, "requests/s")
-            report(f"device_list_errors{suffix}", errors, "requests")
+            measured = paced_users(
+                f"{url}/api/device/Device/page",
+                method="POST",
+                headers=request_headers,
+                body=body,
+                users=clients,
+                seconds=seconds,
+                pace_s=pace_s,
+            )
+            report(f"device_list_p50_ms{suffix}", percentile(measured.latencies_ms, 50), "ms")
+            report(f"device_list_p99_ms{suffix}", percentile(measured.latencies_ms, 99), "ms")
+            report(f"device_list_rps{suffix}", len(measured.latencies_ms) / seconds, "requests/s")
+            report(f"device_list_errors{suffix}", measured.errors, "requests")
     finally:
         server.terminate()
         server.wait(10)

@@ -11,7 +11,7 @@ import functools
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from babel import Locale
-from flask import current_app, has_request_context, request
+from flask import current_app, g, has_request_context, request
 from flask_babel import Babel, get_locale
 
 TIMEZONE_HEADER = "X-Timezone"
@@ -67,8 +67,17 @@ def select_timezone() -> str:
 
 
 def caller_zone() -> ZoneInfo:
+    """The caller's zone, looked up once per request (lists render many timestamps)."""
+    if has_request_context():
+        if "caller_zone" not in g:
+            g.caller_zone = _zone(select_timezone())
+        return g.caller_zone
+    return _zone(select_timezone())
+
+
+def _zone(name: str) -> ZoneInfo:
     try:
-        return ZoneInfo(select_timezone())
+        return ZoneInfo(name)
     except ZoneInfoNotFoundError:  # pragma: no cover - DEFAULT_TIMEZONE misconfigured
         return ZoneInfo("UTC")
 

@@ -152,6 +152,23 @@ class TestLifecycle:
         sensors = page(client, owner)["list"][0]["sensors"]
         assert [(s["probeId"], s["unit"]) for s in sensors] == [(1, "°C"), (2, "%RH")]
 
+    def test_a_catalogue_change_relabels_the_list_at_once(self, app, client, owner, guids):
+        """Labels come from a per-process snapshot of the catalogue, cleared by any catalogue write."""
+        from api.device.models import DeviceParam, ParamUnit
+
+        add(client, owner, guids["th_a"][0], name="Fridge")
+        assert page(client, owner)["list"][0]["sensors"][0]["paramName"] != "Core temperature"
+        with app.app_context():
+            device = db.session.scalar(select(Device))
+            param = next(p for p in device.device_type.params if p.probe_id == 1)
+            param.param_name = "Core temperature"
+            db.session.commit()
+        assert page(client, owner)["list"][0]["sensors"][0]["paramName"] == "Core temperature"
+        with app.app_context():
+            db.session.scalar(select(ParamUnit).where(ParamUnit.unit_name == "°C")).unit_name = "degC"
+            db.session.commit()
+        assert page(client, owner)["list"][0]["sensors"][0]["unit"] == "degC"
+
     def test_focus_pins_to_the_top(self, client, owner, guids):
         first = add(client, owner, guids["th_a"][0], name="First")
         add(client, owner, guids["th_b"][0], name="Second")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 
 import pytest
 from sqlalchemy import func, select
@@ -151,3 +152,30 @@ def test_independent_platform_has_its_own_data_space(app):
             names = set(db.session.scalars(scoped(select(Account.user_name), Account)))
             assert names == expected, host
             assert data_platform().slug == ("junjia" if host == JUNJIA_HOST else "default")
+
+
+def test_a_platform_written_here_shows_on_the_next_request(app, client, tmp_path):
+    """Platforms are kept per process (api/extensions/snapshots); a write through the ORM clears them."""
+    assert client.get(f"{BRANDING}?topDomain=localhost").get_json()["data"]["themeColor"] == "#ec6c00"
+    tenants = copy_tenants(tmp_path)
+    definition = json.loads((tenants / "default" / "tenant.json").read_text())
+    (tenants / "default" / "tenant.json").write_text(json.dumps({**definition, "themeColor": "#123456"}))
+    with app.app_context():
+        sync_tenants(tenants)
+    assert client.get(f"{BRANDING}?topDomain=localhost").get_json()["data"]["themeColor"] == "#123456"
+
+
+def test_a_platform_written_by_another_process_shows_within_the_snapshot_time(app, client, monkeypatch):
+    from sqlalchemy import text
+
+    from api import tenancy
+
+    monkeypatch.setattr(tenancy._platforms, "ttl", 0.5)
+    tenancy._platforms.clear()
+    assert client.get(f"{BRANDING}?topDomain=localhost").get_json()["data"]["themeColor"] == "#ec6c00"
+    with app.app_context():  # as `flask sync-tenants` would, in its own process: no ORM event here
+        with db.engine.begin() as connection:
+            connection.execute(text("UPDATE platform SET theme_color = '#654321' WHERE slug = 'default'"))
+    assert client.get(f"{BRANDING}?topDomain=localhost").get_json()["data"]["themeColor"] == "#ec6c00"
+    time.sleep(0.6)
+    assert client.get(f"{BRANDING}?topDomain=localhost").get_json()["data"]["themeColor"] == "#654321"
