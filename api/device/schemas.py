@@ -15,7 +15,10 @@ GUID = validate.Regexp(r"^\d{1,20}$")
 
 def last_data_time(state) -> str | None:
     """When the device last reported, in the caller's zone (None before its first data)."""
-    return LocalDateTime()._serialize(state.last_data_at, None, None) if state and state.last_data_at else None
+    return _LOCAL_TIME._serialize(state.last_data_at, None, None) if state and state.last_data_at else None
+
+
+_LOCAL_TIME = LocalDateTime()
 
 
 class DeviceParamSchema(Schema):

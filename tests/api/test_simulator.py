@@ -31,7 +31,11 @@ def test_simulated_fleet_reaches_the_store_over_mqtt_and_http(app):
 
     subscriber_id = f"test-sim-ingest-{uuid.uuid4().hex[:8]}"
     subscriber = build_subscriber(app, subscriber_id)
+    # The first tick publishes each device's whole backlog at once; it must find the subscription.
+    subscribed = threading.Event()
+    subscriber.on_subscribe = lambda *_args: subscribed.set()
     subscriber.loop_start()
+    assert subscribed.wait(10), "the ingest subscriber did not subscribe"
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     with app.app_context():
@@ -42,7 +46,10 @@ def test_simulated_fleet_reaches_the_store_over_mqtt_and_http(app):
         threads = [
             threading.Thread(
                 target=lambda: sent.__setitem__(
-                    "mqtt", simulator.run(over_mqtt, simulator.MqttSender(publisher), tick_s=5, stop_after=RUN_SECONDS)
+                    "mqtt",
+                    simulator.run(
+                        over_mqtt, simulator.MqttSender(publisher), tick_s=5, stop_after=RUN_SECONDS, gaps=False
+                    ),
                 )
             ),
             threading.Thread(
@@ -53,6 +60,8 @@ def test_simulated_fleet_reaches_the_store_over_mqtt_and_http(app):
                         simulator.HttpSender(f"http://127.0.0.1:{server.server_port}", "localhost"),
                         tick_s=5,
                         stop_after=RUN_SECONDS,
+                        # every device must report within the minute: no daily silence now
+                        gaps=False,
                     ),
                 )
             ),
