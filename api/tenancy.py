@@ -130,19 +130,56 @@ def require_account(permission: str | None = None):
     """The signed-in account of this request on this site, or 401 (no token) / 401 + 2010 (expired,
     revoked, cancelled, or issued on another site) / 403 (the permission key is not granted)."""
     from api.account.permissions import has_permission
-    from api.account.sessions import find_session, is_live
+    from api.account.sessions import is_live, token_digest
 
     if "account" not in g:
         token = bearer_token()
         if token is None:
             raise ApiError(gettext("Logon timeout, please login again"), code=401, http_status=401)
-        session = find_session(token)
+        found = db.session.execute(_signed_in_query(), {"token_hash": token_digest(token)}).one_or_none()
+        session = found.AccountSession if found else None
         if not is_live(session, current_platform()):
             raise ApiError(gettext("Logon timeout, please login again"), code=SESSION_EXPIRED, http_status=401)
         g.account, g.account_session = session.account, session
+        g.account_takes_part = {"organizations": found.in_organizations, "shares": found.shared_with}
     if permission is not None and not has_permission(g.account, permission):
         raise ApiError(gettext("Access Denied"), code=403, http_status=403)
     return g.account
+
+
+@functools.cache
+def _signed_in_query():
+    """A bearer token's session with its account, and whether the account takes part in any
+    organization or share at all: most accounts do not, and then their keys and the devices they
+    reach need no queries of their own (takes_part()). Built once: every signed-in call runs it."""
+    from sqlalchemy import exists
+    from sqlalchemy.orm import joinedload
+
+    from api.account.models import AccountSession
+    from api.organization.models import Organization, OrganizationMember
+    from api.sharing.models import DeviceShare
+
+    me = AccountSession.account_id
+    in_organizations = or_(
+        exists().where(OrganizationMember.account_id == me), exists().where(Organization.owner_account_id == me)
+    )
+    return (
+        select(
+            AccountSession,
+            in_organizations.label("in_organizations"),
+            exists().where(DeviceShare.recipient_account_id == me).label("shared_with"),
+        )
+        .options(joinedload(AccountSession.account))
+        .where(AccountSession.token_hash == bindparam("token_hash"))
+    )
+
+
+def takes_part(account_id: int, what: str) -> bool:
+    """Whether the account is in any organization ("organizations") or has any share, even an
+    expired one ("shares"); True when unknown (another account than the signed-in one)."""
+    if "account" in g and g.account.id == account_id:
+        return g.account_takes_part[what]
+    return True
 
 
 def current_account():
@@ -220,7 +257,11 @@ def _reached_device_ids() -> list[int]:
     if "reached_device_ids" not in g:
         from api.extensions.db import utcnow
 
-        params = {"me": require_account().id, "platform_id": data_platform_id(), "now": utcnow()}
+        me = require_account().id
+        if not (takes_part(me, "organizations") or takes_part(me, "shares")):
+            g.reached_device_ids = []
+            return g.reached_device_ids
+        params = {"me": me, "platform_id": data_platform_id(), "now": utcnow()}
         g.reached_device_ids = sorted(set(db.session.scalars(_reached_devices_query(), params)))
     return g.reached_device_ids
 

@@ -65,8 +65,10 @@ def permission_keys(account: Account) -> list[str]:
     cache = g.setdefault("permission_keys", {}) if has_request_context() else {}
     if account.id not in cache:
         from api.role.services import member_keys
+        from api.tenancy import takes_part
 
-        role_keys = None if account.staff_role else member_keys(account.id)
+        member = not account.staff_role and takes_part(account.id, "organizations")
+        role_keys = member_keys(account.id) if member else None
         cache[account.id] = role_keys if role_keys is not None else list(GRANTS.get(account.staff_role, ()))
     return cache[account.id]
 
