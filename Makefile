@@ -95,11 +95,11 @@ run: build seed
 
 # ---- tests -------------------------------------------------------------------------------------
 
-# Browser tests need chromium and a CJK font; the load benchmarks drive the api with wrk.
-APT_PACKAGES := chromium fonts-wqy-microhei wrk
+# Browser tests need chromium and a CJK font.
+APT_PACKAGES := chromium fonts-wqy-microhei
 
 system-packages:
-	@if [ ! -x /usr/bin/chromium ] || ! command -v wrk >/dev/null || ! fc-list 2>/dev/null | grep -qi "wenquanyi micro hei"; then \
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "wenquanyi micro hei"; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    apt-get install -y --no-install-recommends $(APT_PACKAGES) >/dev/null 2>&1 || \
 	    (apt-get update >/dev/null && apt-get install -y --no-install-recommends $(APT_PACKAGES) >/dev/null); \
