@@ -286,6 +286,11 @@ def with_state(device: Device, state: DeviceState | None, now: datetime) -> dict
     return {"device": device, "state": state, "status": status, "values": values, "shared": shared, "sensors": sensors}
 
 
+def visible_sensors(device: Device) -> list[dict]:
+    """sensors_of() for the signed-in account."""
+    return sensors_of(device, device_access(device) == SHARED)
+
+
 def sensors_of(device: Device, shared: bool) -> list[dict]:
     """Name, unit and precision of each value the account may see, in probe order (lists label values
     with them): the type's labels, less the parameters a share's template hides."""

@@ -7,7 +7,7 @@ from flask.views import MethodView
 from flask_babel import gettext
 
 from api.device.schemas import CommandAckSchema, CommandSchema, DeviceIdQuerySchema
-from api.device.services import acknowledge_command, owned_device
+from api.device.services import acknowledge_command, owned_device, visible_sensors
 from api.extensions.db import db, utcnow
 from api.extensions.i18n import caller_zone
 from api.extensions.smorest import ApiError, Blueprint, ErrorEnvelopeSchema
@@ -23,7 +23,7 @@ from api.telemetry.schemas import (
     UploadResultSchema,
     UploadSchema,
 )
-from api.tenancy import may_view, require_block, visible_values
+from api.tenancy import require_block, visible_values
 from api.units import to_unit
 
 blp = Blueprint("telemetry", __name__, url_prefix="/api/device", description="Telemetry: ingestion and queries")
@@ -124,15 +124,11 @@ class Chart(MethodView):
         (at most ~2,000 points per sensor). Temperatures in the requested unit."""
         device = owned_device(args["deviceId"])
         require_block(device, "chart")
-        probes = {
-            p.probe_id: p
-            for p in device.device_type.params
-            if p.probe_id is not None and may_view(device, f"{p.param_key:04x}")
-        }
+        probes = {sensor["probeId"]: sensor for sensor in visible_sensors(device)}
         sensors = [s for s in (args.get("sensors") or sorted(probes)) if s in probes]
         data = queries.chart(device.id, sensors, args["start"], args["end"], device.interval_s)
         for sensor, points in data["series"].items():
-            unit = probes[sensor].unit.unit_code if probes[sensor].unit else None
+            unit = probes[sensor]["unitCode"]
             for point in points:
                 for key in ("v", "min", "max"):
                     if point.get(key) is not None:
