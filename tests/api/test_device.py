@@ -154,7 +154,7 @@ class TestLifecycle:
 
     def test_a_catalogue_change_relabels_the_list_at_once(self, app, client, owner, guids):
         """Labels come from a per-process snapshot of the catalogue, cleared by any catalogue write."""
-        from api.device.models import DeviceParam, ParamUnit
+        from api.device.models import ParamUnit
 
         add(client, owner, guids["th_a"][0], name="Fridge")
         assert page(client, owner)["list"][0]["sensors"][0]["paramName"] != "Core temperature"

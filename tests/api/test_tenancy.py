@@ -173,9 +173,9 @@ def test_a_platform_written_by_another_process_shows_within_the_snapshot_time(ap
     monkeypatch.setattr(tenancy._platforms, "ttl", 0.5)
     tenancy._platforms.clear()
     assert client.get(f"{BRANDING}?topDomain=localhost").get_json()["data"]["themeColor"] == "#ec6c00"
-    with app.app_context():  # as `flask sync-tenants` would, in its own process: no ORM event here
-        with db.engine.begin() as connection:
-            connection.execute(text("UPDATE platform SET theme_color = '#654321' WHERE slug = 'default'"))
+    # As `flask sync-tenants` would, in its own process: no ORM event here.
+    with app.app_context(), db.engine.begin() as connection:
+        connection.execute(text("UPDATE platform SET theme_color = '#654321' WHERE slug = 'default'"))
     assert client.get(f"{BRANDING}?topDomain=localhost").get_json()["data"]["themeColor"] == "#ec6c00"
     time.sleep(0.6)
     assert client.get(f"{BRANDING}?topDomain=localhost").get_json()["data"]["themeColor"] == "#654321"
