@@ -152,6 +152,7 @@ describe('multi-tab bar', () => {
 
     await menu(page).getByText('Home').click();
     await page.waitForURL((url) => url.pathname === '/home');
+    await expectTabs(page, ['Message Center', 'Home']); // the tab follows the page: wait before moving on
     await menu(page).getByText('Device List').click();
     await page.waitForURL((url) => url.pathname === '/device/list');
     await expectTabs(page, ['Message Center', 'Home', 'Device List']);
