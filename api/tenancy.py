@@ -276,12 +276,17 @@ def visibility_clause(model, reaches_others: bool | None = None):
     """visible()'s condition with bind parameters, for queries built once and run with
     visibility_params(): `reaches_others` (default: the signed-in account's) picks the shape."""
     if reaches_others is None:
-        reaches_others = bool(_reached_device_ids())
+        reaches_others = signed_in_reaches_others()
     mine = model.owner_account_id == bindparam("viewer_id")
     in_space = model.platform_id == bindparam("viewer_platform_id")
     if not reaches_others:  # an account on its own keeps the plain owner filter and its index
         return and_(in_space, mine)
     return and_(in_space, or_(mine, model.id.in_(bindparam("viewer_reaches", expanding=True))))
+
+
+def signed_in_reaches_others() -> bool:
+    """Whether the signed-in account sees devices it does not own (which shape visibility_clause takes)."""
+    return bool(_reached_device_ids())
 
 
 def visibility_params() -> dict:

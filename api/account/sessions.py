@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import secrets
 from datetime import timedelta
 
 from flask import request
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import joinedload
 
 from api.account.models import Account, AccountSession
@@ -41,16 +40,10 @@ def issue_token(account: Account, platform: Platform) -> str:
 
 
 def find_session(token: str) -> AccountSession | None:
-    return db.session.scalar(_session_by_token(), {"token_hash": token_digest(token)})
-
-
-@functools.cache
-def _session_by_token():
-    """Built once: every signed-in request runs it."""
-    return (
+    return db.session.scalar(
         select(AccountSession)
         .options(joinedload(AccountSession.account))
-        .where(AccountSession.token_hash == bindparam("token_hash"))
+        .where(AccountSession.token_hash == token_digest(token))
     )
 
 

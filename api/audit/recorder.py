@@ -14,7 +14,7 @@ from flask import g, has_request_context, request
 from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session
 
-from api.extensions.db import db
+from api.extensions.db import bulk_write_table, db
 from api.extensions.smorest import mutation_recorders
 
 # Tables whose rows are bookkeeping, not business data.
@@ -74,13 +74,10 @@ def _collect(session: Session, flush_context) -> None:
 
 def _count_bulk(orm_execute_state):
     """Bulk UPDATE/DELETE statements never reach after_flush: run them here and note what they did."""
-    if not (orm_execute_state.is_update or orm_execute_state.is_delete):
+    name = bulk_write_table(orm_execute_state)
+    if name is None or not has_request_context() or g.get("audit_changes") is None:
         return None
-    if not has_request_context() or g.get("audit_changes") is None:
-        return None
-    table = getattr(orm_execute_state.statement, "table", None)
-    name = getattr(table, "name", None)
-    if name is None or name in SKIPPED_TABLES:
+    if name in SKIPPED_TABLES:
         return None
     result = orm_execute_state.invoke_statement()
     if result.rowcount and len(g.audit_changes) < MAX_ROWS:

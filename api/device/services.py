@@ -42,6 +42,7 @@ from api.tenancy import (
     require_account,
     require_block,
     require_device_write,
+    signed_in_reaches_others,
     visibility_clause,
     visibility_params,
     visible,
@@ -252,7 +253,8 @@ def expiry_window(name: str, now: datetime, zone: ZoneInfo) -> tuple[datetime, d
 
 def page(args: dict, zone: ZoneInfo) -> dict:
     now = utcnow()
-    params = {**visibility_params(), "now": now}
+    visibility = visibility_params()
+    params = {**visibility, "now": now}
     if args.get("deviceName"):
         params["name_pattern"] = f"%{escape_like(args['deviceName'])}%"
     if args.get("category"):
@@ -260,13 +262,12 @@ def page(args: dict, zone: ZoneInfo) -> dict:
     if args.get("expiry"):
         params["expires_from"], params["expires_to"] = expiry_window(args["expiry"], now, zone)
     query = _page_query(
-        "viewer_reaches" in params,
+        signed_in_reaches_others(),
         args.get("status"),
         "name_pattern" in params,
         "category" in params,
         "expires_from" in params,
     )
-    visibility = tuple(params.get(k) for k in ("viewer_id", "viewer_platform_id", "viewer_reaches"))
     filters = tuple(args.get(k) for k in ("deviceName", "status", "category", "expiry"))
     key = totals.total_key(visibility, filters, zone.key if args.get("expiry") else None)
     total, generation = totals.known_total(key)
@@ -343,7 +344,7 @@ def _counts_query(reaches_others: bool):
 
 def status_counts() -> dict[str, int]:
     params = {**visibility_params(), "now": utcnow()}
-    row = db.session.execute(_counts_query("viewer_reaches" in params), params).one()
+    row = db.session.execute(_counts_query(signed_in_reaches_others()), params).one()
     counts = dict(row._mapping)
     return {
         "all": counts["all"],

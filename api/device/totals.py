@@ -22,6 +22,7 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from api.device.models import Device
+from api.extensions.db import bulk_write_table, flushed_models
 
 TOTAL_SECONDS = 5
 GENERATION_KEY = "device-list:generation"
@@ -73,17 +74,14 @@ def _redis():
 
 @event.listens_for(Session, "after_flush")
 def _note_device_rows(session, _context) -> None:
-    if any(isinstance(row, Device) for row in (*session.new, *session.dirty, *session.deleted)):
+    if Device in flushed_models(session):
         session.info["device_rows_written"] = True
 
 
 @event.listens_for(Session, "do_orm_execute")
 def _note_device_statements(orm_execute_state) -> None:
-    """Bulk UPDATE / DELETE statements never reach after_flush."""
-    if orm_execute_state.is_update or orm_execute_state.is_delete:
-        table = getattr(orm_execute_state.statement, "table", None)
-        if getattr(table, "name", None) == Device.__tablename__:
-            orm_execute_state.session.info["device_rows_written"] = True
+    if bulk_write_table(orm_execute_state) == Device.__tablename__:
+        orm_execute_state.session.info["device_rows_written"] = True
 
 
 @event.listens_for(Session, "after_commit")

@@ -100,6 +100,18 @@ def str_enum(enum_cls: type[enum.StrEnum], length: int = 20) -> Enum:
     return Enum(enum_cls, native_enum=False, length=length, values_callable=lambda cls: [m.value for m in cls])
 
 
+def flushed_models(session) -> set[type]:
+    """The classes of the rows a flush writes (for after_flush listeners)."""
+    return {type(row) for row in (*session.new, *session.dirty, *session.deleted)}
+
+
+def bulk_write_table(orm_execute_state) -> str | None:
+    """The table an ORM bulk UPDATE / DELETE writes (those never reach after_flush), else None."""
+    if not (orm_execute_state.is_update or orm_execute_state.is_delete):
+        return None
+    return getattr(getattr(orm_execute_state.statement, "table", None), "name", None)
+
+
 def escape_like(text: str) -> str:
     """`text` as a literal inside a LIKE pattern with escape character '/' (as autoescape does)."""
     return text.replace("/", "//").replace("%", "/%").replace("_", "/_")
@@ -127,10 +139,10 @@ def paged(stmt, *order_by) -> PagedQuery:
     page costs one round trip; only an empty page (past the end, or no match) needs its own count.
     (A `count(*) OVER ()` window was measured 3x slower: it drags every full-width row through.)"""
     count = select(func.count()).select_from(stmt.order_by(None).subquery())
-    window = {"offset": bindparam("page_offset"), "limit": bindparam("page_limit")}
-    rows = stmt.order_by(*order_by).offset(window["offset"]).limit(window["limit"])
-    page = stmt.add_columns(count.scalar_subquery().label("page_total")).order_by(*order_by)
-    return PagedQuery(page.offset(window["offset"]).limit(window["limit"]), rows, count)
+    offset, limit = bindparam("page_offset"), bindparam("page_limit")
+    rows = stmt.order_by(*order_by).offset(offset).limit(limit)
+    page = stmt.add_columns(count.scalar_subquery().label("page_total")).order_by(*order_by).offset(offset).limit(limit)
+    return PagedQuery(page, rows, count)
 
 
 def run_page(

@@ -4,8 +4,9 @@ Platforms (one per request, to resolve the host) and the device catalogue (label
 list) change only through `flask sync-tenants` and `flask sync-catalogue`, at deploy time. Reading
 them from PostgreSQL on each request costs more than the rest of a list page, so each process keeps
 a copy:
-- a write to a watched model through the ORM clears every copy of that model in this process at
-  once (after_flush), which also covers the tests, which rewrite them between cases;
+- a write to a watched model through the ORM (a flush or a bulk UPDATE / DELETE) clears every copy
+  of that model in this process at once, which also covers the tests, which rewrite them between
+  cases;
 - other processes (another gunicorn worker, the RQ worker) pick a change up within `ttl` seconds.
 """
 
@@ -17,6 +18,8 @@ from typing import Generic, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session
+
+from api.extensions.db import bulk_write_table, flushed_models
 
 V = TypeVar("V")
 _registry: list[Snapshots] = []
@@ -44,10 +47,18 @@ class Snapshots(Generic[V]):
 
 
 @event.listens_for(Session, "after_flush")
-def _forget_written(session, _context) -> None:
-    written = {type(row) for row in (*session.new, *session.dirty, *session.deleted)}
-    if not written:
-        return
+def _forget_flushed(session, _context) -> None:
+    written = flushed_models(session)
     for snapshots in _registry:
         if any(issubclass(model, snapshots.watched) for model in written):
+            snapshots.clear()
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _forget_bulk_written(orm_execute_state) -> None:
+    table = bulk_write_table(orm_execute_state)
+    if table is None:
+        return
+    for snapshots in _registry:
+        if any(model.__tablename__ == table for model in snapshots.watched):
             snapshots.clear()

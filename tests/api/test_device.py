@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from api.device.models import Device
 from api.extensions.db import db, utcnow
@@ -154,7 +154,7 @@ class TestLifecycle:
 
     def test_a_catalogue_change_relabels_the_list_at_once(self, app, client, owner, guids):
         """Labels come from a per-process snapshot of the catalogue, cleared by any catalogue write."""
-        from api.device.models import ParamUnit
+        from api.device.models import DeviceParam, ParamUnit
 
         add(client, owner, guids["th_a"][0], name="Fridge")
         assert page(client, owner)["list"][0]["sensors"][0]["paramName"] != "Core temperature"
@@ -168,6 +168,10 @@ class TestLifecycle:
             db.session.scalar(select(ParamUnit).where(ParamUnit.unit_name == "°C")).unit_name = "degC"
             db.session.commit()
         assert page(client, owner)["list"][0]["sensors"][0]["unit"] == "degC"
+        with app.app_context():  # a bulk UPDATE never reaches after_flush: it clears the labels too
+            db.session.execute(update(DeviceParam).where(DeviceParam.probe_id == 1).values(param_name="Probe 1"))
+            db.session.commit()
+        assert page(client, owner)["list"][0]["sensors"][0]["paramName"] == "Probe 1"
 
     def test_focus_pins_to_the_top(self, client, owner, guids):
         first = add(client, owner, guids["th_a"][0], name="First")
