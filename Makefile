@@ -14,7 +14,10 @@ REDIS_URL ?= redis://127.0.0.1:6379/0
 TRUSTED_PROXIES ?= 127.0.0.1,::1
 MQTT_URL ?= mqtt://127.0.0.1:1883
 export NEXT_TELEMETRY_DISABLED := 1
-RUN_ENV := DATABASE_URL=$(DATABASE_URL) REDIS_URL=$(REDIS_URL) MQTT_URL=$(MQTT_URL) TRUSTED_PROXIES=$(TRUSTED_PROXIES) FLASK_APP=api
+# Links in mail and SMS go to the web of make run (api/platform/links.py).
+PUBLIC_BASE_URLS ?= default=http://localhost:$(WEB_PORT),junjia=http://junjia.localhost:$(WEB_PORT)
+RUN_ENV := DATABASE_URL=$(DATABASE_URL) REDIS_URL=$(REDIS_URL) MQTT_URL=$(MQTT_URL) TRUSTED_PROXIES=$(TRUSTED_PROXIES) \
+           PUBLIC_BASE_URLS=$(PUBLIC_BASE_URLS) FLASK_APP=api
 
 .PHONY: help install python-deps node-deps translations update-translations build migrate seed run test test-setup services \
         system-packages lint audit pytest web-test e2e bench bench-reliability reliability clean
@@ -49,10 +52,11 @@ translations: python-deps
 update-translations: python-deps
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -o api/translations/messages.pot --no-location --sort-output --project coldchain .
 	$(BIN)/pybabel update -i api/translations/messages.pot -d api/translations --omit-header --ignore-obsolete --no-fuzzy-matching
-	@# pybabel marks the merged header fuzzy, and compile would then skip the whole catalogue.
+	@# pybabel marks the merged header fuzzy (compile would then skip the whole catalogue) and writes
+	@# the template's header: keep each catalogue's language and plural forms from its directory.
 	$(BIN)/python -c "import glob; from babel.messages.pofile import read_po, write_po; \
 	  [write_po(open(p, 'wb'), setattr(c, 'fuzzy', False) or c, sort_output=True, no_location=True, ignore_obsolete=True) \
-	   for p in glob.glob('api/translations/*/LC_MESSAGES/messages.po') for c in [read_po(open(p, 'rb'))]]"
+	   for p in glob.glob('api/translations/*/LC_MESSAGES/messages.po') for c in [read_po(open(p, 'rb'), locale=p.split('/')[2])]]"
 
 install: python-deps node-deps translations
 
@@ -90,6 +94,8 @@ run: build seed
 	echo "                  reseller / Cold#2026 (admin of the junjia site)"; \
 	echo "                  demomember / Cold#2026 (observer in demouser's organization)"; \
 	echo "                  demoviewer / Cold#2026 (a fridge shared with it, humidity hidden)"; \
+	echo "                  labadmin / Cold#2026 (calibration lab admin: /calibration/admin/login;"; \
+	echo "                             demouser orders calibrations at /calibration/login)"; \
 	echo; \
 	wait
 
@@ -121,6 +127,7 @@ test-setup: system-packages services install
 lint: install
 	$(BIN)/ruff check api tests bench
 	$(BIN)/ruff format --check api tests bench
+	$(BIN)/lint-imports
 	npm run lint -w web
 	npm run typecheck -w web
 
@@ -139,6 +146,8 @@ e2e: test-setup
 
 test: test-setup lint audit pytest web-test e2e
 
+# Includes the fleet (bench/fleet.py, docs/scaling.md): BENCH_SOAK_S=600 for the full 10-minute soak;
+# BENCH_FLEET_DEVICES / _RATE / _S, BENCH_HTTP_S for smaller runs while developing.
 bench: test-setup
 	$(BIN)/python -m bench
 

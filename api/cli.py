@@ -1,13 +1,26 @@
-"""Operator and developer commands: sync-tenants, seed-demo, issue-guids, ingest mqtt, simulate."""
+"""Operator and developer commands: sync-tenants, seed-demo, issue-guids, ingest mqtt, simulate,
+data-interface-send."""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 import click
 from flask import Flask, current_app
 from sqlalchemy import select
 
+from api import demo
+from api.audit import commands as audit_commands
+from api.datainterface import delivery as data_interface
+from api.device.models import DeviceType
+from api.device.services import issue_guids
 from api.extensions.db import db
+from api.extensions.mqtt import new_client
+from api.platform.models import Platform
 from api.platform.services import TenantDefinitionError, sync_tenants
+from api.storage.controller import attach
+from api.telemetry import simulator
+from api.telemetry.mqtt import run_subscriber
 
 
 def _sync_or_fail():
@@ -18,6 +31,8 @@ def _sync_or_fail():
 
 
 def register_commands(app: Flask) -> None:
+    audit_commands.register(app)
+
     @app.cli.command("sync-tenants")
     def sync_tenants_command() -> None:
         """Create or update the platforms defined under tenants/."""
@@ -28,10 +43,6 @@ def register_commands(app: Flask) -> None:
     @click.option("--days", default=30, show_default=True, help="days of history to back-fill")
     def seed_demo_command(days: int) -> None:
         """Demo tenants, accounts, devices and history; safe to run again (tops history up)."""
-        from datetime import timedelta
-
-        from api import demo
-
         _sync_or_fail()
         for user_name, password in demo.seed(timedelta(days=days)):
             click.echo(f"demo login: {user_name} / {password}")
@@ -43,10 +54,6 @@ def register_commands(app: Flask) -> None:
     @click.option("--order-code", required=True)
     def issue_guids_command(slug: str, type_code: str, num: int, order_code: str) -> None:
         """Issue GUIDs for a device type; prints each GUID and its device credential."""
-        from api.device.models import DeviceType
-        from api.device.services import issue_guids
-        from api.platform.models import Platform
-
         platform = db.session.scalar(select(Platform).where(Platform.slug == slug))
         device_type = db.session.scalar(select(DeviceType).where(DeviceType.type_code == int(type_code, 16)))
         if platform is None or device_type is None:
@@ -59,11 +66,19 @@ def register_commands(app: Flask) -> None:
         """Ingestion processes."""
 
     @ingest_group.command("mqtt")
-    def ingest_mqtt_command() -> None:
-        """Subscribe to devices/+/telemetry and ingest (QoS 1, persistent session)."""
-        from api.telemetry.mqtt import run_subscriber
+    @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="subscriber processes")
+    @click.option("--client-id", default="coldchain-ingest", show_default=True, help="(suffixed -N per worker)")
+    def ingest_mqtt_command(workers: int, client_id: str) -> None:
+        """Subscribe to $share/<MQTT_SHARE_GROUP>/devices/+/telemetry and ingest (MQTT v5, QoS 1,
+        persistent sessions); --workers N runs N subscriber processes that split the messages."""
+        run_subscriber(current_app._get_current_object(), client_id, workers)
 
-        run_subscriber(current_app._get_current_object())
+    @app.cli.command("data-interface-send")
+    def data_interface_send_command() -> None:
+        """Log the finished intervals of the enabled provincial connectors and send the due ones now,
+        in this process (what the cron tick and the workers do; for catching up without them)."""
+        counts = data_interface.send_due()
+        click.echo(", ".join(f"{status}: {count}" for status, count in counts.items()) or "nothing due")
 
     @app.cli.command("simulate")
     @click.option("--api-url", default="http://127.0.0.1:5000", show_default=True, help="for HTTP uploads")
@@ -76,16 +91,13 @@ def register_commands(app: Flask) -> None:
         api_url: str, host: str, tick: float, duration: float | None, transport: str, gaps: bool
     ) -> None:
         """Run the demo loggers: MQTT when a broker is reachable, else HTTP."""
-        from api import demo
-        from api.telemetry import simulator
-        from api.telemetry.mqtt import new_client
-
         devices = demo.simulated_fleet()
         db.session.remove()
         sender = None
         if transport in ("auto", "mqtt"):
             try:
                 client = new_client("coldchain-simulator")
+                attach(client, devices)  # cold-room controllers obey cloud-control commands
                 client.loop_start()
                 sender = simulator.MqttSender(client)
             except OSError as exc:

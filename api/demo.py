@@ -10,14 +10,26 @@ from sqlalchemy import select
 
 from api.account.models import Account, AccountType, StaffRole
 from api.account.services import ensure_account
+from api.alarm.demo import seed_alarms
+from api.asset.demo import seed_projects_and_assets
+from api.billing.demo import seed_billing
+from api.calibration.demo import seed_calibration
+from api.datainterface.demo import seed_connector
 from api.device.catalogue import sync_catalogue
 from api.device.credentials import device_secret
 from api.device.models import Device, DeviceState, GuidBatch
 from api.device.services import claim, issue_guids
 from api.extensions.db import db, utcnow
+from api.fda.demo import seed_fda
+from api.help.demo import seed_help
+from api.organization.demo import seed_organizations
 from api.platform.services import sync_tenants
+from api.product.demo import seed_product
+from api.storage.controller import ColdRoomController
+from api.storage.demo import seed_storages
 from api.telemetry.ingest import ingest
 from api.telemetry.simulator import Profile, SimulatedDevice, readings, timeline
+from api.waybill.demo import seed_waybills
 
 DEMO_PASSWORD = "Cold#2026"
 DEMO_ACCOUNTS = (
@@ -56,12 +68,15 @@ class DemoDevice:
     interval_s: int
 
 
+# Devices whose owner turned quick search on, so the public quick query has something to show.
+DEMO_QUICK_SEARCH = frozenset({"Vaccine Fridge", "Cold Room 1"})
 DEMO_FLEET = (
     DemoDevice("default", "demouser", 0x8002, "Pharmacy Fridge", Profile("fridge_rh", 5.0), 300),
     DemoDevice("default", "demouser", 0x8001, "Vaccine Fridge", Profile("fridge", 4.5), 300),
     DemoDevice("default", "demouser", 0x8003, "Cold Room 1", Profile("cold_room", -18.0), 300),
     DemoDevice("default", "demouser", 0x8005, "Lab Freezer -80", Profile("freezer", -80.0), 300),
     DemoDevice("default", "demouser", 0x8004, "Truck SH-HZ", Profile("truck", 4.0), 300),
+    DemoDevice("default", "demouser", 0x8004, "Tracker SH-NJ", Profile("tracker", 5.0), 300),
     DemoDevice("junjia", "reseller", 0x8002, "Store Fridge 1", Profile("fridge_rh", 4.0), 300),
     DemoDevice("junjia", "reseller", 0x8003, "Central Room", Profile("cold_room", -20.0), 300),
 )
@@ -79,16 +94,29 @@ def seed(backfill: timedelta = BACKFILL) -> list[tuple[str, str]]:
         )
     types = sync_catalogue()
     db.session.commit()
+    seed_help(platforms)
     devices = []
     for device, demo in fleet_devices(platforms, accounts, types):
         backfill_history(device, demo, backfill)
         devices.append(device)
-    from api.alarm.demo import seed_alarms
-    from api.organization.demo import seed_organizations
 
     seed_alarms(devices, {account.id: account.email for account in accounts.values()})
+    seed_storages(accounts, devices)
+    seed_product(devices)
+    tracker = next(d for d in devices if d.name == "Tracker SH-NJ")
+    seed_waybills(accounts[("default", "demouser")], tracker)
+    seed_fda(accounts[("default", "demouser")], next(d for d in devices if d.name == "Vaccine Fridge"))
+    seed_connector(accounts[("default", "demouser")])
+    seed_projects_and_assets(accounts[("default", "demouser")], devices)
+    seed_billing(platforms["default"], accounts[("default", "demouser")], types, devices)
+    lab = seed_calibration(
+        platforms["default"],
+        accounts[("default", "demouser")],
+        next(d for d in devices if d.name == "Vaccine Fridge"),
+        DEMO_PASSWORD,
+    )
     logins = [(user_name, DEMO_PASSWORD) for _slug, user_name, *_ in DEMO_ACCOUNTS]
-    return logins + seed_organizations(platforms["default"], accounts[("default", "demouser")], DEMO_PASSWORD)
+    return logins + seed_organizations(platforms["default"], accounts[("default", "demouser")], DEMO_PASSWORD) + lab
 
 
 def fleet_devices(platforms, accounts, types):
@@ -103,7 +131,10 @@ def fleet_devices(platforms, accounts, types):
         if device is None:
             [(guid, _key)] = issue_guids(platforms[demo.tenant], types[demo.type_code], 1, "DEMO", "demo")
             device = db.session.scalar(select(Device).where(Device.guid == guid))
+            # The demo's loggers were issued a year ago: their back-filled history is not refused.
+            device.created_at = utcnow() - timedelta(days=365)
             claim(device, owner.id, demo.name, "Asia/Shanghai")
+        device.quick_search = demo.name in DEMO_QUICK_SEARCH
         device.interval_s = demo.interval_s
         db.session.commit()
         yield device, demo
@@ -137,6 +168,10 @@ def simulated_fleet() -> list[SimulatedDevice]:
             by_name[device.name].profile,
             device.interval_s,
             last or now - timedelta(minutes=10),
+            # cold rooms run as live controllers (duty cycles, defrosts, doors, cloud-control commands)
+            model=ColdRoomController(device.guid, setpoint=by_name[device.name].profile.setpoint)
+            if by_name[device.name].profile.kind == "cold_room"
+            else None,
         )
         for device, last in rows
         if device.name in by_name

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 # Signs nothing users depend on yet; production refuses to start with it.
@@ -36,6 +37,22 @@ def parse_host_aliases(raw: str) -> dict[str, str]:
     return aliases
 
 
+def parse_public_base_urls(raw: str) -> dict[str, str]:
+    """`default=http://localhost:3000,junjia=https://junjia.example.com` -> {slug: base}; refuses any
+    other scheme, a missing host, or a path, query or fragment."""
+    bases: dict[str, str] = {}
+    for pair in raw.split(","):
+        slug, sep, base = pair.partition("=")
+        if not sep or not slug.strip():
+            continue
+        base = base.strip().rstrip("/")
+        parts = urlsplit(base)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query or parts.fragment:
+            raise ValueError(f"PUBLIC_BASE_URLS: {base!r} is not an http(s) origin")
+        bases[slug.strip()] = base
+    return bases
+
+
 class BaseConfig:
     TESTING = False
     SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
@@ -44,6 +61,11 @@ class BaseConfig:
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     MQTT_URL = os.environ.get("MQTT_URL", "mqtt://127.0.0.1:1883")
+    # Ingest subscribers share the telemetry topics through this MQTT v5 shared-subscription group
+    # ($share/<group>/devices/+/telemetry): the broker hands each message to one of them.
+    MQTT_SHARE_GROUP = os.environ.get("MQTT_SHARE_GROUP", "ingest")
+    # QoS 1 messages a subscriber may hold unacknowledged (MQTT v5 Receive Maximum): its batches.
+    MQTT_RECEIVE_MAXIMUM = int(os.environ.get("MQTT_RECEIVE_MAXIMUM", "1000"))
 
     # Tenancy: the directories of declarative tenants and style models, the loopback aliases that
     # map development hosts onto tenants, and the proxies whose X-Forwarded-* headers are believed.
@@ -53,6 +75,9 @@ class BaseConfig:
         os.environ.get("HOST_ALIASES", "localhost=default,127.0.0.1=default,junjia.localhost=junjia")
     )
     TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+    # Where links in mail and SMS point, per tenant slug (api/platform/links.py); by default the
+    # platform's top domain with the scheme of its https flag. Development: the web's address.
+    PUBLIC_BASE_URLS = parse_public_base_urls(os.environ.get("PUBLIC_BASE_URLS", ""))
     OPERATOR_TENANT = os.environ.get("OPERATOR_TENANT", "default")
 
     # Languages and the overseas edition (English by default, spec console-shell section 1).
@@ -86,6 +111,11 @@ class BaseConfig:
     # Exports and reports (download centre): where files are kept, for how many days, and when a
     # generating file whose job stopped beating (a killed worker) is started again.
     FILES_DIR = Path(os.environ.get("FILES_DIR", ROOT / "var" / "files"))
+    # The platform's PAdES seal on signed FDA PDFs (PEM key and certificate chain). Unset: a
+    # self-signed pair is generated once under FILES_DIR/.fda-seal (demo and tests only).
+    FDA_SEAL_KEY_FILE = os.environ.get("FDA_SEAL_KEY_FILE", "")
+    FDA_SEAL_CERT_FILE = os.environ.get("FDA_SEAL_CERT_FILE", "")
+    FDA_SEAL_KEY_PASSPHRASE = os.environ.get("FDA_SEAL_KEY_PASSPHRASE", "")
     FILE_RETENTION_DAYS = int(os.environ.get("FILE_RETENTION_DAYS", "7"))
     EXPORT_STALE_SECONDS = int(os.environ.get("EXPORT_STALE_SECONDS", "120"))
     EXPORT_MAX_ATTEMPTS = int(os.environ.get("EXPORT_MAX_ATTEMPTS", "3"))
@@ -103,7 +133,8 @@ class BaseConfig:
     OPENAPI_URL_PREFIX = "/api"
     OPENAPI_JSON_PATH = "openapi.json"
     OPENAPI_SWAGGER_UI_PATH = "/docs"
-    OPENAPI_SWAGGER_UI_URL = os.environ.get("SWAGGER_UI_URL", "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5.17.14/")
+    # Served by the api from the installed swagger-ui-bundle package (api/extensions/docs_assets.py).
+    OPENAPI_SWAGGER_UI_URL = os.environ.get("SWAGGER_UI_URL", "/api/docs/assets/")
 
 
 class DevelopmentConfig(BaseConfig):
@@ -115,6 +146,8 @@ class TestConfig(BaseConfig):
     SQLALCHEMY_DATABASE_URI = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
     REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
     CAPTCHA_REQUIRED = False
+    # Each test run has its own group, so test runs sharing one broker never take each other's messages.
+    MQTT_SHARE_GROUP = os.environ.get("MQTT_SHARE_GROUP", f"ingest-test-{os.getpid()}")
 
 
 class ProductionConfig(BaseConfig):

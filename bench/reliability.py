@@ -3,6 +3,8 @@
 - fuzz_requests / fuzz_failures: schemathesis (all phases) over the documented api, signed in as the
   demo user and the operator (tests/api/fuzz.py), a longer budget than `make test` gives it.
 - bola_probed_pct / bola_leaks: the probe of tests/api/test_bola.py (calls with ids covered, leaks).
+- bfla_probed_pct / bfla_leaks: the function-level probe of tests/api/test_bfla.py (guarded operations
+  judged against their declared need, calls that did more than the need allows).
 - fault_*: the fault scenarios of tests/reliability/scenarios.py on private engines.
 - load_<endpoint>_p50_ms / _p99_ms / _errors: locust (headless) against gunicorn (2 workers x 4 threads,
   this machine has 2 cores) at 50 and 200 concurrent clients; the plain names are the 200-client run.
@@ -37,6 +39,7 @@ ENDPOINTS = ("login", "accountInfo", "device_list", "chart", "ingestion")
 def run() -> None:
     fuzzing()
     bola()
+    bfla()
     faults()
     load()
 
@@ -70,6 +73,22 @@ def bola() -> None:
     report("bola_probed_pct", 100.0 * covered / with_ids, "%")
     report("bola_leaks", leaks, "leaks")
     report("bola_requests", probes, "requests")
+
+
+def bfla() -> None:
+    with tempfile.NamedTemporaryFile("r", suffix=".txt") as out:
+        subprocess.run(  # noqa: S603 - our own test
+            [str(BIN / "pytest"), "-q", "-p", "no:cacheprovider", "tests/api/test_bfla.py", "-k", "does_more"],
+            cwd=ROOT,
+            env={**os.environ, "BFLA_REPORT": out.name},
+            check=False,
+            stdout=subprocess.DEVNULL,
+        )
+        pct, leaks, calls, over = Path(out.name).read_text().split()
+    report("bfla_probed_pct", float(pct), "%")
+    report("bfla_leaks", int(leaks), "leaks")
+    report("bfla_requests", int(calls), "requests")
+    report("bfla_over_refused", int(over), "requests")
 
 
 def faults() -> None:

@@ -31,7 +31,8 @@ from api.device.models import Device
 from api.device.services import claim, issue_guids
 from api.extensions.db import db
 from api.platform.services import sync_tenants
-from api.report.jobs import generate, generate_file
+from api.report.generate import generate
+from api.report.jobs import generate_file
 from api.report.models import ExportFile, FileType
 from api.telemetry.store import store_readings
 from api.tenancy import find_platform

@@ -9,6 +9,8 @@
   state and a status filter, 50 concurrent clients against gunicorn, each refreshing about once a
   second on its own rhythm (bench/_paced.py); the `_100rps` lines repeat it at twice a second.
 - home_counts_ms: the status counts of those 10,000 devices.
+- storage_bytes_per_reading: on-disk bytes (reading partitions with their indexes and TOAST, plus the
+  hourly rollup) per stored reading after the chart's year is loaded.
 """
 
 from __future__ import annotations
@@ -205,6 +207,7 @@ def bench_chart(app, guid: str) -> None:
             raw.commit()
         finally:
             raw.close()
+    storage_per_reading(app)
     client = app.test_client()
     headers = login(client)
 
@@ -222,6 +225,22 @@ def bench_chart(app, guid: str) -> None:
     report("chart_year_points", points, "points")
     report("chart_year_p50_ms", percentile(timings_ms(year, 60, warmup=5), 50), "ms")
     report("chart_day_p50_ms", percentile(timings_ms(chart(1), 200, warmup=10), 50), "ms")
+
+
+def storage_per_reading(app) -> None:
+    """On-disk bytes of every reading partition (table, indexes, TOAST) plus the hourly rollup,
+    per stored reading, once the chart's year is loaded (issue 27)."""
+    with app.app_context():
+        total, readings = db.session.execute(
+            text("""
+            SELECT (SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits
+                    WHERE inhparent = 'reading'::regclass)
+                   + pg_total_relation_size('reading_hourly'),
+                   (SELECT count(*) FROM reading)""")
+        ).one()
+        db.session.remove()
+    report("storage_readings", readings, "readings")
+    report("storage_bytes_per_reading", total / readings, "bytes")
 
 
 def bench_device_list(app) -> None:

@@ -1,10 +1,14 @@
-"""Local stand-ins for the outside world: an SMTP server, an SMS/voice provider, an OAuth provider."""
+"""Local stand-ins for the outside world: an SMTP server, an SMS/voice provider, an OAuth provider,
+a provincial supervision platform."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import socket
 import threading
+import time
 from dataclasses import dataclass, field
 from email import message_from_bytes
 from email.message import Message
@@ -157,3 +161,62 @@ class OldPlatform(HttpFake):
         ok = self.users.get(data.get("userName")) == data.get("password")
         body = {"code": 0, "msg": "ok", "data": {"token": "old"}} if ok else {"code": 1, "msg": "bad credentials"}
         return Response(json.dumps(body), content_type="application/json")
+
+
+class ProvincialReceiver(HttpFake):
+    """A provincial cold-chain supervision platform's upload endpoint, as the real ones behave: the
+    app id must be known, the timestamp fresh (5 minutes) and X-Signature the HMAC-SHA256 of
+    `timestamp.body` with the app secret; a batch number it already has is answered as a duplicate.
+    Answers are `{code, msg}` envelopes (code 0: accepted).
+
+    Test knobs: `refuse_with` (a business refusal message), `fail_next` (answer 503 that many times),
+    `hold` (an Event the handler waits on after reading the request: a send caught mid-flight)."""
+
+    MAX_SKEW_S = 300
+
+    def __init__(self, app_id: str = "ZJ-COLD-0001", secret: str = "province-secret-1"):
+        self.app_id, self.secret = app_id, secret
+        self.batches: dict[str, dict] = {}  # accepted batch number -> upload
+        self.posts: list[str] = []  # batch number of every signed request, duplicates included
+        self.answers: list[dict] = []
+        self.refuse_with: str | None = None
+        self.fail_next = 0
+        self.hold: threading.Event | None = None
+        self.arrived = threading.Event()
+        self._answered = threading.Condition()
+
+    def handle(self, request: Request) -> Response:
+        answer, status = self._answer(request)
+        with self._answered:
+            self.answers.append(answer)
+            self._answered.notify_all()
+        return Response(json.dumps(answer), status=status, content_type="application/json")
+
+    def _answer(self, request: Request) -> tuple[dict, int]:
+        body = request.get_data()
+        timestamp = request.headers.get("X-Timestamp", "")
+        if request.headers.get("X-App-Id") != self.app_id:
+            return {"code": 1001, "msg": "unknown appId"}, 200
+        if not timestamp.isdigit() or abs(time.time() - int(timestamp)) > self.MAX_SKEW_S:
+            return {"code": 1002, "msg": "timestamp expired"}, 200
+        expected = hmac.new(self.secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(expected, request.headers.get("X-Signature", "")):
+            return {"code": 1003, "msg": "signature mismatch"}, 200
+        upload = json.loads(body)
+        self.posts.append(upload["batchNo"])
+        self.arrived.set()
+        if self.hold is not None:
+            self.hold.wait(timeout=30)
+        if self.fail_next:
+            self.fail_next -= 1
+            return {"code": 500, "msg": "service busy"}, 503
+        if self.refuse_with:
+            return {"code": 2001, "msg": self.refuse_with}, 200
+        if upload["batchNo"] in self.batches:
+            return {"code": 0, "msg": "duplicate batch, already received"}, 200
+        self.batches[upload["batchNo"]] = upload
+        return {"code": 0, "msg": "ok"}, 200
+
+    def wait_answered(self, count: int, timeout: float = 30) -> bool:
+        with self._answered:
+            return self._answered.wait_for(lambda: len(self.answers) >= count, timeout=timeout)

@@ -37,6 +37,9 @@ export const securityHeaders = [
 
 // /api/* is forwarded to the api (API_URL, read at run time) by src/pages/api/[...path].ts.
 const nextConfig: NextConfig = {
+  // The overseas map edition is one setting for the api and the web build alike: OVERSEAS=1 (English by
+  // default, no help entry, Google map). NEXT_PUBLIC_OVERSEAS=1 is still understood.
+  env: { NEXT_PUBLIC_OVERSEAS: process.env.OVERSEAS === '1' || process.env.NEXT_PUBLIC_OVERSEAS === '1' ? '1' : '0' },
   // A build of its own for the e2e run, so it never replaces a development build.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   reactStrictMode: true,

@@ -5,6 +5,7 @@ export default defineConfig({
   resolve: {
     alias: {
       '@themes': path.resolve(__dirname, '../themes'),
+      '@rules': path.resolve(__dirname, '../rules'),
       '@': path.resolve(__dirname, 'src'),
     },
   },

@@ -46,7 +46,7 @@ class Account(TenantOwned, TimestampMixin, Model):
     # Password ageing (spec: warning from day 75, 90-day lifetime) counts from here.
     prev_reset_at: Mapped[datetime] = mapped_column(default=utcnow)
     cancelled: Mapped[bool] = mapped_column(default=False)
-    # Consecutive failed password sign-ins and the lock they caused (see services.PASSWORD_LOCK).
+    # No longer written: wrong passwords are counted per requester in sign_in_throttle (issue 15).
     failed_logins: Mapped[int] = mapped_column(default=0, server_default=text("0"))
     locked_until: Mapped[datetime | None] = mapped_column()
     wechat_followed: Mapped[bool] = mapped_column(default=False, server_default=false())
@@ -69,6 +69,8 @@ class AccountSession(Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[datetime] = mapped_column()
     revoked_at: Mapped[datetime | None] = mapped_column()
+    # The last signed-in call, kept only where a rule needs it (FDA mode's idle sign-out).
+    last_seen_at: Mapped[datetime | None] = mapped_column()
     client_ip: Mapped[str | None] = mapped_column(String(45))
     user_agent: Mapped[str | None] = mapped_column(String(255))
 
@@ -104,3 +106,22 @@ class SocialIdentity(Model):
     binding_ticket_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     binding_expires_at: Mapped[datetime | None] = mapped_column()
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class SignInThrottle(Model):
+    """Wrong passwords counted per sign-in subject (an account, or the hash of an unknown name) and
+    requester (client address), plus one requester-independent row per subject (requester "*")
+    for the slower global backoff. See api/account/throttle.py."""
+
+    __tablename__ = "sign_in_throttle"
+    __table_args__ = (UniqueConstraint("platform_id", "subject", "requester"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("platform.id", ondelete="CASCADE"))
+    subject: Mapped[str] = mapped_column(String(80))
+    requester: Mapped[str] = mapped_column(String(64))
+    failures: Mapped[int] = mapped_column(default=0)
+    locks: Mapped[int] = mapped_column(default=0)
+    window_start: Mapped[datetime] = mapped_column(default=utcnow)
+    locked_until: Mapped[datetime | None] = mapped_column()
+    succeeded_at: Mapped[datetime | None] = mapped_column()

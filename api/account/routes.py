@@ -1,9 +1,10 @@
 from __future__ import annotations
 
-from flask import make_response
+from flask import current_app, make_response
 from flask.views import MethodView
 
 from api.account import services, social
+from api.account.auth import current_account
 from api.account.schemas import (
     AccountInfoQuerySchema,
     AccountInfoSchema,
@@ -31,7 +32,6 @@ from api.account.schemas import (
 )
 from api.extensions.ratelimit import limiter
 from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
-from api.tenancy import current_account
 from api.verification import services as verification
 from api.verification.models import CodeChannel
 
@@ -48,17 +48,24 @@ def refused(status: int, description: str):
 
 @blp.route("/newVerify")
 class Captcha(MethodView):
-    @blp.file_response("image/png", description="Captcha image; its key is in the X-Captcha-Key header")
+    @blp.public("the image captcha of the sign-in forms")
+    @blp.file_response(
+        "image/png",
+        description="Captcha image; its key is in the X-Captcha-Key header, and X-Captcha-Required "
+        "(1 or 0) says whether sign-in asks for it (CAPTCHA_REQUIRED)",
+    )
     def get(self):
-        """A new image captcha (single use, 5 minutes). Send its key back as verifyKey."""
+        """A new image captcha (single use, 5 minutes). Send its key back as verifyKey. The sign-in
+        form asks for it only when X-Captcha-Required is 1."""
         key, image = verification.new_captcha()
         response = make_response(image)
         response.headers.update(
             {
                 "Content-Type": "image/png",
                 "X-Captcha-Key": key,
+                "X-Captcha-Required": "1" if current_app.config["CAPTCHA_REQUIRED"] else "0",
                 "Cache-Control": "no-store",
-                "Access-Control-Expose-Headers": "X-Captcha-Key",
+                "Access-Control-Expose-Headers": "X-Captcha-Key, X-Captcha-Required",
             }
         )
         return response
@@ -68,6 +75,7 @@ class Captcha(MethodView):
 class PasswordLogin(MethodView):
     decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
 
+    @blp.public("signing in")
     @blp.arguments(PasswordLoginSchema)
     @blp.response(200, TokenSchema)
     @refused(429, "Too many attempts (per address) or password sign-in locked (per account)")
@@ -81,6 +89,7 @@ class PasswordLogin(MethodView):
 class EmailLogin(MethodView):
     decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
 
+    @blp.public("signing in")
     @blp.arguments(EmailLoginSchema)
     @blp.response(200, TokenSchema)
     def post(self, args):
@@ -92,12 +101,13 @@ class EmailLogin(MethodView):
 class PhoneCode(MethodView):
     decorators = [limiter.limit(CODE_LIMIT, methods=["GET"])]
 
+    @blp.public("one-time codes for sign-in, registration and recovery")
     @blp.arguments(PhoneCodeQuerySchema, location="query")
     @blp.response(200, CodeSentSchema)
-    @refused(429, "Asked again too soon or too often")
+    @refused(429, "Asked again too soon or too often from this client")
     def get(self, args):
         """Send a verification code by SMS (type: login, register, forgot, bind)."""
-        services.send_code(CodeChannel.PHONE, args["phone"], args["type"])
+        services.send_code(CodeChannel.PHONE, args["phone"], args["type"], (args["verifyKey"], args["verifyCode"]))
         return {"resendAfter": int(verification.CODE_RESEND_AFTER.total_seconds())}
 
 
@@ -105,12 +115,13 @@ class PhoneCode(MethodView):
 class EmailCode(MethodView):
     decorators = [limiter.limit(CODE_LIMIT, methods=["GET"])]
 
+    @blp.public("one-time codes for sign-in, registration and recovery")
     @blp.arguments(EmailCodeQuerySchema, location="query")
     @blp.response(200, CodeSentSchema)
-    @refused(429, "Asked again too soon or too often")
+    @refused(429, "Asked again too soon or too often from this client")
     def get(self, args):
         """Send a verification code by email (type: login, register, forgot, bind)."""
-        services.send_code(CodeChannel.EMAIL, args["email"], args["type"])
+        services.send_code(CodeChannel.EMAIL, args["email"], args["type"], (args["verifyKey"], args["verifyCode"]))
         return {"resendAfter": int(verification.CODE_RESEND_AFTER.total_seconds())}
 
 
@@ -118,6 +129,7 @@ class EmailCode(MethodView):
 class Register(MethodView):
     decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
 
+    @blp.public("registration")
     @blp.arguments(RegisterSchema)
     @blp.response(200, TokenSchema)
     def post(self, args):
@@ -129,6 +141,7 @@ class Register(MethodView):
 class Forgot(MethodView):
     decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
 
+    @blp.public("password recovery")
     @blp.arguments(ForgotSchema)
     @blp.response(200)
     def post(self, args):
@@ -138,7 +151,7 @@ class Forgot(MethodView):
 
 @blp.route("/updatePassword")
 class ChangePassword(MethodView):
-    @blp.login_required()
+    @blp.requires()
     @blp.arguments(ChangePasswordSchema)
     @blp.response(200)
     def post(self, args):
@@ -148,7 +161,7 @@ class ChangePassword(MethodView):
 
 @blp.route("/updateInfo")
 class UpdateInfo(MethodView):
-    @blp.login_required("consumer.info")
+    @blp.requires("consumer.info")
     @blp.arguments(UpdateInfoSchema)
     @blp.response(200, BaseAccountSchema)
     def put(self, args):
@@ -158,7 +171,7 @@ class UpdateInfo(MethodView):
 
 @blp.route("/bindPhone")
 class BindPhone(MethodView):
-    @blp.login_required()
+    @blp.requires()
     @blp.arguments(BindPhoneSchema)
     @blp.response(200)
     def post(self, args):
@@ -168,7 +181,7 @@ class BindPhone(MethodView):
 
 @blp.route("/bindEmail")
 class BindEmail(MethodView):
-    @blp.login_required()
+    @blp.requires()
     @blp.arguments(BindEmailSchema)
     @blp.response(200)
     def post(self, args):
@@ -178,6 +191,7 @@ class BindEmail(MethodView):
 
 @blp.route("/loginOut")
 class Logout(MethodView):
+    @blp.public("signing out (a missing or stale token is fine)")
     @blp.response(200)
     def get(self):
         """Revoke the presented token. Always succeeds, so a client can always sign out."""
@@ -186,7 +200,7 @@ class Logout(MethodView):
 
 @blp.route("/cancelWithNoParam")
 class Cancel(MethodView):
-    @blp.login_required()
+    @blp.requires()
     @blp.response(200)
     def post(self):
         """Cancel the signed-in account: it can no longer sign in and its sessions end."""
@@ -195,7 +209,7 @@ class Cancel(MethodView):
 
 @blp.route("/accountInfo")
 class AccountInfo(MethodView):
-    @blp.login_required()
+    @blp.requires()
     @blp.arguments(AccountInfoQuerySchema, location="query")
     @blp.response(200, AccountInfoSchema)
     def get(self, args):
@@ -205,7 +219,7 @@ class AccountInfo(MethodView):
 
 @blp.route("/uploadPhoto")
 class UploadPhoto(MethodView):
-    @blp.login_required()
+    @blp.requires("consumer.info")
     @blp.arguments(PhotoUploadSchema, location="files")
     @blp.response(200, PhotoSchema)
     @refused(413, "The file is too large (2 MB)")
@@ -217,6 +231,7 @@ class UploadPhoto(MethodView):
 
 @blp.route("/photo/<name>")
 class Photo(MethodView):
+    @blp.public("profile photos are addressed by unguessable names")
     @blp.file_response("image/*", description="A profile photo")
     @refused(404, "No such photo")
     def get(self, name: str):
@@ -226,7 +241,7 @@ class Photo(MethodView):
 
 @blp.route("/unlock/<int:account_id>")
 class Unlock(MethodView):
-    @blp.login_required("operation.unlock")
+    @blp.requires("operation.unlock")
     @blp.response(200)
     @refused(404, "No such account on this platform")
     def post(self, account_id: int):
@@ -236,6 +251,7 @@ class Unlock(MethodView):
 
 @blp.route("/login/<any(wechat, qq, facebook):provider>/web/authorize")
 class SocialAuthorize(MethodView):
+    @blp.public("social sign-in")
     @blp.response(200, OAuthAuthorizeSchema)
     def get(self, provider: str):
         """Where to send the browser to sign in with WeChat, QQ or Facebook on this site."""
@@ -246,6 +262,7 @@ class SocialAuthorize(MethodView):
 class WechatLogin(MethodView):
     decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
 
+    @blp.public("social sign-in")
     @blp.arguments(OAuthCallbackSchema)
     @blp.response(200, SocialLoginResultSchema)
     def post(self, args):
@@ -257,6 +274,7 @@ class WechatLogin(MethodView):
 class QQLogin(MethodView):
     decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
 
+    @blp.public("social sign-in")
     @blp.arguments(OAuthCallbackSchema)
     @blp.response(200, SocialLoginResultSchema)
     def post(self, args):
@@ -268,6 +286,7 @@ class QQLogin(MethodView):
 class FacebookLogin(MethodView):
     decorators = [limiter.limit(LOGIN_LIMIT, methods=["GET"])]
 
+    @blp.public("social sign-in")
     @blp.arguments(OAuthCallbackSchema, location="query")
     @blp.response(200, SocialLoginResultSchema)
     def get(self, args):
@@ -279,6 +298,7 @@ class FacebookLogin(MethodView):
 class Binding(MethodView):
     decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
 
+    @blp.public("social sign-in: binding a new social account")
     @blp.arguments(BindingSchema)
     @blp.response(200, TokenSchema)
     def post(self, args):
@@ -290,6 +310,7 @@ class Binding(MethodView):
 class OldPlatformLogin(MethodView):
     decorators = [limiter.limit(LOGIN_LIMIT, methods=["POST"])]
 
+    @blp.public("signing in to the old platform")
     @blp.arguments(OldPlatformLoginSchema)
     @blp.response(200, TokenSchema)
     def post(self, args):
@@ -299,7 +320,7 @@ class OldPlatformLogin(MethodView):
 
 @blp.route("/focusOnWechat")
 class WechatFollow(MethodView):
-    @blp.login_required()
+    @blp.requires()
     @blp.response(200, WechatFollowSchema)
     def get(self):
         """Whether the account follows the site's WeChat official account, and its QR code."""

@@ -31,12 +31,19 @@ class TokenSchema(Schema):
     token = ma.fields.String(required=True)
 
 
-class PhoneCodeQuerySchema(Schema):
+class CodeCaptchaSchema(Schema):
+    """Once an address is hot (many codes lately, answer code 1014) a request needs the image captcha."""
+
+    verifyKey = ma.fields.String(load_default=None, validate=validate.Length(max=32))
+    verifyCode = ma.fields.String(load_default=None, validate=validate.Length(max=10))
+
+
+class PhoneCodeQuerySchema(CodeCaptchaSchema):
     phone = Phone(required=True)
     type = ma.fields.Enum(CodePurpose, by_value=True, load_default=CodePurpose.LOGIN)
 
 
-class EmailCodeQuerySchema(Schema):
+class EmailCodeQuerySchema(CodeCaptchaSchema):
     email = LowerEmail(required=True)
     type = ma.fields.Enum(CodePurpose, by_value=True, load_default=CodePurpose.LOGIN)
 
@@ -101,7 +108,9 @@ class BindEmailSchema(Schema):
 
 
 class AccountInfoQuerySchema(Schema):
-    timeStamp = ma.fields.Integer(load_default=None, metadata={"description": "cache buster, ignored"})
+    timeStamp = ma.fields.Integer(
+        load_default=None, metadata={"description": "cache buster (epoch ms), ignored", "format": "int64"}
+    )
 
 
 class BaseAccountSchema(Schema):

@@ -2,43 +2,49 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+import functools
+import secrets
+from collections.abc import Callable
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from flask import current_app, request
+from flask import current_app
 from flask_babel import format_datetime, gettext
 from sqlalchemy import select
 
-from api.account import sessions
+from api.access.keys import permission_keys
+from api.account import sessions, social, throttle
+from api.account.auth import bearer_token, require_account
 from api.account.models import Account, AccountType, StaffRole
-from api.account.permissions import permission_keys
 from api.account.validators import normalize_phone
 from api.extensions import uploads
 from api.extensions.db import db, utcnow
+from api.extensions.ratelimit import client_address
 from api.extensions.smorest import ApiError
+from api.organization.services import organizations_with_my_role, welcome_new_account
 from api.platform.models import Platform
 from api.platform.styles import load_style_models
-from api.tenancy import current_platform, data_platform, data_platform_id, require_account
+from api.tenancy import current_platform, data_platform, data_platform_id
 from api.verification import services as verification
 from api.verification.models import CodeChannel, CodePurpose
 
 # argon2id, RFC 9106 "low memory" profile: t=3, m=64 MiB, p=4 (OWASP minimum is t=2, m=19 MiB).
 password_hasher = PasswordHasher()
-# Five wrong passwords in a row lock password sign-in for 15 minutes. The lock expires by itself,
-# email-code sign-in and password recovery still work while it lasts, and an operator can lift it,
-# so an attacker cannot keep the owner out.
-MAX_FAILED_LOGINS = 5
-PASSWORD_LOCK = timedelta(minutes=15)
 
 
 def hash_password(password: str) -> str:
     return password_hasher.hash(password)
 
 
-def password_matches(account: Account, password: str) -> bool:
+@functools.cache
+def _dummy_hash() -> str:
+    """Checked against for names no account has: the same argon2 work as a real check."""
+    return password_hasher.hash(secrets.token_urlsafe(16))
+
+
+def password_matches(account: Account | None, password: str) -> bool:
     try:
-        return password_hasher.verify(account.password_hash, password)
+        return password_hasher.verify(account.password_hash if account else _dummy_hash(), password) and bool(account)
     except (VerificationError, InvalidHashError):
         return False
 
@@ -50,15 +56,20 @@ def _accounts():
     return select(Account).where(Account.platform_id == data_platform_id(), Account.cancelled.is_(False))
 
 
-def find_by_identifier(identifier: str) -> Account | None:
-    """The user name, phone number or email address someone signs in with."""
+def sign_in_key(identifier: str) -> tuple[str, str]:
+    """What a sign-in identifier names, found without the database: ("email" | "phone" | "name", value)."""
     identifier = identifier.strip()
     if "@" in identifier:
-        return db.session.scalar(_accounts().where(Account.email == identifier.lower()))
+        return "email", identifier.lower()
     phone = normalize_phone(identifier) if identifier.lstrip("+").isdigit() else None
-    if phone:
-        return db.session.scalar(_accounts().where(Account.phone == phone))
-    return db.session.scalar(_accounts().where(Account.user_name == identifier))
+    return ("phone", phone) if phone else ("name", identifier)
+
+
+def find_by_identifier(identifier: str) -> Account | None:
+    """The user name, phone number or email address someone signs in with."""
+    kind, value = sign_in_key(identifier)
+    column = {"email": Account.email, "phone": Account.phone, "name": Account.user_name}[kind]
+    return db.session.scalar(_accounts().where(column == value))
 
 
 def find_by_contact(channel: CodeChannel, target: str) -> Account | None:
@@ -71,41 +82,51 @@ def find_by_contact(channel: CodeChannel, target: str) -> Account | None:
 
 def login_with_password(identifier: str, password: str, captcha_key: str | None, captcha_answer: str | None) -> str:
     verification.check_captcha(captcha_key, captcha_answer)
-    return sessions.issue_token(authenticate(identifier, password), current_platform())
+    return sessions.issue_token(_admit_sign_in(authenticate(identifier, password)), current_platform())
+
+
+# Rules an area adds to every sign-in, given the account the credentials opened (FDA mode's password
+# ageing); each raises its refusal.
+_sign_in_policies: list[Callable[[Account], None]] = []
+
+
+def register_sign_in_policy(policy: Callable[[Account], None]) -> None:
+    if policy not in _sign_in_policies:
+        _sign_in_policies.append(policy)
+
+
+def _admit_sign_in(account: Account) -> Account:
+    for policy in _sign_in_policies:
+        policy(account)
+    return account
 
 
 def authenticate(identifier: str, password: str) -> Account:
-    """The account these credentials open, counting failures towards the lock."""
+    """The account these credentials open. Wrong passwords count per account and requester, with a
+    slower global backoff (api/account/throttle.py); a name no account has goes through the same
+    steps (its own counts, a dummy hash check), so the answers and the work are the same."""
     account = find_by_identifier(identifier)
-    wrong = ApiError(gettext("Incorrect account or password."), code=1001)
-    if account is None:
-        password_hasher.hash(password)  # same work as a real check: no timing hint that the name is unknown
-        raise wrong
-    now = utcnow()
-    if account.locked_until and account.locked_until > now:
-        raise _locked(account)
+    platform_id, subject = data_platform_id(), throttle.subject_of(*sign_in_key(identifier))
+    lock = throttle.locked_until(platform_id, subject)
+    if lock is not None:
+        raise _locked(lock)
     if not password_matches(account, password):
-        account.failed_logins += 1
-        if account.failed_logins >= MAX_FAILED_LOGINS:
-            account.failed_logins = 0
-            account.locked_until = now + PASSWORD_LOCK
-            db.session.commit()
-            raise _locked(account)
-        db.session.commit()
-        raise wrong
-    account.failed_logins = 0
-    account.locked_until = None
+        lock = throttle.failed(platform_id, subject)
+        if lock is not None:
+            raise _locked(lock)
+        raise ApiError(gettext("Incorrect account or password."), code=1001)
+    throttle.succeeded(platform_id, subject)
     if password_hasher.check_needs_rehash(account.password_hash):
         account.password_hash = hash_password(password)
     return account
 
 
-def _locked(account: Account) -> ApiError:
+def _locked(until) -> ApiError:
     return ApiError(
         gettext(
             "Too many wrong passwords: password sign-in is locked until %(time)s. "
             "Sign in with an email code or reset the password.",
-            time=format_datetime(account.locked_until, "HH:mm"),
+            time=format_datetime(until, "HH:mm"),
         ),
         code=429,
         http_status=429,
@@ -119,17 +140,23 @@ def login_with_email_code(email: str, code: str) -> str:
     if account is None:
         db.session.rollback()
         raise ApiError(gettext("The code is wrong or has expired, please get a new one."), code=1003)
+    throttle.succeeded(data_platform_id(), throttle.subject_of("email", email.strip().lower()))
     return sessions.issue_token(account, current_platform())
 
 
-def send_code(channel: CodeChannel, target: str, purpose: CodePurpose) -> None:
+def send_code(
+    channel: CodeChannel, target: str, purpose: CodePurpose, captcha: tuple[str | None, str | None] = (None, None)
+) -> None:
     """Registration and binding need an unused address; sign-in and recovery a known one. For the
-    latter the answer is the same either way (no account discovery), only the message is skipped."""
+    latter the answer and the work are the same either way (no account discovery): the message to
+    an unknown address is written and queued but never sent."""
     existing = find_by_contact(channel, target)
     if purpose in (CodePurpose.REGISTER, CodePurpose.BIND) and existing is not None:
         raise ApiError(gettext("The user already exists"), code=1004)
     deliver = existing is not None or purpose in (CodePurpose.REGISTER, CodePurpose.BIND)
-    verification.send_code(current_platform(), channel, target, purpose, request.remote_addr or "", deliver=deliver)
+    verification.send_code(
+        current_platform(), channel, target, purpose, client_address(), deliver=deliver, captcha=captcha
+    )
 
 
 # ---- registration and recovery ----------------------------------------------------------------------
@@ -161,7 +188,6 @@ def create_account(data: dict) -> Account:
     )
     db.session.add(account)
     db.session.flush()
-    from api.organization.services import welcome_new_account
 
     welcome_new_account(account)  # pending organisation invitations and device shares of its contact
     return account
@@ -175,8 +201,7 @@ def reset_forgotten_password(data: dict) -> None:
         db.session.rollback()
         raise ApiError(gettext("The code is wrong or has expired, please get a new one."), code=1003)
     _set_password(account, data["password"])
-    account.locked_until = None
-    account.failed_logins = 0
+    throttle.clear(account)
     db.session.commit()
 
 
@@ -226,7 +251,6 @@ def bind_contact(account: Account, channel: CodeChannel, target: str, code: str)
 
 def logout() -> None:
     """Revokes the presented token if it is live; answers the same either way."""
-    from api.tenancy import bearer_token
 
     token = bearer_token()
     session = sessions.find_session(token) if token else None
@@ -268,8 +292,7 @@ def unlock(account_id: int) -> None:
     )
     if account is None:
         raise ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
-    account.locked_until = None
-    account.failed_logins = 0
+    throttle.clear(account)
     db.session.commit()
 
 
@@ -277,7 +300,6 @@ def unlock(account_id: int) -> None:
 
 
 def account_info() -> dict:
-    from api.organization.services import organizations_with_my_role
 
     account = require_account()
     keys = permission_keys(account)
@@ -317,8 +339,8 @@ def ensure_account(
     account.account_type = account_type
     account.staff_role = staff_role
     account.cancelled = False
-    account.locked_until = None
-    account.failed_logins = 0
+    if account.id is not None:
+        throttle.clear(account)
     for field, value in profile.items():
         setattr(account, field, value)
     return account
@@ -328,12 +350,11 @@ def ensure_account(
 
 
 def bind_social(data: dict) -> str:
-    from api.account import social
 
     if data.get("register"):
         account = create_account(data["register"])
     else:
-        account = authenticate(data["userName"], data["password"])
+        account = _admit_sign_in(authenticate(data["userName"], data["password"]))
     return social.bind(data["bindingTicket"], account)
 
 

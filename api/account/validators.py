@@ -2,37 +2,48 @@
 
 from __future__ import annotations
 
-import re
-
 import marshmallow as ma
 import phonenumbers
+from flask import current_app, has_app_context
 from flask_babel import gettext
 
-# Letters, digits, underscore; Chinese characters too; never starting with a digit or underscore,
-# so a user name can never be mistaken for a phone number at sign-in.
-USER_NAME = re.compile(r"^[A-Za-z\u4e00-\u9fff][A-Za-z0-9_\u4e00-\u9fff]{5,49}$")
-PASSWORD_CLASSES = (re.compile(r"[0-9]"), re.compile(r"[A-Za-z]"), re.compile(r"[^0-9A-Za-z\s]"))
+from api.extensions.field_rules import clean_phone, is_phone_shape, is_user_name, password_problem
+
+# The rules themselves are data shared with the web: rules/fields.json (api/extensions/field_rules.py).
 DEFAULT_PHONE_REGION = "CN"
 
 
+def _overseas() -> bool:
+    return bool(has_app_context() and current_app.config.get("OVERSEAS"))
+
+
 def validate_user_name(value: str) -> None:
-    if not USER_NAME.match(value or ""):
-        raise ma.ValidationError(
-            gettext("6-50 letters, digits, underscores or Chinese characters, not starting with a digit or underscore.")
-        )
+    """Letters, digits, underscore (Chinese characters too outside the overseas edition); never
+    starting with a digit or underscore, so a user name can never be mistaken for a phone number."""
+    if is_user_name(value, overseas=_overseas()):
+        return
+    if _overseas():
+        raise ma.ValidationError(gettext("6-50 letters, digits or underscores, starting with a letter."))
+    raise ma.ValidationError(
+        gettext("6-50 letters, digits, underscores or Chinese characters, not starting with a digit or underscore.")
+    )
 
 
 def validate_password(value: str) -> None:
-    if not 6 <= len(value or "") <= 20 or any(ch.isspace() for ch in value):
+    problem = password_problem(value)
+    if problem in ("whitespace", "length"):
         raise ma.ValidationError(gettext("The password must be 6-20 characters without spaces."))
-    if sum(1 for pattern in PASSWORD_CLASSES if pattern.search(value)) < 2:
+    if problem == "strength":
         raise ma.ValidationError(gettext("The password must contain at least two of digits, letters and symbols."))
 
 
 def normalize_phone(value: str) -> str | None:
-    """E.164 (+8613800138000) for a valid number, else None. Numbers without + are Chinese."""
+    """E.164 (+8613800138000) for a number of the shared shape (rules/fields.json) that is also a
+    real number, else None. Numbers without + are Chinese."""
+    if not is_phone_shape(value):
+        return None
     try:
-        number = phonenumbers.parse((value or "").strip(), DEFAULT_PHONE_REGION)
+        number = phonenumbers.parse(clean_phone(value), DEFAULT_PHONE_REGION)
     except phonenumbers.NumberParseException:
         return None
     if not phonenumbers.is_valid_number(number):

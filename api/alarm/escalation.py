@@ -11,16 +11,17 @@ from zoneinfo import ZoneInfo
 
 from flask_babel import force_locale, gettext
 from sqlalchemy import select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message, MessageType, ProcessState, PushSetting
 from api.alarm.rules import Rule, rules_for_type, template
 from api.device.models import Device
 from api.extensions.db import db, utcnow
-from api.notify.models import Channel, DeliveryStatus, OutboundMessage
-from api.notify.services import schedule_dispatch
+from api.extensions.i18n import local_text
+from api.notify.models import Channel, OutboundMessage
+from api.notify.services import add_message, give_up, send_after_commit
 
 MAX_LEVELS = 3
+WEBHOOK_SECRET = "push_setting"  # the outbox's secret_ref kind of alarm webhooks
 BALANCE = {Channel.SMS: "sms_count", Channel.VOICE: "voice_count"}
 KIND_TEXT = {
     AlarmKind.UPPER: "Above the upper limit",
@@ -28,6 +29,7 @@ KIND_TEXT = {
     AlarmKind.OFFLINE: "Device offline",
     AlarmKind.BATTERY: "Low battery",
     AlarmKind.FAULT: "Probe fault",
+    AlarmKind.FENCE: "Electric fence crossed",
 }
 
 
@@ -42,6 +44,7 @@ _MARKERS = (
     lambda: gettext("Device offline"),
     lambda: gettext("Low battery"),
     lambda: gettext("Probe fault"),
+    lambda: gettext("Electric fence crossed"),
 )
 
 
@@ -100,40 +103,25 @@ def plan_sends(alarm: Alarm, now: datetime) -> list[int]:
 
 
 def _write(alarm, device, channel, level, who, address, repeat, subject, body, lang=None) -> list[int]:
-    key = f"alarm:{alarm.id}:L{level}:{channel.value}:{who}:R{repeat}"
-    dialect = postgresql if db.session.get_bind().dialect.name == "postgresql" else sqlite
-    row = {
-        "platform_id": alarm.platform_id,
-        "channel": channel.value,
-        "recipient": address[:254],
-        "subject": subject,
-        "body": body,
-        "sensitive": False,
-        "status": DeliveryStatus.PENDING.value,
-        "attempts": 0,
-        "dedupe_key": key[:200],
-        "alarm_id": alarm.id,
-        "lang": lang,
-        "created_at": utcnow(),
-    }
-    stmt = (
-        dialect.insert(OutboundMessage.__table__)
-        .values(**row)
-        .on_conflict_do_nothing(index_elements=["dedupe_key"])
-        .returning(OutboundMessage.__table__.c.id)
+    new_id = add_message(
+        alarm.platform_id,
+        channel,
+        address,
+        body,
+        subject=subject,
+        dedupe_key=f"alarm:{alarm.id}:L{level}:{channel.value}:{who}:R{repeat}",
+        alarm_id=alarm.id,
+        lang=lang,
+        secret_ref=f"{WEBHOOK_SECRET}:{device.id}" if channel == Channel.WEBHOOK else None,
+        dispatch=False,
     )
-    new_id = db.session.execute(stmt).scalar()
     if new_id is None:
         return []  # planned before: nothing twice
     if channel in BALANCE and not _spend(device, channel):
-        db.session.execute(
-            update(OutboundMessage)
-            .where(OutboundMessage.id == new_id)
-            .values(status=DeliveryStatus.FAILED, last_error=f"{channel.value} balance exhausted")
-        )
+        give_up(new_id, f"{channel.value} balance exhausted")
         _balance_message(alarm, device, channel)
         return []
-    schedule_dispatch(new_id)
+    send_after_commit(new_id)
     return [new_id]
 
 
@@ -146,6 +134,12 @@ def _spend(device: Device, channel: Channel) -> bool:
     return bool(spent)
 
 
+def spend_unit(device: Device, channel: Channel) -> bool:
+    """Take one SMS / voice unit of the device's balance for a send of another area's alarm (a
+    storage's MKT alarm); False when the balance is spent. Other channels cost nothing."""
+    return _spend(device, channel) if channel in BALANCE else True
+
+
 def refund(device_id: int, channel: Channel) -> None:
     """A send that finally failed gives its SMS / voice unit back."""
     if channel in BALANCE:
@@ -153,13 +147,35 @@ def refund(device_id: int, channel: Channel) -> None:
         db.session.execute(update(Device).where(Device.id == device_id).values({column: column + 1}))
 
 
+BALANCE_MESSAGE_EVERY = timedelta(days=1)
+
+
+def refund_failed(message: OutboundMessage) -> None:
+    """Failure hook of the outbox (registered in api.alarm): an alarm's SMS / voice row given up."""
+    if message.alarm_id is not None and message.channel in BALANCE:
+        alarm = db.session.get(Alarm, message.alarm_id)
+        if alarm is not None:
+            refund(alarm.device_id, message.channel)
+
+
+def webhook_secret(device_id: str) -> str | None:
+    """Secret resolver of the outbox (registered in api.alarm) for refs "push_setting:<device id>"."""
+    setting = db.session.get(PushSetting, int(device_id))
+    return setting.webhook_secret if setting else None
+
+
 def _balance_message(alarm: Alarm, device: Device, channel: Channel) -> None:
-    """One system message per alarm and channel: the balance is spent, this alarm was not sent."""
+    """The balance is spent: one system message per device per day (the first alarm not sent is
+    named), not one per alarm, so an empty balance never floods the inbox."""
     code = f"balance.{channel.value}"
     seen = db.session.scalar(
-        select(Message.id).where(
-            Message.device_id == device.id, Message.code == code, Message.created_at >= alarm.opened_at
+        select(Message.id)
+        .where(
+            Message.device_id == device.id,
+            Message.code.startswith("balance."),
+            Message.created_at >= utcnow() - BALANCE_MESSAGE_EVERY,
         )
+        .limit(1)
     )
     if seen is None and device.owner_account_id is not None:
         db.session.add(
@@ -184,7 +200,8 @@ def _fmt(value: float | None) -> str:
 
 def text_fields(alarm: Alarm, device: Device, rule: Rule, level: int) -> dict[str, str]:
     """The placeholders of a template; call inside the recipient's locale."""
-    opened = alarm.opened_at.astimezone(ZoneInfo(device.time_zone)).strftime("%Y-%m-%d %H:%M")
+    # With its offset: a time in the DST change hour is otherwise ambiguous.
+    opened = local_text(alarm.opened_at, ZoneInfo(device.time_zone), seconds=False)
     return {
         "device": device.name or device.guid,
         "guid": device.guid,

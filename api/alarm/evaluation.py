@@ -9,11 +9,32 @@ from sqlalchemy import and_, exists, func, select
 
 from api.alarm import lifecycle
 from api.alarm.lifecycle import breach, recover
-from api.alarm.models import Alarm, AlarmKind, AlarmRule
+from api.alarm.models import Alarm, AlarmKind, AlarmRule, SensorLimit
 from api.alarm.rules import LOW_BATTERY_PERCENT, limits_of, rules_for_type
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, utcnow
+from api.telemetry.ingest import batch_context
 from api.telemetry.records import Record
+
+
+def prepare(devices: list[Device]) -> None:
+    """Registered in BATCH_PREPARERS: the rules, limits and active alarms of a batch's devices in a
+    few queries instead of three per device (on_readings takes each device's share once)."""
+    context = batch_context()
+    owned = [device for device in devices if device.owner_account_id is not None]
+    if context is None or not owned:
+        return
+    ids = [device.id for device in owned]
+    limits: dict[int, dict[int, SensorLimit]] = {device_id: {} for device_id in ids}
+    for limit in db.session.scalars(
+        select(SensorLimit).where(SensorLimit.device_id.in_(ids), SensorLimit.enabled.is_(True))
+    ):
+        limits[limit.device_id][limit.sensor] = limit
+    active: dict[int, dict] = {device_id: {} for device_id in ids}
+    for alarm in db.session.scalars(select(Alarm).where(Alarm.device_id.in_(ids), Alarm.status.in_(lifecycle.ACTIVE))):
+        active[alarm.device_id][(alarm.kind, alarm.sensor)] = alarm
+    context["alarm.limits"], context["alarm.active"] = limits, active
+    context["alarm.rules"] = {type_id: rules_for_type(type_id) for type_id in {d.device_type_id for d in owned}}
 
 
 def on_readings(device: Device, records: list[Record], now: datetime | None = None) -> None:
@@ -22,9 +43,11 @@ def on_readings(device: Device, records: list[Record], now: datetime | None = No
     if device.owner_account_id is None or not records:
         return
     now = now or utcnow()
-    rules = rules_for_type(device.device_type_id)
-    limits = limits_of(device.id)
-    active = lifecycle.active_alarms(device.id)
+    context = batch_context() or {}
+    rules = context.get("alarm.rules", {}).get(device.device_type_id) or rules_for_type(device.device_type_id)
+    prepared_limits, prepared_active = context.get("alarm.limits", {}), context.get("alarm.active", {})
+    limits = prepared_limits.pop(device.id) if device.id in prepared_limits else limits_of(device.id)
+    active = prepared_active.pop(device.id) if device.id in prepared_active else lifecycle.active_alarms(device.id)
     for record in sorted(records, key=lambda r: r.ts):
         for sensor, value in record.readings.items():
             _sensor(device, active, rules, limits.get(sensor), sensor, value, record.ts, now)
@@ -98,11 +121,17 @@ def sweep(now: datetime | None = None, batch: int = 500) -> int:
     low = _live_devices().where(DeviceState.battery < ceiling, _no_active(AlarmKind.BATTERY))
     for stmt, kind in ((offline, AlarmKind.OFFLINE), (low, AlarmKind.BATTERY)):
         rows = db.session.execute(stmt.limit(batch).with_for_update(of=DeviceState, skip_locked=True)).all()
+        # The devices' other active alarms in one query (not one per device, each flushing the last).
+        actives: dict[int, dict] = {device.id: {} for device, _state in rows}
+        for alarm in db.session.scalars(
+            select(Alarm).where(Alarm.device_id.in_(list(actives)), Alarm.status.in_(lifecycle.ACTIVE))
+        ):
+            actives[alarm.device_id][(alarm.kind, alarm.sensor)] = alarm
         for device, state in rows:
             rule = rules(device)[kind]
             if not rule.active:
                 continue
-            active = lifecycle.active_alarms(device.id)
+            active = actives[device.id]
             if kind == AlarmKind.OFFLINE:
                 alarm = breach(device, active, kind, None, None, state.offline_at, now)
                 # Any data newer than the last before the silence closes it.

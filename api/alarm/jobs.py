@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from api.alarm.escalation import escalate
+from api.alarm.evaluation import sweep
 from api.extensions.db import utcnow
 from api.jobs import DEFAULT, job
 
@@ -10,7 +12,6 @@ from api.jobs import DEFAULT, job
 def sweep_devices() -> int:
     """Offline and low-battery alarms; runs every 30 s so an offline alarm is raised within 60 s of
     the device's deadline."""
-    from api.alarm.evaluation import sweep
 
     return sweep(utcnow())
 
@@ -18,6 +19,5 @@ def sweep_devices() -> int:
 @job(DEFAULT, timeout=120)
 def escalate_alarms() -> int:
     """Level 2 / 3 sends at their minute marks, repeats, and sends held back by scheduled hours."""
-    from api.alarm.escalation import escalate
 
     return escalate(utcnow())

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import exists, select
 
+from api.alarm.escalation import plan_sends
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message, MessageType
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, utcnow
@@ -75,10 +76,11 @@ def breach(
 def open_alarm(device: Device, alarm: Alarm, now: datetime) -> None:
     """The breach is an alarm now: the owner's message and the first notifications, in this
     transaction (the outbox rows are dispatched after commit)."""
-    from api.alarm.escalation import plan_sends
 
     alarm.status = AlarmStatus.OPEN
-    alarm.opened_at = now
+    # When the excursion became an alarm in the data's own time (for live data that is now): a
+    # back-filled excursion is dated when it happened, and its recovery can never precede it.
+    alarm.opened_at = min(now, alarm.last_seen_at)
     db.session.flush()
     if alarm.owner_account_id is not None:
         db.session.add(
@@ -109,7 +111,8 @@ def recover(device: Device, active: dict[Key, Alarm], kind: AlarmKind, sensor: i
             db.session.expunge(alarm)
         return
     alarm.status = AlarmStatus.CLOSED
-    alarm.closed_at = ts
+    # Never before it opened: a back-filled recovery can be older than the moment the alarm was raised.
+    alarm.closed_at = max(ts, alarm.opened_at) if alarm.opened_at else ts
     alarm.last_seen_at = ts
     db.session.flush()
     refresh_flag(device.id)
@@ -138,6 +141,6 @@ def switch_off_alarms(device_ids: list[int], enabled: bool) -> None:
             db.session.delete(alarm)
         else:
             alarm.status = AlarmStatus.CLOSED
-            alarm.closed_at = now
+            alarm.closed_at = max(now, alarm.opened_at) if alarm.opened_at else now
     for device_id in device_ids:
         _set_flag(device_id, False)

@@ -17,6 +17,7 @@ class AlarmKind(enum.StrEnum):
     OFFLINE = "offline"  # no data for interval x N
     BATTERY = "battery"  # battery below the rule's threshold
     FAULT = "fault"  # a probe reported no value
+    FENCE = "fence"  # a waybill's device crossed an electric fence that raises alarms (api/waybill)
 
 
 SENSOR_KINDS = (AlarmKind.UPPER, AlarmKind.LOWER, AlarmKind.FAULT)
@@ -122,6 +123,22 @@ class Alarm(TenantOwned, Model):
     processed_at: Mapped[datetime | None] = mapped_column()
     # Escalation bookkeeping: the highest level notified so far (0: none yet).
     level_reached: Mapped[int] = mapped_column(default=0)
+
+
+class AlarmDisposition(Model):
+    """One processing decision on an alarm: who, when, what (agreed, rejected, on hold) and the
+    comment. Append-only: a later decision is a new row, never an edit; the latest one is the alarm's
+    process state (kept on the alarm too, for filters and escalation)."""
+
+    __tablename__ = "alarm_disposition"
+    __table_args__ = (Index("ix_alarm_disposition_alarm", "alarm_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    alarm_id: Mapped[int] = mapped_column(ForeignKey("alarm.id", ondelete="CASCADE"))
+    state: Mapped[ProcessState] = mapped_column(str_enum(ProcessState))
+    result: Mapped[str | None] = mapped_column(String(50))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class Message(TenantOwned, Model):

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
-from itertools import pairwise
-
 from flask import current_app
 from flask_babel import gettext
 from sqlalchemy import select
@@ -12,6 +9,7 @@ from sqlalchemy import select
 from api.alarm.models import AlarmRecipient, PushSetting, SensorLimit
 from api.device.models import Device
 from api.extensions.db import db
+from api.extensions.field_rules import level_minutes_problem
 from api.extensions.smorest import ApiError
 from api.notify.adapters import DeliveryError, check_webhook_target
 from api.notify.models import Channel
@@ -42,7 +40,7 @@ def as_dict(device: Device, setting: PushSetting | None) -> dict:
             "schedule_end": None,
             "urgent_kinds": [],
             "webhook_url": None,
-            "webhook_secret": None,
+            "webhook_secret_set": False,
             "sms_count": device.sms_count,
             "voice_count": device.voice_count,
         }
@@ -67,7 +65,7 @@ def as_dict(device: Device, setting: PushSetting | None) -> dict:
         "schedule_end": setting.schedule_end,
         "urgent_kinds": list(setting.urgent_kinds),
         "webhook_url": setting.webhook_url,
-        "webhook_secret": setting.webhook_secret,
+        "webhook_secret_set": bool(setting.webhook_secret),
         "sms_count": device.sms_count,
         "voice_count": device.voice_count,
     }
@@ -80,8 +78,8 @@ def validate_levels(multi_level: bool, levels: list[dict]) -> None:
         raise field_error("levels", gettext("A single-level setting has exactly one level."))
     if [level["level"] for level in levels] != list(range(1, len(levels) + 1)):
         raise field_error("levels", gettext("Levels must be numbered 1 to %(n)s in order.", n=len(levels)))
-    minutes = [level["minutes"] for level in levels]
-    if any(later <= earlier for earlier, later in pairwise(minutes)):
+    # The shared rule (rules/fields.json, the web applies the same one): within range, rising strictly.
+    if level_minutes_problem([level["minutes"] for level in levels]):
         raise ApiError(gettext("Alarm time setting error"), code=4201)
     for index, level in enumerate(levels):
         for field in ("phone", "email"):
@@ -118,8 +116,10 @@ def save(device: Device, data: dict) -> PushSetting:
         setattr(setting, key, data[key])
     setting.channels = sorted(set(data["channels"]))
     setting.level_minutes = [level["minutes"] for level in data["levels"]]
+    if data.get("webhook_secret"):
+        setting.webhook_secret = data["webhook_secret"]
     if setting.webhook_url and not setting.webhook_secret:
-        setting.webhook_secret = secrets.token_hex(32)
+        raise field_error("webhookSecret", gettext("This field is required."))
     setting.recipients = [
         AlarmRecipient(level=level["level"], name=r["name"], phone=r["phone"], email=r["email"], lang=r["lang"])
         for level in data["levels"]

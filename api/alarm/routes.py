@@ -23,7 +23,7 @@ from api.alarm.schemas import (
     SensorLimitSchema,
     UnreadSchema,
 )
-from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
+from api.extensions.smorest import GXP_REASON, GXP_SIGNATURE, OPERATE, Blueprint, ErrorEnvelopeSchema
 
 blp = Blueprint("alarm", __name__, url_prefix="/api/alarm", description="Alarms, messages and push settings")
 MESSAGES = "message.list"
@@ -37,7 +37,7 @@ def missing():
 
 @blp.route("/AlarmMessage/page")
 class MessagePage(MethodView):
-    @blp.login_required(MESSAGES)
+    @blp.requires("message.list.query")
     @blp.arguments(MessagePageQuerySchema)
     @blp.response(200, MessageSchema, page=True)
     def post(self, args):
@@ -47,7 +47,7 @@ class MessagePage(MethodView):
 
 @blp.route("/AlarmMessage/unreadCount")
 class UnreadCount(MethodView):
-    @blp.login_required(MESSAGES)
+    @blp.requires("message.list.query")
     @blp.response(200, UnreadSchema)
     def get(self):
         """Unread messages (the header badge) and alarms still pending processing."""
@@ -56,7 +56,7 @@ class UnreadCount(MethodView):
 
 @blp.route("/AlarmMessage/read")
 class MessageRead(MethodView):
-    @blp.login_required(MESSAGES)
+    @blp.requires("message.list.query")
     @blp.arguments(ReadSchema)
     @blp.response(200, ProcessResultSchema)
     def put(self, args):
@@ -66,7 +66,7 @@ class MessageRead(MethodView):
 
 @blp.route("/AlarmMessage/process")
 class MessageProcess(MethodView):
-    @blp.login_required(MESSAGES)
+    @blp.requires("message.list.edit", gxp=GXP_SIGNATURE)
     @blp.arguments(ProcessSchema)
     @blp.response(200, ProcessResultSchema)
     @missing()
@@ -77,7 +77,7 @@ class MessageProcess(MethodView):
 
 @blp.route("/Alarm/deviceStatus")
 class DeviceAlarmStatus(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("device.list.query", device="deviceId", block="alarm")
     @blp.arguments(DeviceQuerySchema, location="query")
     @blp.response(200, DeviceAlarmStatusSchema)
     @missing()
@@ -88,7 +88,7 @@ class DeviceAlarmStatus(MethodView):
 
 @blp.route("/Alarm/page")
 class AlarmPage(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("device.list.query", device="deviceId", block="alarm")
     @blp.arguments(AlarmPageQuerySchema)
     @blp.response(200, AlarmSchema, page=True)
     @missing()
@@ -99,7 +99,7 @@ class AlarmPage(MethodView):
 
 @blp.route("/Alarm/notifications")
 class AlarmNotifications(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("device.list.query", alarm="alarmId", block="alarm")
     @blp.arguments(AlarmQuerySchema, location="query")
     @blp.response(200, OutboxSchema(many=True))
     @missing()
@@ -110,7 +110,7 @@ class AlarmNotifications(MethodView):
 
 @blp.route("/PushSetting/get")
 class PushSettingGet(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("alarm.push.query", device="deviceId", block="push")
     @blp.arguments(DeviceQuerySchema, location="query")
     @blp.response(200, PushSettingSchema)
     @missing()
@@ -121,7 +121,7 @@ class PushSettingGet(MethodView):
 
 @blp.route("/PushSetting/save")
 class PushSettingSave(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("alarm.push.edit", device="deviceId", access=OPERATE, block="push", gxp=GXP_REASON)
     @blp.arguments(PushSettingSchema)
     @blp.response(200, PushSettingSchema)
     @missing()
@@ -133,7 +133,7 @@ class PushSettingSave(MethodView):
 
 @blp.route("/SensorLimit/list")
 class LimitList(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("alarm.limit.query", device="deviceId", block="alarm")
     @blp.arguments(DeviceQuerySchema, location="query")
     @blp.response(200, SensorLimitSchema(many=True))
     @missing()
@@ -144,7 +144,7 @@ class LimitList(MethodView):
 
 @blp.route("/SensorLimit/save")
 class LimitSave(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("alarm.limit.edit", device="deviceId", access=OPERATE, block="alarm", gxp=GXP_REASON)
     @blp.arguments(SensorLimitSaveSchema)
     @blp.response(200, SensorLimitSchema(many=True))
     @missing()
@@ -155,7 +155,7 @@ class LimitSave(MethodView):
 
 @blp.route("/AlarmRule/list")
 class RuleList(MethodView):
-    @blp.login_required(PRODUCT)
+    @blp.requires("operation.product.alarm.query")
     @blp.arguments(RuleQuerySchema, location="query")
     @blp.response(200, AlarmRuleSchema(many=True))
     def get(self, args):
@@ -165,7 +165,7 @@ class RuleList(MethodView):
 
 @blp.route("/AlarmRule/save")
 class RuleSave(MethodView):
-    @blp.login_required(PRODUCT)
+    @blp.requires("operation.product.alarm.edit")
     @blp.arguments(AlarmRuleSchema)
     @blp.response(200, AlarmRuleSchema)
     def post(self, args):
@@ -175,7 +175,7 @@ class RuleSave(MethodView):
 
 @blp.route("/AlarmRule/delete/<int:rule_id>")
 class RuleDelete(MethodView):
-    @blp.login_required(PRODUCT)
+    @blp.requires("operation.product.alarm.delete")
     @blp.response(200)
     @missing()
     def delete(self, rule_id: int):
@@ -185,7 +185,7 @@ class RuleDelete(MethodView):
 
 @blp.route("/MessageTemplate/list")
 class TemplateList(MethodView):
-    @blp.login_required(PRODUCT)
+    @blp.requires("operation.product.template.query")
     @blp.response(200, MessageTemplateSchema(many=True))
     def get(self):
         """Operator: message templates (msgName, type, content per language)."""
@@ -194,7 +194,7 @@ class TemplateList(MethodView):
 
 @blp.route("/MessageTemplate/save")
 class TemplateSave(MethodView):
-    @blp.login_required(PRODUCT)
+    @blp.requires("operation.product.template.edit")
     @blp.arguments(MessageTemplateSchema)
     @blp.response(200, MessageTemplateSchema)
     def post(self, args):

@@ -32,6 +32,7 @@ DEFAULT_RULES = {
     AlarmKind.OFFLINE: Rule(AlarmKind.OFFLINE),
     AlarmKind.BATTERY: Rule(AlarmKind.BATTERY, threshold=LOW_BATTERY_PERCENT, rule_class=RuleClass.WARNING),
     AlarmKind.FAULT: Rule(AlarmKind.FAULT),
+    AlarmKind.FENCE: Rule(AlarmKind.FENCE),
 }
 
 

@@ -1,12 +1,17 @@
 from __future__ import annotations
 
+import re
+
 import marshmallow as ma
 from flask_babel import gettext
 from marshmallow import validate
 
 from api.account.validators import LowerEmail, Phone
+from api.alarm.escalation import kind_text
 from api.alarm.models import AlarmKind, AlarmStatus, MessageType, ProcessState, RuleClass
+from api.extensions.db import utcnow
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
+from api.extensions.validation_messages import ItemCount
 from api.notify.models import Channel
 
 HHMM = validate.Regexp(r"^([01]\d|2[0-3]):[0-5]\d$")
@@ -47,45 +52,30 @@ class AlarmSchema(Schema):
     lastValue = ma.fields.Float(attribute="last_value", allow_none=True)
     processState = ma.fields.Function(lambda a: a.process_state.value)
     result = ma.fields.String(allow_none=True)
-    processedBy = ma.fields.Function(lambda a: _processor_name(a))
+    # Loaded with the page (api.alarm.services.with_details), never one query per row.
+    processedBy = ma.fields.Function(lambda a: _details(a).get("processedBy"))
     processTime = LocalDateTime(attribute="processed_at", allow_none=True)
     levelReached = ma.fields.Integer(attribute="level_reached")
-    messageId = ma.fields.Function(lambda a: _message_id(a))
+    messageId = ma.fields.Function(lambda a: _details(a).get("messageId"))
+    history = ma.fields.Function(
+        lambda a: _details(a).get("history", []),
+        metadata={"description": "every processing decision, oldest first: [{state, result, by, time}]"},
+    )
 
 
-def _message_id(alarm) -> int | None:
-    """The owner's message of the alarm (processing goes through messages)."""
-    from sqlalchemy import select
-
-    from api.alarm.models import Message
-    from api.extensions.db import db
-
-    return db.session.scalar(select(Message.id).where(Message.alarm_id == alarm.id))
+def _details(alarm) -> dict:
+    return getattr(alarm, "details", None) or {}
 
 
 def _kind_text(kind: AlarmKind) -> str:
-    from api.alarm.escalation import kind_text
-
     return kind_text(kind)
 
 
 def _duration(alarm) -> int | None:
-    from api.extensions.db import utcnow
-
     if alarm.opened_at is None:
         return None
     end = alarm.closed_at or utcnow()
     return max(0, int((end - alarm.breach_started_at).total_seconds()))
-
-
-def _processor_name(alarm) -> str | None:
-    if alarm.processed_by is None:
-        return None
-    from api.account.models import Account
-    from api.extensions.db import db
-
-    account = db.session.get(Account, alarm.processed_by)
-    return (account.real_name or account.user_name) if account else None
 
 
 class MessageSchema(Schema):
@@ -102,7 +92,7 @@ class MessageSchema(Schema):
 
 
 class ProcessSchema(Schema):
-    ids = ma.fields.List(ma.fields.Integer(), required=True, validate=validate.Length(min=1, max=200))
+    ids = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=200))
     processState = ma.fields.String(
         required=True,
         validate=validate.OneOf([ProcessState.AGREED.value, ProcessState.REJECTED.value, ProcessState.ON_HOLD.value]),
@@ -115,7 +105,7 @@ class ProcessResultSchema(Schema):
 
 
 class ReadSchema(Schema):
-    ids = ma.fields.List(ma.fields.Integer(), load_default=None, validate=validate.Length(max=500))
+    ids = ma.fields.List(ma.fields.Integer(), load_default=None, validate=ItemCount(max=500))
 
 
 class UnreadSchema(Schema):
@@ -183,7 +173,7 @@ class SensorLimitSchema(Schema):
 
 class SensorLimitSaveSchema(Schema):
     deviceId = ma.fields.Integer(required=True)
-    limits = ma.fields.List(ma.fields.Nested(SensorLimitSchema), required=True, validate=validate.Length(max=64))
+    limits = ma.fields.List(ma.fields.Nested(SensorLimitSchema), required=True, validate=ItemCount(max=64))
 
 
 # ---- push settings -----------------------------------------------------------------------------------
@@ -210,14 +200,14 @@ class RecipientSchema(Schema):
 class LevelSchema(Schema):
     level = ma.fields.Integer(required=True, validate=validate.Range(1, 3))
     minutes = ma.fields.Integer(required=True, validate=validate.Range(0, 10080))
-    recipients = ma.fields.List(ma.fields.Nested(RecipientSchema), required=True, validate=validate.Length(1, 20))
+    recipients = ma.fields.List(ma.fields.Nested(RecipientSchema), required=True, validate=ItemCount(1, 20))
 
 
 class PushSettingSchema(Schema):
     deviceId = ma.fields.Integer(attribute="device_id", required=True)
     enabled = ma.fields.Boolean(load_default=True)
     multiLevel = ma.fields.Boolean(attribute="multi_level", load_default=False)
-    levels = ma.fields.List(ma.fields.Nested(LevelSchema), required=True, validate=validate.Length(1, 3))
+    levels = ma.fields.List(ma.fields.Nested(LevelSchema), required=True, validate=ItemCount(1, 3))
     channels = ma.fields.List(ma.fields.String(validate=validate.OneOf([c.value for c in Channel])), load_default=list)
     repeatCount = ma.fields.Integer(attribute="repeat_count", load_default=0, validate=validate.Range(0, 10))
     intervalMinutes = ma.fields.Integer(attribute="interval_minutes", load_default=10, validate=validate.Range(1, 1440))
@@ -232,7 +222,15 @@ class PushSettingSchema(Schema):
     webhookUrl = ma.fields.String(
         attribute="webhook_url", load_default=None, allow_none=True, validate=validate.Length(max=500)
     )
-    webhookSecret = ma.fields.String(attribute="webhook_secret", dump_only=True, allow_none=True)
+    # Write-only: the receiver's signing secret is entered, never sent back; answers say whether one is set.
+    webhookSecret = ma.fields.String(
+        attribute="webhook_secret",
+        load_only=True,
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(16, 128),
+    )
+    webhookSecretSet = ma.fields.Boolean(attribute="webhook_secret_set", dump_only=True)
     smsCount = ma.fields.Integer(attribute="sms_count", dump_only=True)
     voiceCount = ma.fields.Integer(attribute="voice_count", dump_only=True)
 
@@ -271,6 +269,12 @@ class RuleQuerySchema(Schema):
     ruleClass = ma.fields.String(load_default=None, validate=validate.OneOf([c.value for c in RuleClass]))
 
 
+# The placeholders a template may use (api/alarm/escalation.text_fields).
+TEMPLATE_FIELDS = ("device", "guid", "sensor", "value", "limit", "time", "level", "alarm")
+TEMPLATE_NAMES = " ".join(f"{{{name}}}" for name in TEMPLATE_FIELDS)
+_PLACEHOLDER = re.compile(r"{([^{}]*)}")
+
+
 class MessageTemplateSchema(Schema):
     id = ma.fields.Integer(load_default=None)
     msgName = ma.fields.String(attribute="msg_name", required=True, validate=validate.Length(min=1, max=20))
@@ -281,3 +285,14 @@ class MessageTemplateSchema(Schema):
         required=True,
         validate=validate.Length(min=1),
     )
+
+    @ma.validates("content")
+    def _has_a_placeholder(self, content: dict, **kwargs) -> None:
+        """Business-domain section 5: the body must carry the template message (a placeholder), and
+        only known ones (an unknown one would make every send fall back to the built-in text)."""
+        for text in content.values():
+            names = _PLACEHOLDER.findall(text)
+            if not names or any(name not in TEMPLATE_FIELDS for name in names):
+                raise ma.ValidationError(
+                    gettext("Use at least one of the placeholders %(names)s, and no other.", names=TEMPLATE_NAMES)
+                )

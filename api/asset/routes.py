@@ -16,7 +16,7 @@ def missing():
 
 @blp.route("/page")
 class AssetPage(MethodView):
-    @blp.login_required(KEY)
+    @blp.requires(f"{KEY}.query")
     @blp.arguments(AssetPageQuerySchema)
     @blp.response(200, AssetSchema, page=True)
     def post(self, args):
@@ -26,7 +26,7 @@ class AssetPage(MethodView):
 
 @blp.route("/detail/<int:asset_id>")
 class AssetDetail(MethodView):
-    @blp.login_required(KEY)
+    @blp.requires(f"{KEY}.query")
     @blp.response(200, AssetSchema)
     @missing()
     def get(self, asset_id: int):
@@ -36,7 +36,7 @@ class AssetDetail(MethodView):
 
 @blp.route("/insert")
 class AssetInsert(MethodView):
-    @blp.login_required(f"{KEY}.add")
+    @blp.requires(f"{KEY}.add")
     @blp.arguments(AssetInputSchema)
     @blp.response(200, AssetSchema)
     def post(self, args):
@@ -46,7 +46,7 @@ class AssetInsert(MethodView):
 
 @blp.route("/update")
 class AssetUpdate(MethodView):
-    @blp.login_required(f"{KEY}.edit")
+    @blp.requires(f"{KEY}.edit")
     @blp.arguments(AssetUpdateSchema)
     @blp.response(200, AssetSchema)
     @missing()
@@ -57,7 +57,7 @@ class AssetUpdate(MethodView):
 
 @blp.route("/delete/<int:asset_id>")
 class AssetDelete(MethodView):
-    @blp.login_required(f"{KEY}.delete")
+    @blp.requires(f"{KEY}.delete")
     @blp.response(200)
     @missing()
     def delete(self, asset_id: int):
@@ -67,7 +67,7 @@ class AssetDelete(MethodView):
 
 @blp.route("/enable/<int:asset_id>")
 class AssetEnable(MethodView):
-    @blp.login_required(f"{KEY}.enable")
+    @blp.requires(f"{KEY}.enable")
     @blp.response(200, AssetSchema)
     @missing()
     def put(self, asset_id: int):
@@ -77,7 +77,7 @@ class AssetEnable(MethodView):
 
 @blp.route("/disable/<int:asset_id>")
 class AssetDisable(MethodView):
-    @blp.login_required(f"{KEY}.disable")
+    @blp.requires(f"{KEY}.disable")
     @blp.response(200, AssetSchema)
     @missing()
     def put(self, asset_id: int):

@@ -5,6 +5,7 @@ from flask_babel import gettext
 from marshmallow import validate
 
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
+from api.extensions.validation_messages import ItemCount
 
 
 class CustomItemSchema(Schema):
@@ -46,8 +47,8 @@ class AssetInputSchema(Schema):
     volume = ma.fields.String(load_default=None, validate=validate.Length(max=50))
     remark = ma.fields.String(load_default=None, validate=validate.Length(max=200))
     organizationId = ma.fields.Integer(load_default=None)
-    custom = ma.fields.List(ma.fields.Nested(CustomItemSchema), load_default=list, validate=validate.Length(max=20))
-    deviceIds = ma.fields.List(ma.fields.Integer(), load_default=list, validate=validate.Length(max=5))
+    custom = ma.fields.List(ma.fields.Nested(CustomItemSchema), load_default=list, validate=ItemCount(max=20))
+    deviceIds = ma.fields.List(ma.fields.Integer(), load_default=list, validate=ItemCount(max=5))
 
     @ma.validates_schema
     def custom_keys_unique(self, data, **kwargs):

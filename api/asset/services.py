@@ -11,6 +11,9 @@ from api.device.models import Device
 from api.device.services import log_event
 from api.extensions.db import db, paginate
 from api.extensions.smorest import ApiError
+from api.organization.manager import manager_id
+from api.organization.services import find_organization
+from api.project.services import visible_device_ids
 from api.tenancy import data_platform_id, scoped
 
 FIELDS = {
@@ -30,7 +33,6 @@ def not_found() -> ApiError:
 
 
 def _assets():
-    from api.organization.services import manager_id
 
     return scoped(select(Asset), Asset).where(Asset.owner_account_id == manager_id())
 
@@ -72,8 +74,6 @@ def detail(asset_id: int) -> dict:
 
 
 def save(args: dict) -> dict:
-    from api.organization.services import find_organization, manager_id
-    from api.project.services import visible_device_ids
 
     device_ids = visible_device_ids(args["deviceIds"]) if args["deviceIds"] else []
     if len(device_ids) > MAX_DEVICES:

@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, event
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, event
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.extensions.db import Model, utcnow
@@ -15,7 +15,10 @@ class OperationLog(TenantOwned, Model):
     Written once by the recorder (api/audit/recorder.py) and never changed."""
 
     __tablename__ = "operation_log"
-    __table_args__ = (Index("ix_operation_log_account_time", "account_id", "created_at"),)
+    __table_args__ = (
+        Index("ix_operation_log_account_time", "account_id", "created_at"),
+        Index("ix_operation_log_chain", "platform_id", "seq", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     account_id: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="SET NULL"))
@@ -29,6 +32,25 @@ class OperationLog(TenantOwned, Model):
     after: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     ip: Mapped[str | None] = mapped_column(String(45))
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    # Why the change was made, where one is asked (FDA mode: 21 CFR 11.10(e)).
+    reason: Mapped[str | None] = mapped_column(String(200))
+    # The hash chain (api/audit/chain.py): the entry's place in its platform's chain, the previous
+    # entry's hash and the hash of its own content with that previous hash. NULL on entries written
+    # before the chain existed.
+    seq: Mapped[int | None] = mapped_column(BigInteger)
+    prev_hash: Mapped[str | None] = mapped_column(String(64))
+    entry_hash: Mapped[str | None] = mapped_column(String(64))
+
+
+class AuditChainHead(Model):
+    """The last link of a platform's chain: its sequence number and hash, so that deleting the newest
+    entries is detected too (the chain alone would just look shorter)."""
+
+    __tablename__ = "audit_chain_head"
+
+    platform_id: Mapped[int] = mapped_column(ForeignKey("platform.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(BigInteger, default=0)
+    last_hash: Mapped[str] = mapped_column(String(64))
 
 
 class ReadOnlyLogError(RuntimeError):

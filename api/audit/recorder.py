@@ -9,16 +9,27 @@ from __future__ import annotations
 import enum
 from datetime import date, datetime
 from decimal import Decimal
+from urllib.parse import unquote
 
 from flask import g, has_request_context, request
 from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session
 
+from api.account.auth import require_account
+from api.audit import chain
+from api.audit.models import OperationLog
 from api.extensions.db import bulk_write_table, db
 from api.extensions.smorest import mutation_recorders
+from api.tenancy import data_platform_id
 
 # Tables whose rows are bookkeeping, not business data.
-SKIPPED_TABLES = frozenset({"operation_log", "account_session", "outbound_message", "verification_code"})
+SKIPPED_TABLES = frozenset(
+    {"operation_log", "audit_chain_head", "account_session", "outbound_message", "verification_code"}
+)
+# A reason for the change may be given with any mutating call (FDA mode asks for one): it is recorded
+# with the entry. Services that take the reason in their own input set g.audit_reason instead.
+REASON_HEADER = "X-Change-Reason"
+MAX_REASON = 200
 REDACTED = ("hash", "secret", "password", "token")
 MAX_ROWS = 50
 
@@ -93,8 +104,6 @@ class OperationRecorder:
         g.audit_changes = []
 
     def finish(self, view) -> None:
-        from api.audit.models import OperationLog
-        from api.tenancy import data_platform_id, require_account
 
         changes, g.audit_changes = g.get("audit_changes") or [], None
         if not changes:
@@ -115,9 +124,15 @@ class OperationRecorder:
                 before=[{"table": c["table"], "id": c["id"], "values": c["before"]} for c in changes if c["before"]],
                 after=[{"table": c["table"], "id": c["id"], "values": c["after"]} for c in changes if c["after"]],
                 ip=(request.remote_addr or "")[:45] or None,
+                reason=change_reason(),
             )
         )
         db.session.commit()
+
+
+def change_reason() -> str | None:
+    reason = g.get("audit_reason") or unquote(request.headers.get(REASON_HEADER, ""))
+    return reason.strip()[:MAX_REASON] or None
 
 
 def install() -> None:
@@ -126,5 +141,27 @@ def install() -> None:
         event.listen(Session, "after_flush", _collect)
     if not event.contains(Session, "do_orm_execute", _count_bulk):
         event.listen(Session, "do_orm_execute", _count_bulk)
+    chain.install()
     if not any(isinstance(r, OperationRecorder) for r in mutation_recorders):
         mutation_recorders.append(OperationRecorder())
+
+
+def record_event(account, summary: str, *, target: str | None = None, details: dict | None = None) -> None:
+    """An entry for something that changed no business row but must be on the trail (a refused
+    electronic signature, for example). Added to the session: the caller commits."""
+    db.session.add(
+        OperationLog(
+            platform_id=data_platform_id(),
+            account_id=account.id if account is not None else None,
+            user_name=(account.user_name if account is not None else "")[:50],
+            action=(request.endpoint or "")[:100],
+            summary=summary[:200],
+            method=request.method,
+            path=request.path[:300],
+            target=(target or "")[:200] or None,
+            before=[],
+            after=[{"table": "event", "id": "", "values": details or {}}],
+            ip=(request.remote_addr or "")[:45] or None,
+            reason=change_reason(),
+        )
+    )

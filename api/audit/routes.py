@@ -11,10 +11,32 @@ blp = Blueprint("audit", __name__, url_prefix="/api/base/BaseOperationLog", desc
 
 @blp.route("/page")
 class OperationLogPage(MethodView):
-    @blp.login_required("operation.log")
+    @blp.requires("operation.log.query")
     @blp.arguments(OperationLogQuerySchema)
     @blp.response(200, OperationLogSchema, page=True)
     def post(self, args):
         """Every mutating call of the account and of its organisations' members, newest first:
         who, what, when, the target and the rows before and after. The log cannot be edited."""
         return services.page(args)
+
+
+@blp.route("/export")
+class OperationLogExport(MethodView):
+    @blp.requires("operation.log.query")
+    @blp.arguments(OperationLogQuerySchema, location="query")
+    @blp.file_response("text/csv", description="The filtered trail, oldest first, with each entry's chain hashes")
+    def get(self, args):
+        """The audit trail as CSV for an inspector: the same filters as the page (user, keyword for the
+        object or call, time), every entry with its old and new values, reason and chain hashes."""
+        return services.export_csv(args)
+
+
+@blp.route("/exportPdf")
+class OperationLogExportPdf(MethodView):
+    @blp.requires("operation.log.query")
+    @blp.arguments(OperationLogQuerySchema, location="query")
+    @blp.file_response("application/pdf", description="The filtered trail, oldest first, every entry in full")
+    def get(self, args):
+        """The audit trail as a numbered PDF for an inspector: the same filters and entries as the CSV
+        (at most 2,000 entries; a wider filter is refused with what to do)."""
+        return services.export_pdf(args)

@@ -1,10 +1,20 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from flask import current_app
 from flask_babel import gettext
 from marshmallow import validate
 
+from api.access.gate import declared_need
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
+
+
+def permission_key_of(entry) -> str | None:
+    """The permission key the logged call declared (None for events and calls no longer served)."""
+    if entry.action not in current_app.view_functions:
+        return None
+    need = declared_need(current_app, entry.action, entry.method)
+    return need.key if need is not None else None
 
 
 class OperationLogSchema(Schema):
@@ -12,13 +22,19 @@ class OperationLogSchema(Schema):
     accountId = ma.fields.Integer(attribute="account_id", allow_none=True)
     userName = ma.fields.String(attribute="user_name")
     action = ma.fields.String()
-    summary = ma.fields.String()
+    summary = ma.fields.String(metadata={"description": "what the call does, as its developer wrote it (English)"})
+    permissionKey = ma.fields.Function(
+        permission_key_of,
+        allow_none=True,
+        metadata={"description": "the key the call declared (route and action), named by pages in their language"},
+    )
     method = ma.fields.String()
     path = ma.fields.String()
     target = ma.fields.String(allow_none=True)
     before = ma.fields.List(ma.fields.Dict())
     after = ma.fields.List(ma.fields.Dict())
     ip = ma.fields.String(allow_none=True)
+    reason = ma.fields.String(allow_none=True)
     gmtCreate = LocalDateTime(attribute="created_at")
 
 

@@ -4,7 +4,8 @@ import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Float, ForeignKey, Index, String, Text, UniqueConstraint, select
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from api.extensions.db import Model, TimestampMixin, str_enum, utcnow
@@ -19,6 +20,27 @@ class TypeStatus(enum.StrEnum):
     PUBLISHED = "published"
 
 
+# Included alarm SMS / voice calls of a new device until billing sells plans (per type, see DeviceType).
+INCLUDED_SMS = 50
+INCLUDED_VOICE = 10
+
+
+def _included(context, column: str) -> int:
+    """Insert default of a device's balance: its type's included count."""
+    type_id = context.get_current_parameters().get("device_type_id")
+    table = DeviceType.__table__
+    found = context.connection.execute(select(table.c[column]).where(table.c.id == type_id)).scalar()
+    return found if found is not None else (INCLUDED_SMS if column == "included_sms" else INCLUDED_VOICE)
+
+
+class AddType(enum.IntEnum):
+    """Where a user may add a device of a type (business-domain section 3)."""
+
+    UNLIMITED = 0
+    APP_ONLY = 1
+    PLATFORM_ONLY = 2
+
+
 class Category(enum.StrEnum):
     """The device list's categories."""
 
@@ -28,7 +50,8 @@ class Category(enum.StrEnum):
 
 
 class ParamUnit(Model):
-    """A unit and how to convert to and from its class's basic unit (formulas in X)."""
+    """A unit and how to convert to and from its class's basic unit (formulas in X, evaluated by
+    api/product/formula.py, never by eval)."""
 
     __tablename__ = "param_unit"
 
@@ -36,7 +59,10 @@ class ParamUnit(Model):
     unit_name: Mapped[str] = mapped_column(String(30))
     unit_code: Mapped[str] = mapped_column(String(30), unique=True)
     unit_classify: Mapped[str] = mapped_column(String(30))
+    locale_code: Mapped[str] = mapped_column(String(10), default="en-US", server_default="en-US")
     basic_unit: Mapped[bool] = mapped_column(default=False)
+    unit_pic: Mapped[str | None] = mapped_column(String(255))
+    alarm_pic: Mapped[str | None] = mapped_column(String(255))
     to_basic_formula: Mapped[str] = mapped_column(String(100), default="X")
     from_basic_formula: Mapped[str] = mapped_column(String(100), default="X")
 
@@ -58,10 +84,52 @@ class DeviceType(TimestampMixin, Model):
     # make it offline.
     default_interval_s: Mapped[int] = mapped_column(default=300)
     offline_after_intervals: Mapped[int] = mapped_column(default=3)
+    # Alarm SMS and voice calls a new device of this type starts with (the plan's included counts;
+    # a per-type default until billing sells packages).
+    included_sms: Mapped[int] = mapped_column(default=INCLUDED_SMS, server_default=str(INCLUDED_SMS))
+    included_voice: Mapped[int] = mapped_column(default=INCLUDED_VOICE, server_default=str(INCLUDED_VOICE))
+    # The back-office's fields (business-domain section 3; api/product edits them).
+    map_mode: Mapped[str | None] = mapped_column(String(20))
+    connect_type: Mapped[str | None] = mapped_column(String(20))
+    wifi_type: Mapped[str | None] = mapped_column(String(20))
+    node_type: Mapped[str | None] = mapped_column(String(20))
+    supports_phone: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    auto_push: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    batch_param: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    online_upgrade: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    cf_mode: Mapped[str] = mapped_column(String(20), default="none", server_default="none")
+    manual_url: Mapped[str | None] = mapped_column(String(255))
+    add_type: Mapped[int] = mapped_column(default=AddType.UNLIMITED, server_default="0")  # AddType
+    type_scenes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    explanation: Mapped[str | None] = mapped_column(String(200))
 
     params: Mapped[list[DeviceParam]] = relationship(
         back_populates="device_type", order_by="DeviceParam.sort_no", cascade="all, delete-orphan"
     )
+    models: Mapped[list[DeviceModelCode]] = relationship(
+        back_populates="device_type", order_by="DeviceModelCode.model_code", cascade="all, delete-orphan"
+    )
+
+
+class DeviceModelCode(Model):
+    """A model of a device type (its hardware variant), keyed by a code of up to four hex digits."""
+
+    __tablename__ = "device_model_code"
+    __table_args__ = (UniqueConstraint("device_type_id", "model_code"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    device_type_id: Mapped[int] = mapped_column(ForeignKey("device_type.id", ondelete="CASCADE"), index=True)
+    model_name: Mapped[str] = mapped_column(String(50))
+    model_code: Mapped[int] = mapped_column()
+    model_type: Mapped[str | None] = mapped_column(String(30))
+    model_volume: Mapped[str | None] = mapped_column(String(30))
+    temperature_range: Mapped[str | None] = mapped_column(String(50))
+    voltage: Mapped[str | None] = mapped_column(String(30))
+    refrigeration_power: Mapped[str | None] = mapped_column(String(30))
+    defrost_power: Mapped[str | None] = mapped_column(String(30))
+    model_flag: Mapped[bool] = mapped_column(default=True)
+
+    device_type: Mapped[DeviceType] = relationship(back_populates="models")
 
 
 class ReadWrite(enum.StrEnum):
@@ -89,6 +157,23 @@ class DeviceParam(Model):
     read_write: Mapped[ReadWrite] = mapped_column(str_enum(ReadWrite, length=2), default=ReadWrite.READ)
     sort_no: Mapped[int] = mapped_column(default=1)
     default_value: Mapped[str | None] = mapped_column(String(40))
+    # The back-office's fields (business-domain section 3; api/product edits them).
+    param_classify: Mapped[str] = mapped_column(String(20), default="basic", server_default="basic")
+    param_code: Mapped[int | None] = mapped_column()  # up to six hex digits
+    data_type: Mapped[str] = mapped_column(String(20), default="number", server_default="number")
+    view_precision: Mapped[int | None] = mapped_column()  # display decimals, not above `precision`
+    # A bound may be another parameter of the type (its key) instead of a fixed value.
+    min_param_key: Mapped[int | None] = mapped_column()
+    max_param_key: Mapped[int | None] = mapped_column()
+    step_length: Mapped[float | None] = mapped_column(Float)
+    enforce_send: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    ref_param_expression: Mapped[str | None] = mapped_column(String(100))
+    bit_length: Mapped[int | None] = mapped_column()
+    bit_list: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    reg_exp: Mapped[str | None] = mapped_column(String(200))
+    reg_exp_tip: Mapped[str | None] = mapped_column(String(100))
+    # Sensor parameters merged into one displayed group share a group number.
+    merge_group: Mapped[int | None] = mapped_column()
 
     device_type: Mapped[DeviceType] = relationship(back_populates="params")
     unit: Mapped[ParamUnit | None] = relationship()
@@ -131,14 +216,19 @@ class Device(TenantOwned, TimestampMixin, Model):
     scrapped_at: Mapped[datetime | None] = mapped_column()
     deleted: Mapped[bool] = mapped_column(default=False)
     focus: Mapped[bool] = mapped_column(default=False)
+    # Quick-search flag (business-domain section 3): the public quick query answers for this device
+    # only when its owner turned it on; off by default, so a GUID alone reveals nothing.
+    quick_search: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     claimed_at: Mapped[datetime | None] = mapped_column()
     service_expires_at: Mapped[datetime | None] = mapped_column(index=True)
     data_expires_at: Mapped[datetime | None] = mapped_column()
-    # Per-sensor names and limits the owner sets ({"1": {"name": ..., "upper": ..., "lower": ...}}).
+    # Per-sensor names the owner sets ({"1": {"name": ...}}). Limits live in the alarm area only
+    # (alarm.models.SensorLimit); migration 0010 moved any limits kept here over there.
     sensor_settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    # Alarm SMS and voice calls left (each send spends one; at zero nothing is sent).
-    sms_count: Mapped[int] = mapped_column(default=0, server_default="0")
-    voice_count: Mapped[int] = mapped_column(default=0, server_default="0")
+    # Alarm SMS and voice calls left (each send spends one; at zero nothing is sent). A new device
+    # starts with its type's included counts.
+    sms_count: Mapped[int] = mapped_column(default=lambda ctx: _included(ctx, "included_sms"), server_default="0")
+    voice_count: Mapped[int] = mapped_column(default=lambda ctx: _included(ctx, "included_voice"), server_default="0")
 
     device_type: Mapped[DeviceType] = relationship()
     state: Mapped[DeviceState | None] = relationship(uselist=False, viewonly=True)

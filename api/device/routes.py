@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+import re
+
 from flask.views import MethodView
 
-from api.device import services
+from api.access.reach import PARAMETERS
+from api.device import commands, services
 from api.device.schemas import (
     BatchActionSchema,
+    BatchCommandSchema,
     BatchResultSchema,
     CommandSchema,
     CommandSendSchema,
@@ -30,7 +34,7 @@ from api.device.schemas import (
 )
 from api.extensions.i18n import caller_zone
 from api.extensions.ratelimit import limiter
-from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
+from api.extensions.smorest import GXP_REASON, OPERATE, Blueprint, ErrorEnvelopeSchema
 
 blp = Blueprint("device", __name__, url_prefix="/api/device", description="Device registry")
 LIST = "device.list"
@@ -45,7 +49,7 @@ def missing():
 
 @blp.route("/Device/page")
 class DevicePage(MethodView):
-    @blp.login_required(LIST)
+    @blp.requires("device.list.query")
     @blp.arguments(DevicePageQuerySchema)
     @blp.response(200, DeviceItemSchema, page=True)
     def post(self, args):
@@ -55,7 +59,7 @@ class DevicePage(MethodView):
 
 @blp.route("/Device/statusCount")
 class StatusCount(MethodView):
-    @blp.login_required(LIST)
+    @blp.requires("device.list.query")
     @blp.response(200, StatusCountSchema)
     def get(self):
         """Home status counts, from the latest-state table."""
@@ -64,7 +68,7 @@ class StatusCount(MethodView):
 
 @blp.route("/Device/detail/<int:device_id>")
 class DeviceDetail(MethodView):
-    @blp.login_required(LIST)
+    @blp.requires("device.list.query", device="device_id")
     @blp.response(200, DeviceDetailSchema)
     @missing()
     def get(self, device_id: int):
@@ -74,24 +78,26 @@ class DeviceDetail(MethodView):
 
 @blp.route("/Device/add")
 class DeviceAdd(MethodView):
-    @blp.login_required(ADD)
+    @blp.requires("device.list.add")
     @blp.arguments(DeviceAddSchema)
     @blp.response(200, DeviceItemSchema)
     def post(self, args):
         """Add a device by its complete GUID."""
-        device = services.add_device(args["deviceGuid"], args["deviceName"], args["timeZone"], args["remark"])
+        device = services.add_device(
+            args["deviceGuid"], args["deviceName"], args["timeZone"], args["remark"], args["source"]
+        )
         return services.with_state(device, device.state, device.claimed_at)
 
 
 @blp.route("/Device/update")
 class DeviceUpdate(MethodView):
-    @blp.login_required(EDIT)
+    @blp.requires(EDIT, device="deviceId", access=OPERATE, block="info")
     @blp.arguments(DeviceUpdateSchema)
     @blp.response(200, DeviceItemSchema)
     @missing()
     def put(self, args):
-        """Rename a device, change its time zone or remark."""
-        columns = {"deviceName": "name", "timeZone": "time_zone", "remark": "remark"}
+        """Rename a device, change its time zone or remark, turn its quick search on or off (owner)."""
+        columns = {"deviceName": "name", "timeZone": "time_zone", "remark": "remark", "quickSearch": "quick_search"}
         changes = {columns[key]: value for key, value in args.items() if key in columns}
         device = services.update_device(args["deviceId"], changes)
         return services.with_state(device, device.state, device.updated_at)
@@ -99,7 +105,7 @@ class DeviceUpdate(MethodView):
 
 def _state_action(name: str, action, summary: str, key: str = LIST):
     class StateAction(MethodView):
-        @blp.login_required(key)
+        @blp.requires(key, device="device_id", access=OPERATE)
         @blp.response(200, DeviceItemSchema)
         @missing()
         def put(self, device_id: int):
@@ -128,7 +134,7 @@ blp.route("/Device/scrap/<int:device_id>")(
 
 @blp.route("/Device/batch")
 class DeviceBatch(MethodView):
-    @blp.login_required(LIST)
+    @blp.requires("device.list.query")
     @blp.arguments(BatchActionSchema)
     @blp.response(200, BatchResultSchema(many=True))
     def post(self, args):
@@ -138,7 +144,7 @@ class DeviceBatch(MethodView):
 
 @blp.route("/Device/focus/<int:device_id>")
 class DeviceFocus(MethodView):
-    @blp.login_required(LIST)
+    @blp.requires("device.list.edit", device="device_id", access=OPERATE, block="info")
     @blp.arguments(FocusSchema)
     @blp.response(200, DeviceItemSchema)
     @missing()
@@ -150,7 +156,7 @@ class DeviceFocus(MethodView):
 
 @blp.route("/Device/delete/<int:device_id>")
 class DeviceDelete(MethodView):
-    @blp.login_required(DELETE)
+    @blp.requires("device.list.delete", device="device_id", access=OPERATE)
     @blp.response(200)
     @missing()
     def delete(self, device_id: int):
@@ -160,7 +166,7 @@ class DeviceDelete(MethodView):
 
 @blp.route("/DeviceEvent/list")
 class DeviceEvents(MethodView):
-    @blp.login_required(LIST)
+    @blp.requires("device.list.query", device="deviceId", block="log")
     @blp.arguments(DeviceIdQuerySchema, location="query")
     @blp.response(200, DeviceEventSchema(many=True))
     @missing()
@@ -171,29 +177,41 @@ class DeviceEvents(MethodView):
 
 @blp.route("/DeviceCommand/send")
 class CommandSend(MethodView):
-    @blp.login_required(EDIT)
+    @blp.requires("device.list.edit", device="deviceId", access=OPERATE, block=PARAMETERS, gxp=GXP_REASON)
     @blp.arguments(CommandSendSchema)
     @blp.response(200, CommandSchema)
     @missing()
     def post(self, args):
         """Change settings (parameter key in hex -> value); sent on devices/{guid}/commands."""
-        return services.send_command(args["deviceId"], args["params"])
+        return commands.send_command(args["deviceId"], args["params"])
+
+
+@blp.route("/DeviceCommand/batchSend")
+class CommandBatchSend(MethodView):
+    @blp.requires("device.list.edit", device="deviceIds", access=OPERATE, block=PARAMETERS, gxp=GXP_REASON)
+    @blp.arguments(BatchCommandSchema)
+    @blp.response(200, BatchResultSchema(many=True))
+    @missing()
+    def post(self, args):
+        """The same settings to several devices of one model (types with batch parameters): a result per
+        device; devices of different models or values the model does not take refuse the whole batch."""
+        return commands.send_batch(args["deviceIds"], args["params"])
 
 
 @blp.route("/DeviceCommand/list")
 class CommandList(MethodView):
-    @blp.login_required(LIST)
+    @blp.requires("device.list.query", device="deviceId", block="params")
     @blp.arguments(DeviceIdQuerySchema, location="query")
     @blp.response(200, CommandSchema(many=True))
     @missing()
     def get(self, args):
         """Recent commands of a device and whether the device applied them."""
-        return services.commands(args["deviceId"])
+        return commands.commands(args["deviceId"])
 
 
 @blp.route("/MaintenanceRecord/page")
 class RecordPage(MethodView):
-    @blp.login_required(LIST)
+    @blp.requires("device.list.query", device="deviceId", block="records")
     @blp.arguments(MaintenanceQuerySchema)
     @blp.response(200, MaintenanceRecordSchema, page=True)
     @missing()
@@ -204,7 +222,7 @@ class RecordPage(MethodView):
 
 @blp.route("/MaintenanceRecord/insert")
 class RecordInsert(MethodView):
-    @blp.login_required(EDIT)
+    @blp.requires("device.list.edit", device="deviceId", access=OPERATE, block="records")
     @blp.arguments(MaintenanceRecordInputSchema)
     @blp.response(200, MaintenanceRecordSchema)
     @missing()
@@ -215,7 +233,7 @@ class RecordInsert(MethodView):
 
 @blp.route("/MaintenanceRecord/update")
 class RecordUpdate(MethodView):
-    @blp.login_required(EDIT)
+    @blp.requires("device.list.edit", maintenance="id", access=OPERATE, block="records")
     @blp.arguments(MaintenanceRecordUpdateSchema)
     @blp.response(200, MaintenanceRecordSchema)
     @missing()
@@ -226,7 +244,7 @@ class RecordUpdate(MethodView):
 
 @blp.route("/MaintenanceRecord/delete/<int:record_id>")
 class RecordDelete(MethodView):
-    @blp.login_required(EDIT)
+    @blp.requires("device.list.edit", maintenance="record_id", access=OPERATE, block="records")
     @blp.response(200)
     @missing()
     def delete(self, record_id: int):
@@ -236,7 +254,7 @@ class RecordDelete(MethodView):
 
 @blp.route("/DeviceExpireInfo/getExpiredInfoByType")
 class ExpiryInfo(MethodView):
-    @blp.login_required()
+    @blp.requires("device.list.query")
     @blp.arguments(ExpiryInfoQuerySchema, location="query")
     @blp.response(200, ExpiryInfoSchema)
     def get(self, args):
@@ -246,7 +264,7 @@ class ExpiryInfo(MethodView):
 
 @blp.route("/Device/getExpiredServiceDevice")
 class ExpiredDevices(MethodView):
-    @blp.login_required()
+    @blp.requires("device.list.query")
     @blp.arguments(ExpiredDeviceQuerySchema, location="query")
     @blp.response(200, ExpiredDeviceSchema, page=True)
     def get(self, args):
@@ -254,13 +272,18 @@ class ExpiredDevices(MethodView):
         return services.expired_devices(args)
 
 
+QUICK_GUID = re.compile(r"\d{1,20}")
+
+
 @blp.route("/Device/quickQuery")
 class QuickQuery(MethodView):
     # Public: limited per address so GUIDs cannot be enumerated.
     decorators = [limiter.limit("30 per minute;300 per hour", methods=["GET"])]
 
+    @blp.public("the quick query of visitors (quick-search devices only)")
     @blp.arguments(QuickQuerySchema, location="query")
     @blp.response(200, QuickResultSchema)
     def get(self, args):
-        """Quick query (no sign-in): a device's latest values by its complete GUID."""
+        """Quick query (no sign-in): by its complete GUID, a device whose owner turned quick search on:
+        type, status, latest values and the last 24 h."""
         return services.quick_query(args["guid"])

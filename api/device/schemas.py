@@ -5,12 +5,17 @@ from zoneinfo import available_timezones
 import marshmallow as ma
 from marshmallow import validate
 
+from api.device.catalogue import catalogue_text
+from api.device.guids import GUID_PATTERN
 from api.device.models import Category, CommandStatus
 from api.device.status import DeviceStatus
+from api.extensions.names import SymbolFreeString
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
+from api.extensions.validation_messages import ItemCount, not_blank
 
 TIME_ZONES = sorted(available_timezones())
-GUID = validate.Regexp(r"^\d{1,20}$")
+GUID = validate.Regexp(GUID_PATTERN)
+ADD_SOURCES = ("platform", "app")  # the one GUID shape (api/device/guids.py)
 
 
 def last_data_time(state) -> str | None:
@@ -23,10 +28,10 @@ _LOCAL_TIME = LocalDateTime()
 
 class DeviceParamSchema(Schema):
     paramKey = ma.fields.Function(lambda p: f"{p.param_key:04x}")
-    paramName = ma.fields.String(attribute="param_name")
+    paramName = ma.fields.Function(lambda p: catalogue_text(p.param_name))
     paramType = ma.fields.String(attribute="param_type")
     probeId = ma.fields.Integer(attribute="probe_id", allow_none=True)
-    unit = ma.fields.Function(lambda p: p.unit.unit_name if p.unit else None)
+    unit = ma.fields.Function(lambda p: catalogue_text(p.unit.unit_name) if p.unit else None)
     unitCode = ma.fields.Function(lambda p: p.unit.unit_code if p.unit else None)
     precision = ma.fields.Integer()
     paramMin = ma.fields.Float(attribute="param_min", allow_none=True)
@@ -36,8 +41,8 @@ class DeviceParamSchema(Schema):
 
 class SensorSchema(Schema):
     probeId = ma.fields.Integer()
-    paramName = ma.fields.String()
-    unit = ma.fields.String(allow_none=True)
+    paramName = ma.fields.Function(lambda s: catalogue_text(s["paramName"]))
+    unit = ma.fields.Function(lambda s: catalogue_text(s["unit"]))
     unitCode = ma.fields.String(allow_none=True)
     precision = ma.fields.Integer()
 
@@ -48,7 +53,7 @@ class DeviceItemSchema(Schema):
     id = ma.fields.Integer(attribute="device.id")
     deviceGuid = ma.fields.String(attribute="device.guid")
     deviceName = ma.fields.String(attribute="device.name", allow_none=True)
-    typeName = ma.fields.String(attribute="device.device_type.type_name")
+    typeName = ma.fields.Function(lambda row: catalogue_text(row["device"].device_type.type_name))
     deviceTypeCode = ma.fields.Function(lambda row: f"{row['device'].device_type.type_code:x}")
     category = ma.fields.Function(lambda row: row["device"].device_type.category.value)
     timeZone = ma.fields.String(attribute="device.time_zone")
@@ -56,7 +61,18 @@ class DeviceItemSchema(Schema):
     status = ma.fields.Function(lambda row: row["status"].value)
     useFlag = ma.fields.Boolean(attribute="device.enabled")
     focus = ma.fields.Boolean(attribute="device.focus")
+    quickSearch = ma.fields.Boolean(
+        attribute="device.quick_search", metadata={"description": "the public quick query answers for it"}
+    )
     shareFlag = ma.fields.Boolean(attribute="shared", metadata={"description": "shared with the account"})
+    waybillSupport = ma.fields.Function(
+        lambda row: row["device"].device_type.supports_waybill,
+        metadata={"description": "its type can be a waybill's logger"},
+    )
+    batchParam = ma.fields.Function(
+        lambda row: row["device"].device_type.batch_param,
+        metadata={"description": "its type takes the same settings sent to many devices at once"},
+    )
     intervalSeconds = ma.fields.Integer(attribute="device.interval_s")
     serviceExpiredDate = LocalDateTime(attribute="device.service_expires_at", allow_none=True)
     dataExpiredDate = LocalDateTime(attribute="device.data_expires_at", allow_none=True)
@@ -103,23 +119,29 @@ class StatusCountSchema(Schema):
 
 class DeviceAddSchema(Schema):
     deviceGuid = ma.fields.String(required=True, validate=GUID)
-    deviceName = ma.fields.String(required=True, validate=validate.Length(min=1, max=15))
+    deviceName = SymbolFreeString(required=True, validate=[validate.Length(min=1, max=15), not_blank])
     timeZone = ma.fields.String(required=True, validate=validate.OneOf(TIME_ZONES))
     remark = ma.fields.String(load_default=None, validate=validate.Length(max=120))
+    source = ma.fields.String(
+        load_default=ADD_SOURCES[0],
+        validate=validate.OneOf(ADD_SOURCES),
+        metadata={"description": "where the user adds it: the web platform or the app (the type's addType)"},
+    )
 
 
 class DeviceUpdateSchema(Schema):
     deviceId = ma.fields.Integer(required=True)
-    deviceName = ma.fields.String(validate=validate.Length(min=1, max=15))
+    deviceName = SymbolFreeString(validate=[validate.Length(min=1, max=15), not_blank])
     timeZone = ma.fields.String(validate=validate.OneOf(TIME_ZONES))
     remark = ma.fields.String(allow_none=True, validate=validate.Length(max=120))
+    quickSearch = ma.fields.Boolean(metadata={"description": "quick-search flag; only the owner changes it"})
 
 
 class BatchActionSchema(Schema):
     action = ma.fields.String(
         required=True, validate=validate.OneOf(["enable", "stopUsing", "scrap", "delete", "pin", "unpin"])
     )
-    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=validate.Length(min=1, max=100))
+    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=100))
 
 
 class BatchResultSchema(Schema):
@@ -146,6 +168,15 @@ class DeviceIdQuerySchema(Schema):
 
 class CommandSendSchema(Schema):
     deviceId = ma.fields.Integer(required=True)
+    params = ma.fields.Dict(
+        keys=ma.fields.String(validate=validate.Regexp(r"^[0-9a-fA-F]{1,4}$")),
+        required=True,
+        validate=validate.Length(min=1, max=50),
+    )
+
+
+class BatchCommandSchema(Schema):
+    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=100))
     params = ma.fields.Dict(
         keys=ma.fields.String(validate=validate.Regexp(r"^[0-9a-fA-F]{1,4}$")),
         required=True,
@@ -242,13 +273,16 @@ class ExpiredDeviceSchema(Schema):
 
 
 class QuickQuerySchema(Schema):
-    guid = ma.fields.String(required=True, validate=GUID)
+    # Any text: an unknown, partial or malformed id gets the one message 'The device cannot be found,
+    # please confirm and re-enter' (business spec 8), not a field error.
+    guid = ma.fields.String(required=True, validate=validate.Length(max=64))
 
 
 class QuickResultSchema(Schema):
+    """What a visitor needs: the device's type, status and readings; nothing of its owner."""
+
     deviceGuid = ma.fields.String(attribute="device.guid")
-    deviceName = ma.fields.String(attribute="device.name", allow_none=True)
-    typeName = ma.fields.String(attribute="device.device_type.type_name")
+    typeName = ma.fields.Function(lambda row: catalogue_text(row["device"].device_type.type_name))
     status = ma.fields.Function(lambda row: row["status"].value)
     lastDataTime = ma.fields.Function(lambda row: last_data_time(row["state"]))
     values = ma.fields.Function(lambda row: row["state"].values if row["state"] else {})

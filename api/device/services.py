@@ -10,9 +10,27 @@ from flask_babel import gettext
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import contains_eager, joinedload
 
+from api.access.reach import (
+    SHARED,
+    device_access,
+    device_permissions,
+    may_view,
+    require_block,
+    require_device_write,
+    signed_in_reaches_others,
+    visibility_clause,
+    visibility_params,
+    visible,
+    visible_params,
+    visible_values,
+)
+from api.account.auth import owned, require_account
 from api.device import totals
 from api.device.credentials import device_secret
+from api.device.expiry import DATA_GRACE, SERVICE_PERIOD
+from api.device.guids import new_guid
 from api.device.models import (
+    AddType,
     Category,
     CommandStatus,
     Device,
@@ -26,32 +44,16 @@ from api.device.models import (
     ParamUnit,
     ReadWrite,
     RecordKind,
+    TypeStatus,
 )
-from api.device.status import DeviceStatus, status_conditions
+from api.device.status import DeviceStatus, status_conditions, status_of
 from api.extensions.db import db, escape_like, paged, paginate, run_page, utcnow
 from api.extensions.smorest import ApiError
 from api.extensions.snapshots import Snapshots
+from api.organization.models import OrganizationDevice
 from api.platform.models import Platform
-from api.tenancy import (
-    SHARED,
-    data_platform_id,
-    device_access,
-    device_permissions,
-    may_view,
-    owned,
-    require_account,
-    require_block,
-    require_device_write,
-    signed_in_reaches_others,
-    visibility_clause,
-    visibility_params,
-    visible,
-    visible_params,
-    visible_values,
-)
-
-SERVICE_PERIOD = timedelta(days=365)
-DATA_GRACE = timedelta(days=91)  # uploads continue three months after service expiry
+from api.telemetry.queries import chart
+from api.tenancy import data_platform_id, scoped
 
 
 def not_found() -> ApiError:
@@ -71,10 +73,13 @@ def issue_guids(platform: Platform, device_type: DeviceType, num: int, order_cod
     db.session.add(batch)
     db.session.flush()
     prefix = str(device_type.type_code)
-    taken = db.session.scalar(select(func.count()).select_from(Device).where(Device.device_type_id == device_type.id))
     issued = []
-    for offset in range(num):
-        guid = f"{prefix}{taken + offset + 1:08d}"
+    chosen: set[str] = set()
+    while len(chosen) < num:
+        # Random, not sequential (api/device/guids.py); a draw that exists already is drawn again.
+        candidates = {new_guid(prefix) for _ in range(num - len(chosen))} - chosen
+        chosen |= candidates - set(db.session.scalars(select(Device.guid).where(Device.guid.in_(candidates))))
+    for guid in sorted(chosen):
         db.session.add(
             Device(
                 guid=guid,
@@ -109,16 +114,28 @@ def log_event(device: Device, action: str, **detail) -> None:
     db.session.add(DeviceEvent(device_id=device.id, account_id=require_account().id, action=action, detail=detail))
 
 
-def add_device(guid: str, name: str, time_zone: str, remark: str | None) -> Device:
+def add_device(guid: str, name: str, time_zone: str, remark: str | None, source: str = "platform") -> Device:
     device = db.session.scalar(
         select(Device).where(Device.guid == guid, Device.platform_id == data_platform_id()).with_for_update()
     )
     if device is None or device.owner_account_id is not None or device.deleted or device.scrapped_at:
         raise not_found()
+    check_addable(device.device_type, source)
     claim(device, require_account().id, name, time_zone, remark)
     log_event(device, "add", name=name)
     db.session.commit()
     return device
+
+
+def check_addable(device_type: DeviceType, source: str) -> None:
+    """Only a published type's devices can be added, and only where its addType allows
+    (business-domain section 3: 0 unlimited, 1 app only, 2 platform only)."""
+    if device_type.type_status != TypeStatus.PUBLISHED:
+        raise ApiError(gettext("This device model is not released yet; it cannot be added."), code=3003)
+    if device_type.add_type == AddType.APP_ONLY and source != "app":
+        raise ApiError(gettext("This device can only be added in the app."), code=3004)
+    if device_type.add_type == AddType.PLATFORM_ONLY and source != "platform":
+        raise ApiError(gettext("This device can only be added on the platform."), code=3004)
 
 
 def claim(device: Device, account_id: int, name: str, time_zone: str, remark: str | None = None) -> None:
@@ -134,6 +151,8 @@ def claim(device: Device, account_id: int, name: str, time_zone: str, remark: st
 
 def update_device(device_id: int, changes: dict) -> Device:
     device = owned_device(device_id, manage=True)
+    if "quick_search" in changes and device.owner_account_id != require_account().id:
+        raise ApiError(gettext("Only the device's owner can turn its quick search on or off."), code=403)
     before = {key: getattr(device, key) for key in changes}
     for key, value in changes.items():
         setattr(device, key, value)
@@ -278,7 +297,6 @@ def page(args: dict, zone: ZoneInfo) -> dict:
 
 
 def with_state(device: Device, state: DeviceState | None, now: datetime) -> dict:
-    from api.device.status import status_of
 
     values = visible_values(device, state.values if state else None)
     shared = device_access(device) == SHARED
@@ -332,7 +350,6 @@ def _type_sensors(device_type_id: int) -> list[tuple[str, dict]]:
 
 @functools.cache
 def _counts_query(reaches_others: bool):
-    from api.organization.models import OrganizationDevice
 
     in_organization = Device.id.in_(select(OrganizationDevice.device_id))
     columns = [func.count().label("all"), func.count().filter(in_organization).label("in_organization")] + [
@@ -369,48 +386,6 @@ def detail(device_id: int) -> dict:
 
 
 # ---- downlink --------------------------------------------------------------------------------------------
-
-
-def send_command(device_id: int, values: dict[str, object]) -> DeviceCommand:
-    """Validate the changed settings against the type's writable parameters and queue them."""
-    device = owned_device(device_id, manage=True, codes=[key.lower().zfill(4) for key in values])
-    params = {f"{p.param_key:04x}": p for p in device.device_type.params}
-    errors = {}
-    for key, value in values.items():
-        param = params.get(key.lower())
-        if param is None or param.read_write == ReadWrite.READ:
-            errors[key] = [gettext("This parameter cannot be set.")]
-        elif isinstance(value, bool) or not isinstance(value, int | float):
-            errors[key] = [gettext("Not a valid number.")]
-        elif (param.param_min is not None and value < param.param_min) or (
-            param.param_max is not None and value > param.param_max
-        ):
-            errors[key] = [gettext("Must be between %(min)s and %(max)s.", min=param.param_min, max=param.param_max)]
-    if errors:
-        raise ApiError(gettext("Invalid input"), code=422, http_status=422, data={"errors": errors})
-    command = DeviceCommand(
-        device_id=device.id, params={k.lower(): v for k, v in values.items()}, created_by=require_account().id
-    )
-    db.session.add(command)
-    log_event(device, "setParams", params=command.params)
-    db.session.commit()
-    from api.device.jobs import publish_command
-
-    publish_command.enqueue(command.id, job_id=f"command-{command.id}")
-    return command
-
-
-def commands(device_id: int, limit: int = 50) -> list[DeviceCommand]:
-    device = owned_device(device_id)
-    require_block(device, "params")
-    return list(
-        db.session.scalars(
-            select(DeviceCommand)
-            .where(DeviceCommand.device_id == device.id)
-            .order_by(DeviceCommand.created_at.desc())
-            .limit(limit)
-        )
-    )
 
 
 def acknowledge_command(device: Device, command_id: int, ok: bool, error: str | None = None) -> None:
@@ -557,13 +532,15 @@ def expired_devices(args: dict) -> dict:
 
 
 def quick_query(guid: str) -> dict:
-    """A claimed device of this site's data space, found by its complete GUID: latest values only."""
-    from api.device.status import status_of
-    from api.tenancy import scoped
+    """A claimed device of this site's data space whose quick search is on, found by its complete
+    GUID: latest values only. Any other GUID (unknown, partial, flag off) gets the same answer."""
 
     device = db.session.scalar(
         scoped(select(Device), Device).where(
-            Device.guid == guid, Device.owner_account_id.is_not(None), Device.deleted.is_(False)
+            Device.guid == guid,
+            Device.owner_account_id.is_not(None),
+            Device.deleted.is_(False),
+            Device.quick_search.is_(True),
         )
     )
     if device is None:
@@ -571,7 +548,6 @@ def quick_query(guid: str) -> dict:
     now = utcnow()
     if device.service_expires_at is not None and now > device.service_expires_at + DATA_GRACE:
         raise ApiError(gettext("The service of this device expired more than three months ago."), code=3005)
-    from api.telemetry.queries import chart
 
     params = [p for p in device.device_type.params if p.probe_id is not None]
     day = chart(device.id, [p.probe_id for p in params], now - timedelta(hours=24), now, device.interval_s)

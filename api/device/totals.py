@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from api.device.models import Device
 from api.extensions.db import bulk_write_table, flushed_models
+from api.jobs import redis_connection
 
 TOTAL_SECONDS = 5
 GENERATION_KEY = "device-list:generation"
@@ -64,7 +65,6 @@ def keep_total(key: str, generation: bytes | None, total: int) -> None:
 
 
 def _redis():
-    from api.jobs import redis_connection
 
     return redis_connection()
 

@@ -8,6 +8,7 @@ misconfigured browser never breaks a call. Times are stored in UTC and rendered 
 from __future__ import annotations
 
 import functools
+from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from babel import Locale
@@ -66,6 +67,15 @@ def select_timezone() -> str:
     return current_app.config["DEFAULT_TIMEZONE"]
 
 
+def requested_zone() -> ZoneInfo | None:
+    """The zone the caller named in its X-Timezone header (None when it named none, or no valid one)."""
+    if has_request_context():
+        name = request.headers.get(TIMEZONE_HEADER, "").strip()
+        if name in _KNOWN_ZONES:
+            return ZoneInfo(name)
+    return None
+
+
 def caller_zone() -> ZoneInfo:
     """The caller's zone, looked up once per request (lists render many timestamps)."""
     if has_request_context():
@@ -83,9 +93,25 @@ def _zone(name: str) -> ZoneInfo:
 
 
 def locale_tag() -> str:
-    """The caller's language as the web writes it: zh-CN or en-US."""
-    return str(get_locale()).replace("_", "-")
+    """The caller's language as the web writes it: zh-CN or en-US (never babel's zh-Hans-CN)."""
+    locale = get_locale()
+    return f"{locale.language}-{locale.territory}" if locale.territory else locale.language
 
 
 def init_app(app) -> None:
     babel.init_app(app, locale_selector=select_locale, timezone_selector=select_timezone)
+
+
+def utc_offset(moment: datetime) -> str:
+    """ "+02:00" of an aware datetime (the offset in force at that moment)."""
+    seconds = int(moment.utcoffset().total_seconds())
+    sign = "-" if seconds < 0 else "+"
+    hours, minutes = divmod(abs(seconds) // 60, 60)
+    return f"{sign}{hours:02d}:{minutes:02d}"
+
+
+def local_text(moment: datetime, zone: ZoneInfo, *, seconds: bool = True) -> str:
+    """A moment in a zone with its offset, unambiguous across a DST change: "2026-10-25 02:30:00 +02:00"."""
+    local = moment.astimezone(zone)
+    clock = f"{local:%Y-%m-%d %H:%M:%S}" if seconds else f"{local:%Y-%m-%d %H:%M}"
+    return f"{clock} {utc_offset(local)}"

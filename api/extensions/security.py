@@ -27,12 +27,13 @@ COMMON_HEADERS = {
 def docs_csp(swagger_url: str) -> str:
     """The Swagger UI page: its bundle from its own origin, its inline bootstrap script and styles."""
     parts = urlsplit(swagger_url or "")
-    bundle = f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+    # Another origin only when the bundle is configured elsewhere; by default the api serves it.
+    bundle = f" {parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
     return (
-        f"default-src 'none'; script-src 'self' 'unsafe-inline' {bundle}; style-src 'self' 'unsafe-inline' {bundle}; "
-        f"img-src 'self' data: {bundle}; connect-src 'self'; font-src 'self' data: {bundle}; "
+        f"default-src 'none'; script-src 'self' 'unsafe-inline'{bundle}; style-src 'self' 'unsafe-inline'{bundle}; "
+        f"img-src 'self' data:{bundle}; connect-src 'self'; font-src 'self' data:{bundle}; "
         "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
-    ).replace("  ", " ")
+    )
 
 
 def add_security_headers(response: Response) -> Response:

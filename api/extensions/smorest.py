@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
@@ -18,9 +19,14 @@ from flask_babel import gettext
 from flask_smorest import Api as BaseApi
 from flask_smorest import Blueprint as BaseBlueprint
 from sqlalchemy.exc import DataError
+from webargs import core as webargs_core
+from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
+from api.extensions import jsonlimits
+from api.extensions.db import db
 from api.extensions.i18n import N_, caller_zone
+from api.extensions.names import is_name_field, validate_name
 from api.extensions.validation_messages import first_errors, localize_tree
 
 log = logging.getLogger(__name__)
@@ -65,12 +71,48 @@ def envelope(data: Any = None, *, code: int = SUCCESS, msg: str | None = None) -
     return {"code": code, "msg": msg if msg is not None else gettext("success"), "data": data}
 
 
+# Integers the databases hold (PostgreSQL integer, SQLite's 64-bit too): every Integer field of a
+# schema is bounded to this range, so an out-of-range id, page or size is a 422 naming the field.
+# A field of epoch milliseconds declares `metadata={"format": "int64"}` and gets the 64-bit range.
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+class DatabaseRange(ma.validate.Range):
+    """The range an integer column holds (added once per field by the schema base)."""
+
+    def __init__(self, wide: bool = False):
+        super().__init__(min=INT64_MIN if wide else INT_MIN, max=INT64_MAX if wide else INT_MAX)
+
+
+def _bound_integers(field: ma.fields.Field) -> None:
+    """Add the database range to an Integer field (and to those inside lists, tuples and dicts)."""
+    if isinstance(field, ma.fields.Integer) and not any(isinstance(v, DatabaseRange) for v in field.validators):
+        field.validators.append(DatabaseRange(wide=field.metadata.get("format") == "int64"))
+    inner = [getattr(field, "inner", None), getattr(field, "key_field", None), getattr(field, "value_field", None)]
+    inner += list(getattr(field, "tuple_fields", ()) or ())
+    for child in inner:
+        if isinstance(child, ma.fields.Field):
+            _bound_integers(child)
+
+
 class Schema(ma.Schema):
-    """Base of every schema: unknown fields are refused, datetimes render in the caller's zone."""
+    """Base of every schema: unknown fields are refused, datetimes render in the caller's zone,
+    integers stay within what the database holds, name fields refuse control and bidi characters."""
 
     class Meta:
         unknown = ma.RAISE
         ordered = True
+
+    def on_bind_field(self, field_name: str, field_obj: ma.fields.Field) -> None:
+        _bound_integers(field_obj)
+        if (
+            isinstance(field_obj, ma.fields.String)
+            and is_name_field(field_name)
+            and not field_obj.dump_only
+            and validate_name not in field_obj.validators
+        ):
+            field_obj.validators.append(validate_name)
 
 
 class LocalDateTime(ma.fields.DateTime):
@@ -98,6 +140,45 @@ class PageQuerySchema(Schema):
 _envelopes: dict[tuple[str, str], type[ma.Schema]] = {}
 
 MUTATING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+VIEW, OPERATE = "view", "operate"
+# A change to a GxP record (21 CFR Part 11): in FDA mode it states a reason, or is signed (the user
+# name and password again, and the reason as the signature's meaning).
+GXP_REASON, GXP_SIGNATURE = "reason", "signature"
+
+
+@dataclass(frozen=True)
+class Need:
+    """What one operation needs; Blueprint.requires / Blueprint.public declare it, the access layer
+    (api/access/gate.py) checks it, the OpenAPI document shows it, the function-level probe reads it."""
+
+    key: str | None = None
+    kind: str | None = None
+    arg: str | None = None
+    access: str = VIEW
+    block: str | None = None
+    public: bool = False
+    why: str | None = None
+    gxp: str | None = None
+
+    def document(self) -> dict:
+        if self.public:
+            return {"public": True, "why": self.why}
+        doc: dict[str, Any] = {"key": self.key}
+        if self.gxp:
+            doc["gxp"] = self.gxp
+        if self.kind:
+            doc.update({"object": self.kind, "arg": self.arg, "access": self.access, "block": self.block})
+        return doc
+
+
+# The access layer installs the one check of every Need (api.access.install): this layer only declares.
+_gatekeeper: list = []
+
+
+def install_gatekeeper(check) -> None:
+    _gatekeeper[:] = [check]
+
+
 # Recorders of signed-in accounts' mutating calls (the operation log, api/audit/recorder.py):
 # objects with begin() before the view and finish(view) after it succeeded.
 mutation_recorders: list = []
@@ -112,7 +193,12 @@ def envelope_schema(schema: type[ma.Schema] | ma.Schema | None, kind: str = "one
         schema_cls = schema
     name = schema_cls.__name__.removesuffix("Schema") if schema_cls else "Empty"
     key = (name, kind)
-    if key not in _envelopes:
+    known = _envelopes.get(key)
+    if known is not None and schema_cls is not None and known._wrapped is not schema_cls:
+        # The envelope and the OpenAPI component are named after the schema: two schemas of one name
+        # would answer one call with the other's fields.
+        raise TypeError(f"two response schemas are named {schema_cls.__name__}: rename one ({schema_cls.__module__})")
+    if known is None:
         if schema_cls is None:
             data_field: ma.fields.Field = ma.fields.Raw(allow_none=True)
         elif kind == "list":
@@ -138,13 +224,34 @@ def envelope_schema(schema: type[ma.Schema] | ma.Schema | None, kind: str = "one
                 "code": ma.fields.Integer(required=True),
                 "msg": ma.fields.String(required=True),
                 "data": data_field,
+                "_wrapped": schema_cls,
             },
         )
     return _envelopes[key]
 
 
+class LimitedParser(FlaskParser):
+    """webargs' parser with the platform's JSON limits (api/extensions/jsonlimits.py): a body nested
+    too deeply, too large or not JSON is a 400 with a localized message, never a crash."""
+
+    def _raw_load_json(self, req):
+        if not is_json_request(req):
+            return webargs_core.missing
+        data = req.get_data(cache=True)
+        if not data:
+            return webargs_core.missing
+        try:
+            return jsonlimits.loads(data)
+        except jsonlimits.JsonLimitError:
+            abort(400, message=gettext("The JSON body is nested too deeply or too large."))
+        except ValueError:
+            abort(400, message=gettext("The request body is not valid JSON."))
+
+
 class Blueprint(BaseBlueprint):
     """A smorest Blueprint whose `response` wraps the view's result in the envelope."""
+
+    ARGUMENTS_PARSER = LimitedParser()
 
     def response(self, status_code=200, schema=None, *, page: bool = False, **kwargs):
         wrapped_schema = envelope_schema(schema, "page" if page else "one")
@@ -162,15 +269,43 @@ class Blueprint(BaseBlueprint):
 
         return decorator
 
-    def login_required(self, permission: str | None = None):
-        """Only for a signed-in account of this site (holding `permission`, if given)."""
+    def requires(
+        self,
+        key: str | None = None,
+        *,
+        access: str = VIEW,
+        block: str | None = None,
+        gxp: str | None = None,
+        **objects: str,
+    ):
+        """What the operation needs, checked before anything else runs (the access layer's gate):
+        the permission key down to the action (`device.list.edit`; None: any signed-in account),
+        and for an object call the object (`device="deviceId"`: its kind and the path parameter or
+        request field naming it), the access (VIEW / OPERATE) and the share-template block it touches.
+        `gxp` marks a change to a GxP record (GXP_REASON / GXP_SIGNATURE: what FDA mode asks of it).
+        The need is published in the OpenAPI document as `x-access`."""
+        if len(objects) > 1:
+            raise TypeError("an operation names at most one object")
+        kind, arg = next(iter(objects.items())) if objects else (None, None)
+        if access not in (VIEW, OPERATE):
+            raise ValueError(f"access must be {VIEW!r} or {OPERATE!r}")
+        if gxp not in (None, GXP_REASON, GXP_SIGNATURE):
+            raise ValueError(f"gxp must be {GXP_REASON!r} or {GXP_SIGNATURE!r}")
+        return self._guard(Need(key=key, kind=kind, arg=arg, access=access, block=block, gxp=gxp))
 
+    def public(self, why: str):
+        """An operation anyone may call, signed out (sign-in, registration, device uploads ...)."""
+        return self._guard(Need(public=True, why=why))
+
+    def _guard(self, need: Need):
         def decorator(view):
             @functools.wraps(view)
             def wrapper(*args, **kwargs):
-                from api.tenancy import require_account
-
-                require_account(permission)
+                if need.public:
+                    return view(*args, **kwargs)
+                if not _gatekeeper:
+                    raise RuntimeError("no access gate installed (api.access.install)")
+                _gatekeeper[0](need, kwargs)
                 if request.method not in MUTATING_METHODS or not mutation_recorders:
                     return view(*args, **kwargs)
                 for recorder in mutation_recorders:
@@ -180,7 +315,14 @@ class Blueprint(BaseBlueprint):
                     recorder.finish(view)
                 return result
 
-            documented = self.doc(security=[{"bearerAuth": []}])(wrapper)
+            wrapper.access_need = need
+            documented = self.doc(**{"x-access": need.document()})(wrapper)
+            if need.public:
+                return documented
+            documented = self.doc(security=[{"bearerAuth": []}])(documented)
+            documented = self.alt_response(403, schema=ErrorEnvelopeSchema, description="Permission key not granted")(
+                documented
+            )
             return self.alt_response(401, schema=ErrorEnvelopeSchema, description="Not signed in")(documented)
 
         return decorator
@@ -188,7 +330,10 @@ class Blueprint(BaseBlueprint):
     def file_response(self, content_type: str, *, description: str | None = None):
         """Document a view that returns a file (a Response) instead of an envelope."""
         binary = {"type": "string", "format": "binary"}
-        return super().response(200, binary, content_type=content_type, description=description)
+        file = super().response(200, binary, content_type=content_type, description=description)
+        # A refusal (file not generated yet, expired) answers 200 with the envelope, as every call does.
+        refusal = self.doc(responses={200: {"content": {"application/json": {"schema": ErrorEnvelopeSchema}}}})
+        return lambda view: refusal(file(view))
 
 
 class Api(BaseApi):
@@ -242,8 +387,6 @@ def handle_unexpected_error(error: Exception):
         raise error
     if isinstance(error, DataError):
         # A value the database cannot hold (an id beyond its integer range ...) is bad input, not a crash.
-        from api.extensions.db import db
-
         db.session.rollback()
         return envelope(None, code=422, msg=gettext(HTTP_MESSAGES[422])), 422
     log.exception("unhandled error", exc_info=error)

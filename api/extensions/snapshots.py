@@ -7,33 +7,48 @@ a copy:
 - a write to a watched model through the ORM (a flush or a bulk UPDATE / DELETE) clears every copy
   of that model in this process at once, which also covers the tests, which rewrite them between
   cases;
-- other processes (another gunicorn worker, the RQ worker) pick a change up within `ttl` seconds.
+- a committed write also moves a generation counter in Redis on; every process looks at the
+  counters at most once per `GENERATION_CHECK_SECONDS` (one MGET for all snapshots) and drops its
+  copies whose counter moved, so a platform created or changed through the customization page is
+  live on every api and web process within about a second (well under the 5 s promised);
+- without Redis (the embedded default) other processes pick a change up within `ttl` seconds.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
+from flask import has_app_context
+from redis.exceptions import RedisError
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from api.extensions.db import bulk_write_table, flushed_models
+from api.extensions.redis import redis_connection
 
 V = TypeVar("V")
 _registry: list[Snapshots] = []
+log = logging.getLogger(__name__)
+GENERATION_CHECK_SECONDS = 1.0
+GENERATION_PREFIX = "snapshots:generation:"
+# When this process last read the counters, and what they were.
+_seen: dict[str, object] = {"checked_at": float("-inf"), "generations": None}
 
 
 class Snapshots(Generic[V]):
     def __init__(self, *watched: type, ttl: float = 30.0):
         self.watched = watched
         self.ttl = ttl
+        self.name = ",".join(sorted(model.__tablename__ for model in watched))
         self._values: dict[Hashable, tuple[float, V]] = {}
         _registry.append(self)
 
     def get(self, key: Hashable, load: Callable[[], V | None]) -> V | None:
         """The copy kept for `key`, else `load()` (kept unless None)."""
+        _follow_other_processes()
         cached = self._values.get(key)
         if cached is not None and cached[0] > time.monotonic():
             return cached[1]
@@ -46,12 +61,44 @@ class Snapshots(Generic[V]):
         self._values.clear()
 
 
+def _generation_keys() -> list[str]:
+    return [GENERATION_PREFIX + snapshots.name for snapshots in _registry]
+
+
+def _follow_other_processes() -> None:
+    """At most once a second: drop the copies whose generation another process moved on."""
+    now = time.monotonic()
+    if now - _seen["checked_at"] < GENERATION_CHECK_SECONDS or not has_app_context():
+        return
+    _seen["checked_at"] = now
+    connection = redis_connection()
+    if connection is None:
+        return
+    try:
+        generations = connection.mget(_generation_keys())
+    except RedisError as exc:  # copies then follow within their ttl
+        log.warning("snapshot generations unavailable: %s", exc)
+        return
+    previous = _seen["generations"]
+    _seen["generations"] = generations
+    if previous is None or len(previous) != len(generations):
+        return
+    for snapshots, before, after in zip(_registry, previous, generations, strict=True):
+        if before != after:
+            snapshots.clear()
+
+
+def _forget(session, snapshots: Snapshots) -> None:
+    snapshots.clear()
+    session.info.setdefault("snapshots_written", set()).add(snapshots.name)
+
+
 @event.listens_for(Session, "after_flush")
 def _forget_flushed(session, _context) -> None:
     written = flushed_models(session)
     for snapshots in _registry:
         if any(issubclass(model, snapshots.watched) for model in written):
-            snapshots.clear()
+            _forget(session, snapshots)
 
 
 @event.listens_for(Session, "do_orm_execute")
@@ -61,4 +108,35 @@ def _forget_bulk_written(orm_execute_state) -> None:
         return
     for snapshots in _registry:
         if any(model.__tablename__ == table for model in snapshots.watched):
+            _forget(orm_execute_state.session, snapshots)
+
+
+@event.listens_for(Session, "after_commit")
+def _next_generation(session) -> None:
+    """Tell the other processes, once the write is visible to them."""
+    written = session.info.pop("snapshots_written", None)
+    if not written:
+        return
+    # This process cleared its copies at the flush; a reload between flush and commit may have
+    # read the old rows, so clear again now that the commit is visible.
+    for snapshots in _registry:
+        if snapshots.name in written:
+            snapshots.clear()
+    connection = redis_connection() if has_app_context() else None
+    if connection is None:
+        return
+    try:
+        with connection.pipeline(transaction=False) as pipe:
+            for name in sorted(written):
+                pipe.incr(GENERATION_PREFIX + name)
+            pipe.execute()
+    except RedisError as exc:  # the others then follow within their ttl
+        log.warning("snapshot generation not moved on: %s", exc)
+
+
+@event.listens_for(Session, "after_rollback")
+def _forget_rolled_back(session) -> None:
+    """A copy loaded after the flush may hold rows that were never committed."""
+    for snapshots in _registry:
+        if snapshots.name in session.info.pop("snapshots_written", ()):
             snapshots.clear()

@@ -32,8 +32,15 @@ SIGNATURES: dict[str, tuple[bytes, ...]] = {
     ".png": (b"\x89PNG\r\n\x1a\n",),
     ".jpg": (b"\xff\xd8\xff",),
     ".ico": (b"\x00\x00\x01\x00",),
+    ".pdf": (b"%PDF-",),
 }
-MEDIA_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".ico": "image/x-icon", ".json": "application/json"}
+MEDIA_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".ico": "image/x-icon",
+    ".json": "application/json",
+    ".pdf": "application/pdf",
+}
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,7 @@ KINDS = {
     "icon": UploadKind(1 * MB, (".ico", ".png")),
     "image": UploadKind(2 * MB, (".jpg", ".png")),
     "json": UploadKind(10 * MB, (".json",)),
+    "pdf": UploadKind(10 * MB, (".pdf",)),  # calibration reports and certificates
 }
 # The whole request may carry the largest file plus its multipart framing and a few form fields.
 MAX_REQUEST_BYTES = max(kind.max_bytes for kind in KINDS.values()) + 64 * 1024

@@ -12,8 +12,25 @@ import re
 from functools import cache
 
 from flask_babel import gettext
+from marshmallow import ValidationError, validate
 
 from api.extensions.i18n import N_
+
+
+def not_blank(value: str) -> None:
+    """Text that is only spaces is no text (a device name of spaces is refused)."""
+    if isinstance(value, str) and not value.strip():
+        raise ValidationError(gettext("This field may not be blank."))
+
+
+class ItemCount(validate.Length):
+    """The length of a list: its messages count items, not characters."""
+
+    message_min = "Fewer than minimum item count {min}."
+    message_max = "More than maximum item count {max}."
+    message_all = "Item count must be between {min} and {max}."
+    message_equal = "Item count must be {equal}."
+
 
 # (English template as marshmallow formats it, msgid with the same named placeholders)
 TEMPLATES: list[tuple[str, str]] = [
@@ -42,6 +59,10 @@ TEMPLATES: list[tuple[str, str]] = [
     ("Not a valid time.", N_("Not a valid time.")),
     ("String does not match expected pattern.", N_("Invalid format.")),
     ("Invalid input.", N_("Invalid input.")),
+    ("Fewer than minimum item count {min}.", N_("At least %(min)s items.")),
+    ("More than maximum item count {max}.", N_("At most %(max)s items.")),
+    ("Item count must be between {min} and {max}.", N_("Between %(min)s and %(max)s items.")),
+    ("Item count must be {equal}.", N_("Exactly %(equal)s items.")),
     ("Shorter than minimum length {min}.", N_("At least %(min)s characters.")),
     ("Longer than maximum length {max}.", N_("At most %(max)s characters.")),
     ("Length must be between {min} and {max}.", N_("Length must be between %(min)s and %(max)s characters.")),
@@ -62,7 +83,8 @@ TEMPLATES: list[tuple[str, str]] = [
 @cache
 def _compiled() -> list[tuple[re.Pattern[str], str]]:
     compiled = []
-    for template, msgid in TEMPLATES:
+    # Longest first: "Must be greater than or equal to {min}." would also match the two-bound message.
+    for template, msgid in sorted(TEMPLATES, key=lambda pair: -len(pair[0])):
         pattern = re.escape(template)
         pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", pattern)
         compiled.append((re.compile(f"^{pattern}$", re.S), msgid))

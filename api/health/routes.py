@@ -15,6 +15,7 @@ blp = Blueprint("health", __name__, url_prefix="/api", description="Health of th
 
 @blp.route("/health")
 class Health(MethodView):
+    @blp.public("load balancer health checks")
     @blp.response(200, HealthSchema)
     def get(self):
         """Answers on any host, for load balancers and `make run`'s readiness wait."""

@@ -9,21 +9,19 @@ from __future__ import annotations
 
 import functools
 import logging
-import time
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 from flask import Flask, current_app, has_app_context
-from redis import Redis
-from redis.exceptions import RedisError
 from rq import Queue, Retry
+
+from api import create_app
+from api.extensions.redis import redis_connection
 
 log = logging.getLogger(__name__)
 
 NOTIFICATIONS, EXPORTS, REPORTS, DEFAULT = "notifications", "exports", "reports", "default"
 QUEUES = (NOTIFICATIONS, EXPORTS, REPORTS, DEFAULT)
-# How long an unreachable Redis is believed down before the next connection attempt.
-REDIS_RECHECK_SECONDS = 30
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -35,30 +33,9 @@ class JobsUnavailableError(RuntimeError):
     pass
 
 
-def redis_connection(app: Flask | None = None) -> Redis | None:
-    """The app's Redis connection, or None while Redis is unreachable."""
-    app = app or current_app._get_current_object()  # type: ignore[attr-defined]
-    state = app.extensions.setdefault("jobs", {"redis": None, "down_until": 0.0})
-    if state["redis"] is not None:
-        return state["redis"]
-    if time.monotonic() < state["down_until"]:
-        return None
-    connection = Redis.from_url(app.config["REDIS_URL"], socket_connect_timeout=1, socket_timeout=5)
-    try:
-        connection.ping()
-    except (RedisError, OSError) as exc:
-        state["down_until"] = time.monotonic() + REDIS_RECHECK_SECONDS
-        log.warning("Redis unreachable at %s (%s)", app.config["REDIS_URL"], exc)
-        return None
-    state["redis"] = connection
-    return connection
-
-
 def _app_for_worker() -> Flask:
     global _worker_app
     if _worker_app is None:
-        from api import create_app
-
         _worker_app = create_app()
     return _worker_app
 

@@ -31,6 +31,26 @@ PERIODIC_JOBS: tuple[PeriodicJob, ...] = (
     PeriodicJob("api.report.jobs.run_due_reports", interval=60, timeout=300),
     PeriodicJob("api.report.jobs.sweep_stale_files", interval=60, timeout=300),
     PeriodicJob("api.report.jobs.purge_expired_files", cron="17 3 * * *", timeout=600),
+    # Scheduled backups (issue 26): due runs become zip archives; each schedule keeps its newest N.
+    PeriodicJob("api.report.jobs.run_due_backups", interval=60, timeout=300),
+    # Sign-in counts and codes (issue 15).
+    PeriodicJob("api.account.jobs.purge_sign_in_records", cron="43 3 * * *", timeout=300),
+    # Storages (issue 20): the rolling-MKT alarm.
+    PeriodicJob("api.storage.jobs.check_mkt", interval=300, timeout=240),
+    # Partition upkeep: next months' reading partitions exist before data arrives (else every reading
+    # lands in the default partition and PostgreSQL refuses to create the month's partition later).
+    PeriodicJob("api.telemetry.jobs.ensure_upcoming_partitions", cron="7 2 * * *", timeout=120),
+    # Service-expiry reminders 30, 7 and 1 days ahead (each sent once: dedupe keys).
+    PeriodicJob("api.device.jobs.send_expiry_notices", cron="*/30 * * * *", timeout=300),
+    # Waybills (issue 21): starts and stops at set times, arming after the ignore period.
+    PeriodicJob("api.waybill.jobs.tick_waybills", interval=60, timeout=120),
+    # Audit trail (issue 23): the operation log's hash chain, checked hourly; a break alarms staff.
+    PeriodicJob("api.audit.jobs.verify_audit_chain", cron="23 * * * *", timeout=600),
+    # Provincial data interface (issue 26): finished intervals into the log, due ones to the workers.
+    PeriodicJob("api.datainterface.jobs.tick_connectors", interval=60, timeout=120),
+    # Billing (issue 24): unpaid orders close after their payment window; offline purchases apply.
+    PeriodicJob("api.billing.jobs.close_stale_orders", interval=600, timeout=120),
+    PeriodicJob("api.billing.jobs.apply_offline_purchases", interval=300, timeout=300),
 )
 
 

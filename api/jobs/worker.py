@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from rq import Worker
 
+from api.jobs import _app_for_worker
+
 
 class AppWorker(Worker):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        from api.jobs import _app_for_worker
 
         _app_for_worker()

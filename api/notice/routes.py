@@ -17,7 +17,7 @@ blp = Blueprint("notice", __name__, url_prefix="/api/base/BaseNotice", descripti
 
 @blp.route("/queryNoticePage")
 class NoticePage(MethodView):
-    @blp.login_required("notice.list")
+    @blp.requires("notice.list.query")
     @blp.arguments(NoticePageQuerySchema)
     @blp.response(200, NoticeSchema, page=True)
     def post(self, args):
@@ -27,7 +27,7 @@ class NoticePage(MethodView):
 
 @blp.route("/insert")
 class NoticeInsert(MethodView):
-    @blp.login_required("notice.list")
+    @blp.requires("notice.list.add")
     @blp.arguments(NoticeInsertSchema)
     @blp.response(200, NoticeSchema)
     def post(self, args):
@@ -37,7 +37,7 @@ class NoticeInsert(MethodView):
 
 @blp.route("/queryNotice")
 class NoticeCurrent(MethodView):
-    @blp.login_required()
+    @blp.requires()
     @blp.arguments(NoticeQuerySchema)
     @blp.response(200, NoticeSchema(many=True))
     def post(self, args):
@@ -47,7 +47,7 @@ class NoticeCurrent(MethodView):
 
 @blp.route("/updateWithNotEmptyFiled")
 class NoticeUpdate(MethodView):
-    @blp.login_required("notice.list")
+    @blp.requires("notice.list.edit")
     @blp.arguments(NoticeUpdateSchema)
     @blp.response(200, NoticeSchema)
     @blp.alt_response(404, schema=ErrorEnvelopeSchema, description="No such notice on this site")

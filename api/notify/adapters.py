@@ -28,6 +28,15 @@ from api.notify.models import Channel
 log = logging.getLogger(__name__)
 
 
+# What an adapter returns when no provider is configured and it only wrote the message to the log.
+NOT_CONFIGURED = "console"
+
+
+def message_id(idempotency_key: str, domain: str) -> str:
+    """The Message-ID of an email: stable per outbox row, so a repeat after a crash folds in the mail store."""
+    return f"<{hashlib.sha256(idempotency_key.encode()).hexdigest()[:32]}@{domain}>"
+
+
 class DeliveryError(Exception):
     """The provider refused or could not be reached; the job retries."""
 
@@ -52,11 +61,13 @@ def _console(message: Outgoing) -> str:
     log.warning(
         "[%s not configured] to %s: %s %s", message.channel, message.recipient, message.subject or "", message.body
     )
-    return "console"
+    return NOT_CONFIGURED
 
 
-def send_email(message: Outgoing) -> str:
-    config = current_app.config
+def send_email(message: Outgoing, settings: dict | None = None) -> str:
+    """`settings` (SMTP_HOST ...): a platform's own provider instead of the app's (the test message
+    of /operation/system/manage)."""
+    config = settings or current_app.config
     if not config["SMTP_HOST"]:
         return _console(message)
     email = EmailMessage()
@@ -65,9 +76,7 @@ def send_email(message: Outgoing) -> str:
     email["Subject"] = message.subject or message.sender_name
     domain = config["MAIL_FROM"].rpartition("@")[2] or "localhost"
     email["Message-ID"] = (
-        f"<{hashlib.sha256(message.idempotency_key.encode()).hexdigest()[:32]}@{domain}>"
-        if message.idempotency_key
-        else make_msgid(domain=domain)
+        message_id(message.idempotency_key, domain) if message.idempotency_key else make_msgid(domain=domain)
     )
     email.set_content(message.body)
     if message.attachment:
@@ -100,9 +109,9 @@ def sign(secret: str, timestamp: str, body: bytes) -> str:
     return hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
 
 
-def send_via_http_provider(message: Outgoing) -> str:
+def send_via_http_provider(message: Outgoing, settings: dict | None = None) -> str:
     """SMS and voice: POST {channel, to, text} signed with HMAC-SHA256 over `timestamp.body`."""
-    config = current_app.config
+    config = settings or current_app.config
     if not config["SMS_API_URL"]:
         return _console(message)
     body = json.dumps(
@@ -166,8 +175,9 @@ def check_webhook_target(url: str, *, allow_private: bool) -> None:
             raise UnsafeTargetError(f"webhook: {parts.hostname} resolves to a private or local address")
 
 
-def send_webhook(message: Outgoing) -> str:
-    """POST the JSON body with X-Timestamp and X-Signature = HMAC-SHA256(secret, "timestamp.body")."""
+def send_webhook(message: Outgoing, settings: dict | None = None) -> str:
+    """POST the JSON body with X-Timestamp and X-Signature = HMAC-SHA256(secret, "timestamp.body").
+    (`settings` is for the adapters' common shape: a webhook's target is its own provider.)"""
     config = current_app.config
     check_webhook_target(message.recipient, allow_private=config["WEBHOOK_ALLOW_PRIVATE"])
     body = message.body.encode()

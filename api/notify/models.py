@@ -19,7 +19,12 @@ class Channel(enum.StrEnum):
 class DeliveryStatus(enum.StrEnum):
     PENDING = "pending"
     SENT = "sent"
+    # No provider is configured (development): the message was written to the log, nobody got it.
+    LOGGED = "logged"
     FAILED = "failed"
+    # Never sent: a sign-in or recovery code for an address no account has, written and queued
+    # like a real one so that the answer and its cost do not tell (api/verification/services.py).
+    SUPPRESSED = "suppressed"
 
 
 class OutboundMessage(Model):
@@ -49,3 +54,6 @@ class OutboundMessage(Model):
     sent_at: Mapped[datetime | None] = mapped_column()
     # A file to attach (email only): scheduled reports send their PDF (migration 0008, issue 8).
     attachment_path: Mapped[str | None] = mapped_column(String(500))
+    # Where the delivery job finds the signing secret (webhooks), e.g. "push_setting:12": a resolver
+    # registered by the owning area turns it into the secret; the secret itself is never stored here.
+    secret_ref: Mapped[str | None] = mapped_column(String(100))

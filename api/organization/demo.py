@@ -15,6 +15,8 @@ from api.extensions.db import db, utcnow
 from api.organization.models import Organization, OrganizationDevice, OrganizationMember
 from api.platform.models import Platform
 from api.role.models import Role
+from api.role.permissions import tree
+from api.role.services import PRESETS
 from api.sharing.models import DeviceShare, PermissionTemplate
 
 DEMO_MEMBER = ("demomember", {"real_name": "Demo Member", "email": "demomember@example.com"})
@@ -44,8 +46,6 @@ def _organization(platform: Platform, owner: Account, name: str, parent: Organiz
 
 
 def _presets(platform: Platform, owner: Account) -> dict[str, Role]:
-    from api.role.permissions import tree
-    from api.role.services import PRESETS
 
     roles = {r.role_name: r for r in db.session.scalars(select(Role).where(Role.owner_account_id == owner.id))}
     for name, description, keys in PRESETS:

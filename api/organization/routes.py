@@ -42,7 +42,7 @@ def missing(bp=blp):
 
 @blp.route("/tree")
 class OrganizationTree(MethodView):
-    @blp.login_required(ORG)
+    @blp.requires(f"{ORG}.query")
     @blp.response(200, OrganizationSchema(many=True))
     def get(self):
         """The organisations the account may act in, as a tree with member and device counts."""
@@ -51,7 +51,7 @@ class OrganizationTree(MethodView):
 
 @blp.route("/insert")
 class OrganizationInsert(MethodView):
-    @blp.login_required(f"{ORG}.add")
+    @blp.requires(f"{ORG}.add")
     @blp.arguments(OrganizationInsertSchema)
     @blp.response(200, OrganizationPlainSchema)
     @missing()
@@ -62,7 +62,7 @@ class OrganizationInsert(MethodView):
 
 @blp.route("/update")
 class OrganizationUpdate(MethodView):
-    @blp.login_required(f"{ORG}.edit")
+    @blp.requires(f"{ORG}.edit")
     @blp.arguments(OrganizationUpdateSchema)
     @blp.response(200, OrganizationPlainSchema)
     @missing()
@@ -73,7 +73,7 @@ class OrganizationUpdate(MethodView):
 
 @blp.route("/delete/<int:organization_id>")
 class OrganizationDelete(MethodView):
-    @blp.login_required(f"{ORG}.delete")
+    @blp.requires(f"{ORG}.delete")
     @blp.response(200)
     @missing()
     def delete(self, organization_id: int):
@@ -83,7 +83,7 @@ class OrganizationDelete(MethodView):
 
 @blp.route("/transferCreator")
 class TransferCreator(MethodView):
-    @blp.login_required(f"{ORG}.edit")
+    @blp.requires(f"{ORG}.edit")
     @blp.arguments(TransferCreatorSchema)
     @blp.response(200, OrganizationPlainSchema)
     @missing()
@@ -94,7 +94,7 @@ class TransferCreator(MethodView):
 
 @blp.route("/bindDevice")
 class BindDevices(MethodView):
-    @blp.login_required(f"{ORG}.edit")
+    @blp.requires(f"{ORG}.edit")
     @blp.arguments(OrganizationDevicesSchema)
     @blp.response(200)
     @missing()
@@ -105,7 +105,7 @@ class BindDevices(MethodView):
 
 @blp.route("/unbindDevice")
 class UnbindDevices(MethodView):
-    @blp.login_required(f"{ORG}.edit")
+    @blp.requires(f"{ORG}.edit")
     @blp.arguments(OrganizationDevicesSchema)
     @blp.response(200)
     @missing()
@@ -116,7 +116,7 @@ class UnbindDevices(MethodView):
 
 @blp.route("/devicePage")
 class OrganizationDevices(MethodView):
-    @blp.login_required(ORG)
+    @blp.requires(f"{ORG}.query")
     @blp.arguments(OrganizationDevicePageSchema)
     @blp.response(200, DeviceItemSchema, page=True)
     @missing()
@@ -130,7 +130,7 @@ class OrganizationDevices(MethodView):
 
 @members.route("/getAccountList/page")
 class MemberPage(MethodView):
-    @members.login_required(USERS)
+    @members.requires(f"{USERS}.query")
     @members.arguments(MemberPageQuerySchema)
     @members.response(200, MemberSchema, page=True)
     def post(self, args):
@@ -140,7 +140,7 @@ class MemberPage(MethodView):
 
 @members.route("/queryUserByCondition")
 class MemberQuery(MethodView):
-    @members.login_required(USERS)
+    @members.requires(f"{USERS}.query")
     @members.arguments(UserConditionSchema)
     @members.response(200, MemberSchema, page=True)
     def post(self, args):
@@ -150,7 +150,7 @@ class MemberQuery(MethodView):
 
 @members.route("/queryAccountByUEP")
 class AccountByUep(MethodView):
-    @members.login_required(USERS)
+    @members.requires(f"{USERS}.add")
     @members.arguments(UepQuerySchema, location="query")
     @members.response(200, AccountBriefSchema)
     def get(self, args):
@@ -160,7 +160,7 @@ class AccountByUep(MethodView):
 
 @members.route("/getAccountInfoByPhone")
 class AccountByPhone(MethodView):
-    @members.login_required(USERS)
+    @members.requires(f"{USERS}.add")
     @members.arguments(PhoneQuerySchema, location="query")
     @members.response(200, AccountBriefSchema)
     def get(self, args):
@@ -170,7 +170,7 @@ class AccountByPhone(MethodView):
 
 @members.route("/getAccountInfoByEamil")
 class AccountByEmail(MethodView):
-    @members.login_required(USERS)
+    @members.requires(f"{USERS}.add")
     @members.arguments(EmailQuerySchema, location="query")
     @members.response(200, AccountBriefSchema)
     def get(self, args):
@@ -180,7 +180,7 @@ class AccountByEmail(MethodView):
 
 @members.route("/invite")
 class Invite(MethodView):
-    @members.login_required(f"{USERS}.add")
+    @members.requires(f"{USERS}.add")
     @members.arguments(InviteSchema)
     @members.response(200, InviteResultSchema)
     @missing(members)
@@ -191,7 +191,7 @@ class Invite(MethodView):
 
 @members.route("/acceptInvite")
 class AcceptInvite(MethodView):
-    @members.login_required()
+    @members.requires()
     @members.arguments(AcceptInviteSchema)
     @members.response(200, MembershipSchema)
     def post(self, args):
@@ -201,18 +201,20 @@ class AcceptInvite(MethodView):
 
 @members.route("/organizationAddUser")
 class AddUser(MethodView):
-    @members.login_required(f"{USERS}.add")
+    @members.requires(f"{USERS}.add")
     @members.arguments(AddUserSchema)
     @members.response(200, MembershipSchema)
     @missing(members)
     def post(self, args):
         """Add a registered account to an organisation with a role."""
+        if not args["looked_up"]:
+            services.require_colleague(args["accountId"])
         return services.add_member(args["organizationId"], args["accountId"], args["roleId"])
 
 
 @members.route("/deleteInOrganization")
 class RemoveUser(MethodView):
-    @members.login_required(f"{USERS}.delete")
+    @members.requires(f"{USERS}.delete")
     @members.arguments(MembershipQuerySchema, location="query")
     @members.response(200)
     @missing(members)
@@ -223,7 +225,7 @@ class RemoveUser(MethodView):
 
 @members.route("/updateAccountOrganizationRel")
 class MoveUser(MethodView):
-    @members.login_required(f"{USERS}.edit")
+    @members.requires(f"{USERS}.edit")
     @members.arguments(MoveMemberSchema)
     @members.response(200, MembershipSchema)
     @missing(members)

@@ -6,10 +6,12 @@ from marshmallow import validate
 
 from api.account.validators import LowerEmail, Phone
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
-from api.organization.services import mask
+from api.extensions.validation_messages import ItemCount
+from api.organization.services import account_of_ticket
+from api.role.services import role_text
 
 NAME = validate.Length(min=2, max=50)  # organisation name 2-50
-IDS = ma.fields.List(ma.fields.Integer(), required=True, validate=validate.Length(min=1, max=200))
+IDS = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=200))
 
 
 class OrganizationSchema(Schema):
@@ -66,7 +68,7 @@ class MemberSchema(Schema):
     organizationId = ma.fields.Integer(attribute="organization.id")
     organizationName = ma.fields.String(attribute="organization.name")
     roleId = ma.fields.Function(lambda row: row["role"].id if row["role"] else None)
-    roleName = ma.fields.Function(lambda row: row["role"].role_name if row["role"] else None)
+    roleName = ma.fields.Function(lambda row: role_text(row["role"], row["role"].role_name) if row["role"] else None)
     gmtCreate = LocalDateTime(attribute="member.created_at")
 
 
@@ -84,13 +86,16 @@ class UserConditionSchema(PageQuerySchema):
 
 
 class AccountBriefSchema(Schema):
-    """A registered account found by its contact, with the contact masked."""
+    """What an invitation needs of a registered account found by its contact (managers only):
+    never its id, user name or real name."""
 
-    id = ma.fields.Integer()
-    userName = ma.fields.String(attribute="user_name")
-    realName = ma.fields.String(attribute="real_name", allow_none=True)
-    phone = ma.fields.Function(lambda a: mask(a.phone))
-    email = ma.fields.Function(lambda a: mask(a.email))
+    canInvite = ma.fields.Boolean(required=True, metadata={"description": "it can be added (it is not you)"})
+    name = ma.fields.String(allow_none=True, metadata={"description": "masked: first character and **"})
+    phone = ma.fields.String(allow_none=True, metadata={"description": "masked"})
+    email = ma.fields.String(allow_none=True, metadata={"description": "masked"})
+    ticket = ma.fields.String(
+        allow_none=True, metadata={"description": "give it to organizationAddUser instead of accountId (15 minutes)"}
+    )
 
 
 class UepQuerySchema(Schema):
@@ -125,8 +130,30 @@ class InviteResultSchema(Schema):
 
 class AddUserSchema(Schema):
     organizationId = ma.fields.Integer(required=True)
-    accountId = ma.fields.Integer(required=True)
+    accountId = ma.fields.Integer(
+        load_default=None, metadata={"description": "a member of another of your organisations; others by ticket"}
+    )
+    ticket = ma.fields.String(
+        load_default=None,
+        validate=validate.Length(max=500),
+        metadata={"description": "from getAccountInfoByPhone / getAccountInfoByEamil / queryAccountByUEP"},
+    )
     roleId = ma.fields.Integer(load_default=None)
+
+    @ma.post_load
+    def account_from_ticket(self, data, **kwargs):
+        """Exactly one of accountId and ticket; the ticket becomes the account id it names. A bare
+        accountId is only for a colleague already in one of the manager's organisations (moving
+        people between departments): anyone else is added by the lookup's ticket."""
+        if (data.get("accountId") is None) == (data.get("ticket") is None):
+            raise ma.ValidationError(gettext("Give either an account or a ticket from the account lookup."), "ticket")
+        data["looked_up"] = data.get("ticket") is not None
+        if data["looked_up"]:
+            data["accountId"] = account_of_ticket(data["ticket"])
+            if data["accountId"] is None:
+                message = gettext("The ticket is invalid or has expired, look the account up again.")
+                raise ma.ValidationError(message, "ticket")
+        return data
 
 
 class MembershipQuerySchema(Schema):

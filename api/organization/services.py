@@ -7,40 +7,35 @@ import hashlib
 import secrets
 from datetime import timedelta
 
-from flask import g, request
+from flask import current_app
 from flask_babel import gettext
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from sqlalchemy import func, or_, select
 
+from api.access.keys import has_permission
+from api.access.reach import visible
+from api.account.auth import owned, require_account
+from api.account.lookup import contact_account
 from api.account.models import Account
+from api.device.models import Device
+from api.device.services import with_state
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.smorest import ApiError
 from api.notify.models import Channel
-from api.notify.services import dispatch, queue_message
+from api.notify.services import add_message
+from api.organization.access_rules import reachable_organizations
 from api.organization.models import Invitation, Organization, OrganizationDevice, OrganizationMember
+from api.platform.links import public_url
 from api.role.models import Role
-from api.tenancy import current_platform, data_platform_id, reachable_organizations, require_account, scoped
+from api.role.services import ensure_presets, find_role, role_text
+from api.sharing.services import claim_pending_shares
+from api.tenancy import current_platform, data_platform_id, scoped
 
 INVITATION_LIFETIME = timedelta(days=7)
 
 
 def not_found() -> ApiError:
     return ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
-
-
-def manager_id() -> int:
-    """Whose roles, projects and assets the signed-in account works with: the creator of the
-    organisation it is a member of, or itself when it is a member of no one else's organisation."""
-    if "manager_id" not in g:
-        me = require_account().id
-        owner = db.session.scalar(
-            select(Organization.owner_account_id)
-            .join(OrganizationMember, OrganizationMember.organization_id == Organization.id)
-            .where(OrganizationMember.account_id == me, Organization.owner_account_id != me)
-            .order_by(OrganizationMember.id)
-            .limit(1)
-        )
-        g.manager_id = owner or me
-    return g.manager_id
 
 
 def find_organization(organization_id: int) -> Organization:
@@ -95,11 +90,15 @@ def tree() -> list[dict]:
     for o in rows:
         parent = nodes.get(o.parent_id) if o.parent_id else None
         (parent["children"] if parent else roots).append(nodes[o.id])
+    # The member list of an organisation shows its whole subtree: so does its member count.
+    for o in reversed(rows):  # ordered by path: children after their parents
+        parent = nodes.get(o.parent_id) if o.parent_id else None
+        if parent:
+            parent["memberCount"] += nodes[o.id]["memberCount"]
     return roots
 
 
 def create(name: str, parent_id: int | None) -> Organization:
-    from api.role.services import ensure_presets
 
     me = require_account().id
     parent = find_organization(parent_id) if parent_id is not None else None
@@ -153,7 +152,6 @@ def delete(organization_id: int) -> None:
 
 def transfer_creator(organization_id: int, account_id: int) -> Organization:
     """Make a member the creator of the whole tree; the old creator stays as an administrator."""
-    from api.role.services import ensure_presets
 
     organization = find_organization(organization_id)
     me = require_account().id
@@ -193,8 +191,6 @@ def transfer_creator(organization_id: int, account_id: int) -> Organization:
 
 def bind_devices(organization_id: int, device_ids: list[int]) -> None:
     """Place the signed-in account's own devices in an organisation (moving them from another)."""
-    from api.device.models import Device
-    from api.tenancy import owned
 
     organization = find_organization(organization_id)
     found = set(
@@ -223,9 +219,6 @@ def unbind_devices(organization_id: int, device_ids: list[int]) -> None:
 
 
 def device_page(args: dict) -> dict:
-    from api.device.models import Device
-    from api.device.services import with_state
-    from api.tenancy import visible
 
     organization = find_organization(args["organizationId"])
     subtree = select(Organization.id).where(Organization.path.startswith(organization.path))
@@ -250,22 +243,83 @@ def _platform_account(account_id: int) -> Account:
     return account
 
 
-def find_contact(*, phone: str | None = None, email: str | None = None, keyword: str | None = None) -> Account | None:
-    """A registered, active account of this data space by phone, email or user name (exact)."""
-    stmt = scoped(select(Account), Account).where(Account.cancelled.is_(False))
-    if phone:
-        stmt = stmt.where(Account.phone == phone)
-    elif email:
-        stmt = stmt.where(Account.email == email.lower())
-    else:
-        stmt = stmt.where(or_(Account.user_name == keyword, Account.email == keyword.lower(), Account.phone == keyword))
-    return db.session.scalar(stmt.limit(1))
+# A looked-up account is named to the manager only by an opaque ticket that organizationAddUser
+# takes instead of its id: signed, for this manager, on this site, for a quarter of an hour.
+TICKET_SALT = "organization.member-ticket"
+TICKET_LIFETIME = timedelta(minutes=15)
+
+
+def _tickets() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=TICKET_SALT)
+
+
+def member_ticket(account: Account) -> str:
+    return _tickets().dumps({"a": account.id, "m": require_account().id, "p": data_platform_id()})
+
+
+def account_of_ticket(ticket: str) -> int | None:
+    """The account id a ticket of the signed-in manager names, or None (forged, expired, someone else's)."""
+    try:
+        payload = _tickets().loads(ticket, max_age=int(TICKET_LIFETIME.total_seconds()))
+    except BadSignature:
+        return None
+    if not isinstance(payload, dict):
+        return None
+    if payload.get("m") != require_account().id or payload.get("p") != data_platform_id():
+        return None
+    return payload.get("a") if isinstance(payload.get("a"), int) else None
+
+
+def may_add_members(account: Account) -> bool:
+    """Managers: creators of an organisation, and accounts holding the member-add key."""
+    creates = db.session.scalar(
+        scoped(select(Organization.id), Organization).where(Organization.owner_account_id == account.id).limit(1)
+    )
+    return creates is not None or has_permission(account, "consumer.list.add")
+
+
+def mask_name(value: str | None) -> str | None:
+    """张** / d**: a hint that the right person was found, neither the name nor its length."""
+    return f"{value[0]}**" if value else value
+
+
+def find_contact(*, phone: str | None = None, email: str | None = None, keyword: str | None = None) -> dict | None:
+    """What an invitation needs to know about another account (getAccountInfoByPhone / ByEamil,
+    queryAccountByUEP): whether it can be added, a masked name and contact, and a ticket that
+    organizationAddUser takes. Never its id, user name or real name; only for managers."""
+    me = require_account()
+    if not may_add_members(me):
+        raise ApiError(gettext("Only accounts that may add members can look up other accounts."), code=4013)
+    account = contact_account(phone=phone, email=email, keyword=keyword)
+    if account is None:
+        return None
+    return {
+        "canInvite": account.id != me.id,
+        "name": mask_name(account.real_name or account.user_name),
+        "phone": mask(account.phone),
+        "email": mask(account.email),
+        "ticket": member_ticket(account) if account.id != me.id else None,
+    }
 
 
 def _role_for(role_id: int | None) -> Role | None:
-    from api.role.services import find_role
 
     return find_role(role_id)
+
+
+def require_colleague(account_id: int) -> None:
+    """An account named by its bare id must already be a member of an organisation the manager
+    reaches; otherwise it is unknown (404, like an absent id: ids cannot be probed for names)."""
+    known = db.session.scalar(
+        select(OrganizationMember.id)
+        .where(
+            OrganizationMember.account_id == account_id,
+            OrganizationMember.organization_id.in_(reachable_organizations()),
+        )
+        .limit(1)
+    )
+    if known is None:
+        raise not_found()
 
 
 def add_member(organization_id: int, account_id: int, role_id: int | None) -> OrganizationMember:
@@ -293,7 +347,7 @@ def invite(args: dict) -> dict:
     organization = find_organization(args["organizationId"])
     role = _role_for(args.get("roleId"))
     phone, email = args.get("phone"), args.get("email")
-    account = find_contact(phone=phone, email=email)
+    account = contact_account(phone=phone, email=email)
     if account is not None:
         add_member(organization.id, account.id, role and role.id)
         return {"added": True, "invited": False}
@@ -310,22 +364,23 @@ def invite(args: dict) -> dict:
         expires_at=utcnow() + INVITATION_LIFETIME,
     )
     db.session.add(invitation)
-    link = f"{request.host_url.rstrip('/')}/user/register?invitation={token}"
+    link = public_url(current_platform(), f"/user/register?invitation={token}")
     body = gettext(
         "%(inviter)s invites you to join %(organization)s. Register within 7 days to accept: %(link)s",
         inviter=args["inviterName"],
         organization=organization.name,
         link=link,
     )
-    message = queue_message(
-        current_platform(),
+    db.session.flush()
+    add_message(
+        current_platform().id,
         Channel.SMS if phone else Channel.EMAIL,
         phone or email,
         body,
         subject=gettext("Invitation to %(organization)s", organization=organization.name),
+        dedupe_key=f"invitation:{invitation.id}",
     )
     db.session.commit()
-    dispatch(message)
     return {"added": False, "invited": True}
 
 
@@ -362,7 +417,6 @@ def _join(invitation: Invitation, account: Account) -> OrganizationMember:
 def welcome_new_account(account: Account) -> None:
     """Registration hook: the new account's verified phone or email accepts what waited for it
     (organisation invitations, device shares). Runs in the registration's transaction."""
-    from api.sharing.services import claim_pending_shares
 
     contact = Invitation.phone == account.phone if account.phone else Invitation.email == account.email
     for invitation in db.session.scalars(
@@ -473,7 +527,7 @@ def organizations_with_my_role(account_id: int) -> list[dict]:
             {
                 "organizationId": organization.id,
                 "organizationName": organization.name,
-                "roleName": role and role.role_name,
+                "roleName": role and role_text(role, role.role_name),
             }
         )
     return rows

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String
+from sqlalchemy import JSON, ForeignKey, String, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from api.extensions.db import Model, TimestampMixin
@@ -38,6 +38,17 @@ class Platform(TimestampMixin, Model):
     remark: Mapped[str | None] = mapped_column(String(50))
     # Per-platform OAuth app credentials (WeChat, QQ, Facebook); never served to clients.
     oauth: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Set once the platform is created or edited on the customization page (/customized/list): from
+    # then on the page owns it and `flask sync-tenants` leaves it alone (README, "Adding a tenant").
+    page_managed: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The reseller's admin account created or linked on the page (no foreign key: account -> platform).
+    admin_account_id: Mapped[int | None] = mapped_column()
+    # Operator settings shown to every visitor (issue 26): the external sites the plc and calibration
+    # serve routes open (the menu hides an entry without one), and the advertised yearly price of the
+    # cloud-control large screen on the home page, in cents (not shown when unset).
+    plc_url: Mapped[str | None] = mapped_column(String(255))
+    calibration_url: Mapped[str | None] = mapped_column(String(255))
+    cloud_control_yearly_price: Mapped[int | None] = mapped_column()
 
     domains: Mapped[list[PlatformDomain]] = relationship(
         back_populates="platform", cascade="all, delete-orphan", order_by="PlatformDomain.domain"

@@ -15,6 +15,7 @@ blp = Blueprint(
 
 @blp.route("/queryByTopDomain")
 class BrandingByTopDomain(MethodView):
+    @blp.public("the branding of the sign-in page")
     @blp.arguments(BrandingQuerySchema, location="query")
     @blp.response(200, BrandingSchema)
     @blp.alt_response(404, schema=ErrorEnvelopeSchema, description="No site answers this domain")
@@ -32,6 +33,7 @@ class BrandingByTopDomain(MethodView):
 
 @blp.route("/file/<slug>/<name>")
 class BrandingFile(MethodView):
+    @blp.public("logos and backgrounds of the sign-in page")
     @blp.file_response("image/*", description="A logo or background image")
     @blp.alt_response(404, schema=ErrorEnvelopeSchema, description="No such image")
     def get(self, slug: str, name: str):

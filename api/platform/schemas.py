@@ -45,6 +45,11 @@ class BrandingSchema(Schema):
     recordLink = ma.fields.String(attribute="record_link", allow_none=True)
     remark = ma.fields.String(allow_none=True)
     socialLogins = ma.fields.Method("dump_social_logins", metadata={"description": "wechat, qq, facebook"})
+    plcUrl = ma.fields.String(attribute="plc_url", allow_none=True)
+    calibrationUrl = ma.fields.String(attribute="calibration_url", allow_none=True)
+    cloudControlYearlyPrice = ma.fields.Integer(
+        attribute="cloud_control_yearly_price", allow_none=True, metadata={"description": "cents; null: not shown"}
+    )
     gmtCreate = LocalDateTime(attribute="created_at")
     gmtModified = LocalDateTime(attribute="updated_at")
 

@@ -11,6 +11,7 @@ import marshmallow as ma
 from flask import current_app, request
 from sqlalchemy import select
 
+from api.extensions import uploads
 from api.extensions.db import db
 from api.platform.models import Platform, PlatformDomain
 from api.platform.schemas import TenantDefinitionSchema
@@ -28,6 +29,8 @@ BRANDING_TYPES = {
     ".jpeg": "image/jpeg",
     ".ico": "image/x-icon",
 }
+# The folder of logos uploaded on the customization page (never a slug: slugs start with a letter).
+UPLOADED_BRANDING = "_branding"
 LOGO_COLUMNS = {
     "browserLogo": "browser_logo",
     "loginLogo": "login_logo",
@@ -74,12 +77,22 @@ def read_tenant_definitions(tenants_dir: Path, themes_dir: Path) -> list[dict[st
 
 
 def sync_tenants(tenants_dir: Path | None = None, themes_dir: Path | None = None) -> list[Platform]:
-    """Create or update one platform per definition. Idempotent; platforms not on disk are kept."""
+    """Create or update one platform per definition. Idempotent; platforms not on disk are kept.
+
+    A platform created or edited on the customization page (`page_managed`) is the page's: its
+    definition only seeds it, so it is left as it is (and reported). A definition claiming a domain
+    another platform already answers changes nothing, like any other wrong definition."""
     tenants_dir = tenants_dir or current_app.config["TENANTS_DIR"]
     themes_dir = themes_dir or current_app.config["THEMES_DIR"]
+    definitions = read_tenant_definitions(tenants_dir, themes_dir)
+    _check_domains_free(definitions)
     platforms = []
-    for definition in read_tenant_definitions(tenants_dir, themes_dir):
+    for definition in definitions:
         platform = db.session.scalar(select(Platform).where(Platform.slug == definition["slug"]))
+        if platform is not None and platform.page_managed:
+            log.info("tenant %s is managed on the customization page: tenants/ left it as it is", platform.slug)
+            platforms.append(platform)
+            continue
         if platform is None:
             platform = Platform(slug=definition["slug"])
             db.session.add(platform)
@@ -87,6 +100,18 @@ def sync_tenants(tenants_dir: Path | None = None, themes_dir: Path | None = None
         platforms.append(platform)
     db.session.commit()
     return platforms
+
+
+def _check_domains_free(definitions: list[dict[str, Any]]) -> None:
+    hosts = {host: d["slug"] for d in definitions for host in {d["topDomain"], *d["domains"]}}
+    held = db.session.execute(
+        select(PlatformDomain.domain, Platform.slug)
+        .join(Platform)
+        .where(PlatformDomain.domain.in_(list(hosts)), Platform.slug.not_in(set(hosts.values())))
+    ).all()
+    problems = [f"domain {host} of tenants/{hosts[host]} is already answered by platform {slug}" for host, slug in held]
+    if problems:
+        raise TenantDefinitionError("\n".join(problems))
 
 
 def _apply_definition(platform: Platform, definition: dict[str, Any]) -> None:
@@ -125,6 +150,8 @@ def branding_file(slug: str, name: str) -> tuple[Path, str] | None:
     """The path and media type of a tenant's branding image, or None if there is no such file."""
     if Path(name).name != name or Path(slug).name != slug:
         return None
+    if slug == UPLOADED_BRANDING:  # uploaded on the customization page (generated names)
+        return uploads.find_upload(slug, name)
     media_type = BRANDING_TYPES.get(Path(name).suffix.lower())
     path = current_app.config["TENANTS_DIR"] / slug / name
     if media_type is None or not path.is_file():

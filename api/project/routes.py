@@ -16,7 +16,7 @@ def missing():
 
 @blp.route("/page")
 class ProjectPage(MethodView):
-    @blp.login_required(KEY)
+    @blp.requires(f"{KEY}.query")
     @blp.arguments(ProjectPageQuerySchema)
     @blp.response(200, ProjectSchema, page=True)
     def post(self, args):
@@ -26,7 +26,7 @@ class ProjectPage(MethodView):
 
 @blp.route("/insert")
 class ProjectInsert(MethodView):
-    @blp.login_required(f"{KEY}.add")
+    @blp.requires(f"{KEY}.add")
     @blp.arguments(ProjectInputSchema)
     @blp.response(200, ProjectSchema)
     def post(self, args):
@@ -36,7 +36,7 @@ class ProjectInsert(MethodView):
 
 @blp.route("/update")
 class ProjectUpdate(MethodView):
-    @blp.login_required(f"{KEY}.edit")
+    @blp.requires(f"{KEY}.edit")
     @blp.arguments(ProjectUpdateSchema)
     @blp.response(200, ProjectSchema)
     @missing()
@@ -47,7 +47,7 @@ class ProjectUpdate(MethodView):
 
 @blp.route("/delete/<int:project_id>")
 class ProjectDelete(MethodView):
-    @blp.login_required(f"{KEY}.delete")
+    @blp.requires(f"{KEY}.delete")
     @blp.response(200)
     @missing()
     def delete(self, project_id: int):

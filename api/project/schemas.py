@@ -4,6 +4,7 @@ import marshmallow as ma
 from marshmallow import validate
 
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
+from api.extensions.validation_messages import ItemCount
 
 
 class ProjectSchema(Schema):
@@ -15,7 +16,7 @@ class ProjectSchema(Schema):
 
 class ProjectInputSchema(Schema):
     projectName = ma.fields.String(required=True, validate=validate.Length(min=2, max=20))
-    deviceIds = ma.fields.List(ma.fields.Integer(), load_default=list, validate=validate.Length(max=500))
+    deviceIds = ma.fields.List(ma.fields.Integer(), load_default=list, validate=ItemCount(max=500))
 
 
 class ProjectUpdateSchema(ProjectInputSchema):

@@ -5,11 +5,13 @@ from __future__ import annotations
 from flask_babel import gettext
 from sqlalchemy import func, select
 
+from api.access.reach import visible
 from api.device.models import Device
 from api.extensions.db import db, paginate
 from api.extensions.smorest import ApiError
+from api.organization.manager import manager_id
 from api.project.models import Project, ProjectDevice
-from api.tenancy import data_platform_id, scoped, visible
+from api.tenancy import data_platform_id, scoped
 
 
 def not_found() -> ApiError:
@@ -17,7 +19,6 @@ def not_found() -> ApiError:
 
 
 def _projects():
-    from api.organization.services import manager_id
 
     return scoped(select(Project), Project).where(Project.owner_account_id == manager_id())
 
@@ -59,7 +60,6 @@ def page(args: dict) -> dict:
 
 
 def save(args: dict) -> dict:
-    from api.organization.services import manager_id
 
     device_ids = visible_device_ids(args["deviceIds"]) if args["deviceIds"] else []
     if args.get("id"):

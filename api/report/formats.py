@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from flask_babel import gettext
@@ -15,7 +16,7 @@ from api.extensions.db import db, utcnow
 from api.report.kinds import Sensor, Subject
 from api.report.present import LocalTime, Units, neutralise
 from api.report.stats import SeriesStats
-from api.telemetry.queries import count_readings, stream_chunks, stream_rows
+from api.telemetry.queries import backfill_after_s, count_readings, gap_after_s, stream_chunks, stream_rows
 
 HEARTBEAT_SECONDS = 2.0
 TICK_READINGS = 20_000
@@ -32,6 +33,7 @@ class Presentation:
     locale: str
     platform: object
     requester: object
+    generated_at: datetime | None = None
     local_time: LocalTime = field(init=False)
 
     def __post_init__(self):
@@ -74,6 +76,81 @@ def time_header(presentation: Presentation) -> str:
     return gettext("Time (%(zone)s)", zone=presentation.zone.key)
 
 
+def series_stats(subject: Subject, sensor: Sensor) -> SeriesStats:
+    """Statistics of one sensor with the alarm area's limits and delay: the same figures everywhere."""
+    return SeriesStats(
+        sensor.lower,
+        sensor.upper,
+        sensor.temperature,
+        delay_s=sensor.delay_minutes * 60,
+        gap_s=gap_after_s(subject.device.interval_s),
+    )
+
+
+def stream_options(subject: Subject) -> dict:
+    return {"backfill_s": backfill_after_s(subject.device.interval_s)}
+
+
+def expected_readings(subject: Subject, stat: SeriesStats | None = None) -> int:
+    """How many readings the range should hold (up to now) at the logging interval the sensor kept
+    (the most frequent step between its readings), else at the device's configured interval."""
+    end = min(subject.end, utcnow())
+    interval = (stat.interval_s if stat is not None else None) or subject.device.interval_s
+    return max(0, int((end - subject.start).total_seconds() // max(interval, 1)))
+
+
+def hours_minutes(seconds: float) -> str:
+    minutes = round(seconds / 60)
+    return f"{minutes // 60}:{minutes % 60:02d}"
+
+
+def summary_rows(subjects_stats: list[tuple[Subject, Sensor, SeriesStats]], units: Units) -> list[list]:
+    """The per-sensor summary of CSV and XLSX: limits, excursions and their time, completeness."""
+    header = [
+        gettext("Device name"),
+        "GUID",
+        gettext("Sensor"),
+        gettext("Unit"),
+        gettext("Readings"),
+        gettext("Expected readings"),
+        gettext("Minimum"),
+        gettext("Maximum"),
+        gettext("Average"),
+        gettext("Mean kinetic temperature"),
+        gettext("Lower limit"),
+        gettext("Upper limit"),
+        gettext("Excursions"),
+        gettext("Longest excursion (h:mm)"),
+        gettext("Time above upper limit (h:mm)"),
+        gettext("Time below lower limit (h:mm)"),
+        gettext("Gaps"),
+    ]
+    rows = [header]
+    for subject, sensor, stat in subjects_stats:
+        rows.append(
+            [
+                neutralise(subject.device.name),
+                subject.device.guid,
+                neutralise(sensor.name),
+                units.label(sensor),
+                stat.count,
+                expected_readings(subject, stat),
+                _rounded(units.value(sensor, stat.minimum), sensor.precision),
+                _rounded(units.value(sensor, stat.maximum), sensor.precision),
+                _rounded(units.value(sensor, stat.mean), sensor.precision + 1),
+                _rounded(units.value(sensor, stat.mkt), 2),
+                _rounded(units.value(sensor, sensor.lower), sensor.precision),
+                _rounded(units.value(sensor, sensor.upper), sensor.precision),
+                stat.excursions,
+                hours_minutes(stat.longest_excursion_s),
+                hours_minutes(stat.seconds_above) if sensor.upper is not None else "",
+                hours_minutes(stat.seconds_below) if sensor.lower is not None else "",
+                len(stat.gaps),
+            ]
+        )
+    return rows
+
+
 def sensor_header(sensor: Sensor, units: Units) -> str:
     label = units.label(sensor)
     return neutralise(f"{sensor.name} ({label})" if label else sensor.name)
@@ -87,47 +164,63 @@ def csv_field(text: str) -> str:
 
 
 def write_csv(path, subjects: list[Subject], presentation: Presentation, progress: Progress) -> None:
-    """One row per device and time: device name, GUID, local time, one column per sensor number.
-    The hot loop builds lines itself (the device's quoted name and GUID are one prefix), a chunk of
-    the cursor at a time; the csv module would cost a call per row."""
+    """One row per device and time: device name, GUID, local time with its UTC offset (a DST hour is
+    never ambiguous), one column per sensor number and a back-filled mark; after a blank line, the
+    per-sensor summary (limits, excursions, completeness). The hot loop builds lines itself (the
+    device's quoted name and GUID are one prefix), a chunk of the cursor at a time; the csv module
+    would cost a call per row."""
     columns: dict[int, str] = {}
     for subject in subjects:
         for sensor in subject.sensors:
             columns.setdefault(sensor.probe, sensor_header(sensor, presentation.units))
     probes = list(columns)
-    fmt = presentation.local_time
-    header = [gettext("Device name"), "GUID", time_header(presentation), *columns.values()]
+    fmt = presentation.local_time.with_offset
+    late = csv_field(gettext("back-filled"))
+    header = [gettext("Device name"), "GUID", time_header(presentation), *columns.values(), gettext("Back-filled")]
+    all_stats: list[tuple[Subject, Sensor, SeriesStats]] = []
     with open(path, "w", encoding="utf-8-sig", newline="", buffering=1 << 20) as out:
         out.write(",".join(csv_field(h) for h in header) + "\r\n")
         for subject in subjects:
             prefix = f"{csv_field(neutralise(subject.device.name))},{csv_field(subject.device.guid)},"
             convert = {s.probe: presentation.units.converter(s) for s in subject.sensors}
+            stats = {s.probe: series_stats(subject, s) for s in subject.sensors}
+            options = stream_options(subject)
             if len(probes) == 1:
                 (probe,) = probes
-                conv = convert[probe]
-                for chunk in stream_chunks(subject.device.id, [probe], subject.start, subject.end):
-                    out.write(
-                        "".join(
-                            [f"{prefix}{fmt(ms)},{'' if value is None else conv(value)}\r\n" for ms, _s, value in chunk]
-                        )
-                    )
-                    progress.tick(len(chunk))
-                continue
-            lines, pending = [], 0
-            for ms, values in stream_rows(subject.device.id, list(convert), subject.start, subject.end):
-                cells = []
-                for probe in probes:
-                    value = values.get(probe)
-                    cells.append("" if value is None or probe not in convert else convert[probe](value))
-                lines.append(f"{prefix}{fmt(ms)},{','.join(cells)}\r\n")
-                pending += len(values)
-                if pending >= TICK_READINGS:
+                conv, add = convert[probe], stats[probe].add
+                for chunk in stream_chunks(subject.device.id, [probe], subject.start, subject.end, **options):
+                    lines = []
+                    for ms, _s, value, backfilled in chunk:
+                        if value is not None:
+                            add(ms, value)
+                        text = "" if value is None else conv(value)
+                        lines.append(f"{prefix}{fmt(ms)},{text},{late if backfilled else ''}\r\n")
                     out.write("".join(lines))
-                    lines.clear()
-                    progress.tick(pending)
-                    pending = 0
-            out.write("".join(lines))
-            progress.tick(pending)
+                    progress.tick(len(chunk))
+            else:
+                lines, pending = [], 0
+                for ms, values, backfilled in stream_rows(
+                    subject.device.id, list(convert), subject.start, subject.end, **options
+                ):
+                    cells = []
+                    for probe in probes:
+                        value = values.get(probe)
+                        cells.append("" if value is None or probe not in convert else convert[probe](value))
+                        if value is not None and probe in stats:
+                            stats[probe].add(ms, value)
+                    lines.append(f"{prefix}{fmt(ms)},{','.join(cells)},{late if backfilled else ''}\r\n")
+                    pending += len(values)
+                    if pending >= TICK_READINGS:
+                        out.write("".join(lines))
+                        lines.clear()
+                        progress.tick(pending)
+                        pending = 0
+                out.write("".join(lines))
+                progress.tick(pending)
+            all_stats.extend((subject, s, stats[s.probe].finish()) for s in subject.sensors)
+        out.write("\r\n")
+        for row in summary_rows(all_stats, presentation.units):
+            out.write(",".join(csv_field("" if cell is None else str(cell)) for cell in row) + "\r\n")
 
 
 def sheet_title(name: str, taken: set[str]) -> str:
@@ -142,42 +235,40 @@ def sheet_title(name: str, taken: set[str]) -> str:
 
 
 def write_xlsx(path, subjects: list[Subject], presentation: Presentation, progress: Progress) -> None:
+    """A summary sheet (limits, excursions, completeness per sensor), then one sheet per device: local
+    time, its UTC offset, the values and a back-filled mark per row."""
     from openpyxl import Workbook
 
     units = presentation.units
     book = Workbook(write_only=True)
     summary = book.create_sheet(sheet_title(gettext("Summary"), taken := set()))
-    summary.append(
-        [
-            gettext("Device name"),
-            "GUID",
-            gettext("Sensor"),
-            gettext("Unit"),
-            gettext("Readings"),
-            gettext("Minimum"),
-            gettext("Maximum"),
-            gettext("Average"),
-            gettext("Mean kinetic temperature"),
-            gettext("First reading"),
-            gettext("Last reading"),
-        ]
-    )
     all_stats: list[tuple[Subject, Sensor, SeriesStats]] = []
+    late = gettext("back-filled")
+    local = presentation.local_time
     for subject in subjects:
         sheet = book.create_sheet(sheet_title(subject.device.name or subject.device.guid, taken))
-        sheet.append([time_header(presentation), *(sensor_header(s, units) for s in subject.sensors)])
-        stats = {s.probe: SeriesStats(s.lower, s.upper, s.temperature) for s in subject.sensors}
+        sheet.append(
+            [
+                time_header(presentation),
+                gettext("UTC offset"),
+                *(sensor_header(s, units) for s in subject.sensors),
+                gettext("Back-filled"),
+            ]
+        )
+        stats = {s.probe: series_stats(subject, s) for s in subject.sensors}
         order = {s.probe: i for i, s in enumerate(subject.sensors)}
         sensors = {s.probe: s for s in subject.sensors}
+        width = len(order)
         pending = 0
-        for ms, values in stream_rows(subject.device.id, list(order), subject.start, subject.end):
-            stamp = presentation.local_time.datetime(ms)
-            row: list = [stamp] + [None] * len(order)
+        for ms, values, backfilled in stream_rows(
+            subject.device.id, list(order), subject.start, subject.end, **stream_options(subject)
+        ):
+            row: list = [local.datetime(ms), local.offset_text(ms)] + [None] * width + [late if backfilled else None]
             for probe, value in values.items():
                 if value is None:
                     continue
                 sensor = sensors[probe]
-                row[1 + order[probe]] = round(units.value(sensor, value), sensor.precision)
+                row[2 + order[probe]] = round(units.value(sensor, value), sensor.precision)
                 stats[probe].add(ms, value)
             sheet.append(row)
             pending += len(values)
@@ -186,22 +277,8 @@ def write_xlsx(path, subjects: list[Subject], presentation: Presentation, progre
                 pending = 0
         progress.tick(pending)
         all_stats.extend((subject, s, stats[s.probe].finish()) for s in subject.sensors)
-    for subject, sensor, stat in all_stats:
-        summary.append(
-            [
-                neutralise(subject.device.name),
-                subject.device.guid,
-                neutralise(sensor.name),
-                units.label(sensor),
-                stat.count,
-                _rounded(units.value(sensor, stat.minimum), sensor.precision),
-                _rounded(units.value(sensor, stat.maximum), sensor.precision),
-                _rounded(units.value(sensor, stat.mean), sensor.precision + 1),
-                _rounded(units.value(sensor, stat.mkt), 2),
-                presentation.local_time.datetime(stat.first[0]) if stat.first else None,
-                presentation.local_time.datetime(stat.last[0]) if stat.last else None,
-            ]
-        )
+    for row in summary_rows(all_stats, units):
+        summary.append(row)
     book.save(path)
 
 

@@ -14,12 +14,27 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from flask_babel import gettext
+from sqlalchemy import func, select
 from sqlalchemy.orm import aliased
 
+from api.account.models import Account
+from api.alarm.models import Alarm, AlarmDisposition, AlarmStatus, SensorLimit
 from api.device.models import Device, DeviceParam
 from api.extensions.db import db
 from api.extensions.i18n import N_
+
+# The catalogue's parameter names, so a file shows them in its own language (one language per file).
+PARAM_NAMES = (
+    N_("Temperature"),
+    N_("Humidity"),
+    N_("Cabinet temperature"),
+    N_("Probe 1"),
+    N_("Probe 2"),
+    N_("Probe 3"),
+    N_("Probe 4"),
+    N_("Energy"),
+)
 
 
 @dataclass
@@ -29,8 +44,9 @@ class Sensor:
     unit: str  # the basic unit's label: °C, %RH ...
     temperature: bool
     precision: int
-    lower: float | None = None  # limits in the basic unit
+    lower: float | None = None  # the alarm limits (api.alarm SensorLimit), in the basic unit
     upper: float | None = None
+    delay_minutes: int = 0
 
 
 @dataclass
@@ -50,26 +66,46 @@ class ReportKind:
     key: str
     label: str  # translatable (N_)
     subjects: Callable[[dict[str, Any], int], list[Subject]]  # (params, owner account id) -> subjects
+    # Applied to the written file before it is hashed (the FDA area's PAdES seal): (path, params).
+    seal: Callable[[str, dict[str, Any]], None] | None = None
+    listed: bool = True  # offered as a scheduled report's type
+    # An archive (a scheduled backup): may cover no device, never expires by age (its schedule keeps
+    # the newest N), and `finished(file_id)` runs once it is generated.
+    archive: bool = False
+    finished: Callable[[int], None] | None = None
+
+
+def alarm_limits(device_id: int) -> dict[int, SensorLimit]:
+    """The one home of limits: the alarm area's enabled per-sensor limits (what the alarms used)."""
+    rows = db.session.scalars(
+        select(SensorLimit).where(SensorLimit.device_id == device_id, SensorLimit.enabled.is_(True))
+    )
+    return {row.sensor: row for row in rows}
 
 
 def device_sensors(device: Device, probes: list[int] | None = None) -> list[Sensor]:
+    """The device's sensors with the owner's names (else the catalogue's, in the file's language) and
+    the alarm limits."""
     params: list[DeviceParam] = [p for p in device.device_type.params if p.probe_id is not None]
     settings = device.sensor_settings or {}
+    limits = alarm_limits(device.id)
     sensors = []
     for param in params:
         if probes and param.probe_id not in probes:
             continue
         own = settings.get(str(param.probe_id)) or {}
+        limit = limits.get(param.probe_id)
         unit = param.unit
         sensors.append(
             Sensor(
                 probe=param.probe_id,
-                name=own.get("name") or param.param_name,
+                name=own.get("name") or gettext(param.param_name),
                 unit=unit.unit_name if unit else "",
                 temperature=bool(unit and unit.unit_classify == "temperature"),
                 precision=param.precision,
-                lower=own.get("lower"),
-                upper=own.get("upper"),
+                lower=limit.lower if limit else None,
+                upper=limit.upper if limit else None,
+                delay_minutes=limit.delay_minutes if limit else 0,
             )
         )
     return sensors
@@ -112,9 +148,6 @@ register_kind(ReportKind("device", N_("Device data"), device_subjects))
 def alarm_records(device_id: int, start: datetime, end: datetime) -> list[Any]:
     """The alarms of a device that were open at any moment of the range (opened before its end, not
     closed before its start), oldest first, with who processed each: the report's alarm list."""
-    from api.account.models import Account
-    from api.alarm.models import Alarm, AlarmStatus
-
     handler = aliased(Account)
     stmt = (
         select(Alarm, handler.user_name)
@@ -128,3 +161,20 @@ def alarm_records(device_id: int, start: datetime, end: datetime) -> list[Any]:
         .order_by(Alarm.opened_at, Alarm.id)
     )
     return list(db.session.execute(stmt).all())
+
+
+def disposition_history(alarm_ids: list[int]) -> dict[int, list[tuple[AlarmDisposition, str | None]]]:
+    """Every processing decision of these alarms, oldest first, with the name of who took it."""
+    if not alarm_ids:
+        return {}
+    who = aliased(Account)
+    rows = db.session.execute(
+        select(AlarmDisposition, func.coalesce(who.real_name, who.user_name))
+        .outerjoin(who, who.id == AlarmDisposition.account_id)
+        .where(AlarmDisposition.alarm_id.in_(alarm_ids))
+        .order_by(AlarmDisposition.alarm_id, AlarmDisposition.id)
+    ).all()
+    history: dict[int, list] = {}
+    for disposition, name in rows:
+        history.setdefault(disposition.alarm_id, []).append((disposition, name))
+    return history

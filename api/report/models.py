@@ -23,6 +23,7 @@ class FileType(enum.StrEnum):
     CSV = "csv"
     XLSX = "xlsx"
     PDF = "pdf"
+    ZIP = "zip"  # a scheduled backup's archive
 
 
 class ExportFile(TenantOwned, Model):
@@ -40,6 +41,10 @@ class ExportFile(TenantOwned, Model):
     scheduled_report_id: Mapped[int | None] = mapped_column(
         ForeignKey("scheduled_report.id", ondelete="SET NULL"), index=True
     )
+    # The scheduled backup this archive is a run of (only its last `keep_count` are kept).
+    backup_schedule_id: Mapped[int | None] = mapped_column(
+        ForeignKey("backup_schedule.id", ondelete="SET NULL"), index=True
+    )
     name: Mapped[str] = mapped_column(String(120))
     file_type: Mapped[FileType] = mapped_column(str_enum(FileType, length=8))
     kind: Mapped[str] = mapped_column(String(20), default="device")  # a key of report.kinds.REPORT_KINDS
@@ -56,6 +61,10 @@ class ExportFile(TenantOwned, Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column()
     expires_at: Mapped[datetime | None] = mapped_column(index=True)
+    # SHA-256 of the generated file, written once when it is generated: a file is never regenerated
+    # in place (a run for the same report and range is a new row, with the next version number).
+    content_hash: Mapped[str | None] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
 
 
 class Frequency(enum.StrEnum):
@@ -82,5 +91,26 @@ class ScheduledReport(TenantOwned, TimestampMixin, Model):
     next_report_time: Mapped[datetime] = mapped_column(index=True)
     time_zone: Mapped[str] = mapped_column(String(64))
     temperature_unit: Mapped[str] = mapped_column(String(1), default="C")
+    locale: Mapped[str] = mapped_column(String(5), default="zh-CN")
+    last_file_id: Mapped[int | None] = mapped_column()
+
+
+class BackupSchedule(TenantOwned, TimestampMixin, Model):
+    """A periodic full backup of an account (issue 26, /service/scheduledBackup): its devices, their
+    settings and the readings of the last `range_days` days as one zip archive in the download centre
+    (a CSV per device, settings.json, manifest.json with SHA-256 checksums); only the newest
+    `keep_count` archives of a schedule are kept."""
+
+    __tablename__ = "backup_schedule"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    owner_account_id: Mapped[int] = mapped_column(ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(20))
+    frequency: Mapped[Frequency] = mapped_column(str_enum(Frequency))
+    range_days: Mapped[int] = mapped_column(default=7)
+    keep_count: Mapped[int] = mapped_column(default=4)
+    enabled: Mapped[bool] = mapped_column(default=True)
+    next_run_at: Mapped[datetime] = mapped_column(index=True)
+    time_zone: Mapped[str] = mapped_column(String(64))
     locale: Mapped[str] = mapped_column(String(5), default="zh-CN")
     last_file_id: Mapped[int | None] = mapped_column()

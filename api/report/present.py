@@ -34,6 +34,7 @@ class LocalTime:
         self.zone = zone
         self._offsets: dict[int, int] = {}
         self._days: dict[int, str] = {}
+        self._offset_texts: dict[int, str] = {}
 
     def offset_ms(self, ms: int) -> int:
         hour = ms // MS_PER_HOUR
@@ -50,6 +51,19 @@ class LocalTime:
         if text is None:
             text = self._days[day] = datetime.fromtimestamp(day * 86_400, UTC).strftime("%Y-%m-%d ")
         return text + _TIME_OF_DAY[rest // 1000]
+
+    def offset_text(self, ms: int) -> str:
+        """ "+02:00": the zone's UTC offset at that moment."""
+        minutes = self.offset_ms(ms) // 60_000
+        sign = "-" if minutes < 0 else "+"
+        text = self._offset_texts.get(minutes)
+        if text is None:
+            text = self._offset_texts[minutes] = f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+        return text
+
+    def with_offset(self, ms: int) -> str:
+        """ "YYYY-MM-DD HH:MM:SS +02:00": unambiguous in the hour a DST change repeats."""
+        return f"{self(ms)} {self.offset_text(ms)}"
 
     def datetime(self, ms: int) -> datetime:
         """A naive local datetime (spreadsheet cells have no zone)."""

@@ -6,9 +6,15 @@ from flask.views import MethodView
 from flask_babel import gettext
 
 from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
-from api.report import services
+from api.report import backup, services
+from api.report.jobs import enqueue_generation
 from api.report.kinds import REPORT_KINDS
 from api.report.schemas import (
+    BackupArchiveQuerySchema,
+    BackupPageQuerySchema,
+    BackupScheduleInputSchema,
+    BackupScheduleSchema,
+    BackupScheduleUpdateSchema,
     ExportFileSchema,
     ExportRequestSchema,
     FilePageQuerySchema,
@@ -22,6 +28,7 @@ from api.report.schemas import (
 blp = Blueprint("report", __name__, url_prefix="/api/report", description="Exports, reports and the download centre")
 DOWNLOAD = "consumer.download"
 DEVICES = "device.list"
+BACKUP = "service.center.scheduledBackup"
 
 
 def missing():
@@ -30,18 +37,20 @@ def missing():
 
 @blp.route("/ExportFile/export")
 class ExportRequest(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("device.list.export", device="deviceIds", block="chart")
     @blp.arguments(ExportRequestSchema)
     @blp.response(200, ExportFileSchema)
     def post(self, args):
         """Queue an export (csv, xlsx) or a PDF report of devices' data; it appears in the download
         centre as generating and moves to generated (or failed, with a reason)."""
-        return services.request_export(args)
+        export = services.request_export(args)
+        enqueue_generation(export)
+        return export
 
 
 @blp.route("/ExportFile/page")
 class FilePage(MethodView):
-    @blp.login_required(DOWNLOAD)
+    @blp.requires(f"{DOWNLOAD}.query")
     @blp.arguments(FilePageQuerySchema)
     @blp.response(200, ExportFileSchema, page=True)
     def post(self, args):
@@ -51,7 +60,7 @@ class FilePage(MethodView):
 
 @blp.route("/ExportFile/download/<int:file_id>")
 class FileDownload(MethodView):
-    @blp.login_required(DOWNLOAD)
+    @blp.requires(f"{DOWNLOAD}.query", file="file_id")
     @blp.file_response("application/octet-stream", description="The file (Content-Disposition names it)")
     @missing()
     def get(self, file_id: int):
@@ -61,7 +70,7 @@ class FileDownload(MethodView):
 
 @blp.route("/ExportFile/delete/<int:file_id>")
 class FileDelete(MethodView):
-    @blp.login_required(DOWNLOAD)
+    @blp.requires(f"{DOWNLOAD}.delete", file="file_id")
     @blp.response(200)
     @missing()
     def delete(self, file_id: int):
@@ -71,16 +80,16 @@ class FileDelete(MethodView):
 
 @blp.route("/ScheduledReport/kinds")
 class ReportKinds(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("device.list.query")
     @blp.response(200, ReportKindSchema(many=True))
     def get(self):
         """The report types a scheduled report can have."""
-        return [{"key": kind.key, "label": gettext(kind.label)} for kind in REPORT_KINDS.values()]
+        return [{"key": kind.key, "label": gettext(kind.label)} for kind in REPORT_KINDS.values() if kind.listed]
 
 
 @blp.route("/ScheduledReport/page")
 class ReportPage(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("device.list.query")
     @blp.arguments(ReportPageQuerySchema)
     @blp.response(200, ScheduledReportSchema, page=True)
     def post(self, args):
@@ -90,7 +99,7 @@ class ReportPage(MethodView):
 
 @blp.route("/ScheduledReport/insert")
 class ReportInsert(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("device.list.export")
     @blp.arguments(ScheduledReportInputSchema)
     @blp.response(200, ScheduledReportSchema)
     def post(self, args):
@@ -100,7 +109,7 @@ class ReportInsert(MethodView):
 
 @blp.route("/ScheduledReport/update")
 class ReportUpdate(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("device.list.export", scheduled_report="id")
     @blp.arguments(ScheduledReportUpdateSchema)
     @blp.response(200, ScheduledReportSchema)
     @missing()
@@ -111,7 +120,7 @@ class ReportUpdate(MethodView):
 
 @blp.route("/ScheduledReport/delete/<int:report_id>")
 class ReportDelete(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("device.list.export", scheduled_report="report_id")
     @blp.response(200)
     @missing()
     def delete(self, report_id: int):
@@ -121,9 +130,80 @@ class ReportDelete(MethodView):
 
 @blp.route("/ScheduledReport/sendNow/<int:report_id>")
 class ReportSendNow(MethodView):
-    @blp.login_required(DEVICES)
+    @blp.requires("device.list.export", scheduled_report="report_id")
     @blp.response(200, ExportFileSchema)
     @missing()
     def post(self, report_id: int):
         """Generate and send a scheduled report now (the schedule is unchanged)."""
-        return services.send_now(report_id)
+        export = services.send_now(report_id)
+        enqueue_generation(export)
+        return export
+
+
+# ---- scheduled backups (/service/scheduledBackup) -------------------------------------------------
+
+
+@blp.route("/BackupSchedule/page")
+class BackupPage(MethodView):
+    @blp.requires(f"{BACKUP}.query")
+    @blp.arguments(BackupPageQuerySchema)
+    @blp.response(200, BackupScheduleSchema, page=True)
+    def post(self, args):
+        """The account's scheduled backups."""
+        return backup.schedule_page(args)
+
+
+@blp.route("/BackupSchedule/insert")
+class BackupInsert(MethodView):
+    @blp.requires(f"{BACKUP}.add")
+    @blp.arguments(BackupScheduleInputSchema)
+    @blp.response(200, BackupScheduleSchema)
+    def post(self, args):
+        """Create a scheduled backup: name (up to 20), frequency, the days of readings each archive
+        holds (1-366), how many archives are kept (1-30) and the first run."""
+        return backup.create_schedule(args)
+
+
+@blp.route("/BackupSchedule/update")
+class BackupUpdate(MethodView):
+    @blp.requires(f"{BACKUP}.edit", backup_schedule="id")
+    @blp.arguments(BackupScheduleUpdateSchema)
+    @blp.response(200, BackupScheduleSchema)
+    @missing()
+    def put(self, args):
+        """Change a scheduled backup (a smaller keepCount removes the oldest archives at once)."""
+        return backup.update_schedule(args)
+
+
+@blp.route("/BackupSchedule/delete/<int:schedule_id>")
+class BackupDelete(MethodView):
+    @blp.requires(f"{BACKUP}.delete", backup_schedule="schedule_id")
+    @blp.response(200)
+    @missing()
+    def delete(self, schedule_id: int):
+        """Delete a scheduled backup (its archives stay in the download centre until they expire)."""
+        backup.delete_schedule(schedule_id)
+
+
+@blp.route("/BackupSchedule/runNow/<int:schedule_id>")
+class BackupRunNow(MethodView):
+    @blp.requires(f"{BACKUP}.edit", backup_schedule="schedule_id")
+    @blp.response(200, ExportFileSchema)
+    @missing()
+    def post(self, schedule_id: int):
+        """Back up now (the schedule is unchanged); the archive appears in the download centre."""
+        export = backup.run_now(schedule_id)
+        enqueue_generation(export)
+        return export
+
+
+@blp.route("/BackupSchedule/archives")
+class BackupArchives(MethodView):
+    @blp.requires(f"{BACKUP}.query", backup_schedule="id")
+    @blp.arguments(BackupArchiveQuerySchema)
+    @blp.response(200, ExportFileSchema, page=True)
+    @missing()
+    def post(self, args):
+        """The archives of a scheduled backup, newest first (download them from the download centre
+        call ExportFile/download)."""
+        return backup.archive_page(args)

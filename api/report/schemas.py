@@ -6,13 +6,16 @@ from marshmallow import validate
 
 from api.account.validators import LowerEmail, Phone
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
+from api.extensions.validation_messages import ItemCount
 from api.report.models import FileStatus, FileType, Frequency
 
 MAX_RANGE_DAYS = 366
+# What exports and scheduled reports are written as (zip is a scheduled backup's archive only).
+REPORT_FILE_TYPES = [FileType.CSV.value, FileType.XLSX.value, FileType.PDF.value]
 
 
 class ExportRequestSchema(Schema):
-    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=validate.Length(min=1, max=20))
+    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=20))
     sensors = ma.fields.List(
         ma.fields.Integer(validate=validate.Range(min=1)),
         load_default=None,
@@ -21,7 +24,7 @@ class ExportRequestSchema(Schema):
     )
     startTime = ma.fields.AwareDateTime(required=True)
     endTime = ma.fields.AwareDateTime(required=True)
-    fileType = ma.fields.String(required=True, validate=validate.OneOf([t.value for t in FileType]))
+    fileType = ma.fields.String(required=True, validate=validate.OneOf(REPORT_FILE_TYPES))
     unit = ma.fields.String(
         load_default=None,
         allow_none=True,
@@ -46,6 +49,13 @@ class ExportFileSchema(Schema):
     progress = ma.fields.Integer(metadata={"description": "percent"})
     fileSize = ma.fields.Integer(attribute="size", allow_none=True, metadata={"description": "bytes"})
     scheduledReportId = ma.fields.Integer(attribute="scheduled_report_id", allow_none=True)
+    backupScheduleId = ma.fields.Integer(attribute="backup_schedule_id", allow_none=True)
+    contentHash = ma.fields.String(
+        attribute="content_hash", allow_none=True, metadata={"description": "SHA-256 of the generated file"}
+    )
+    version = ma.fields.Integer(
+        metadata={"description": "1 + earlier files of the same name (never regenerated in place)"}
+    )
     createTime = LocalDateTime(attribute="created_at")
     finishTime = LocalDateTime(attribute="finished_at", allow_none=True)
     expireTime = LocalDateTime(attribute="expires_at", allow_none=True)
@@ -77,10 +87,10 @@ class ReceiverSchema(Schema):
 class ScheduledReportInputSchema(Schema):
     reportName = ma.fields.String(required=True, validate=validate.Length(min=1, max=20))
     reportType = ma.fields.String(load_default="device", validate=validate.Length(min=1, max=20))
-    fileType = ma.fields.String(load_default="pdf", validate=validate.OneOf([t.value for t in FileType]))
+    fileType = ma.fields.String(load_default="pdf", validate=validate.OneOf(REPORT_FILE_TYPES))
     frequency = ma.fields.String(required=True, validate=validate.OneOf([f.value for f in Frequency]))
-    receivers = ma.fields.List(ma.fields.Nested(ReceiverSchema), required=True, validate=validate.Length(min=1, max=20))
-    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=validate.Length(min=1, max=20))
+    receivers = ma.fields.List(ma.fields.Nested(ReceiverSchema), required=True, validate=ItemCount(min=1, max=20))
+    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=20))
     nextReportTime = ma.fields.AwareDateTime(required=True)
 
     @ma.pre_load
@@ -134,3 +144,57 @@ class ReportPageQuerySchema(PageQuerySchema):
 class ReportKindSchema(Schema):
     key = ma.fields.String()
     label = ma.fields.String()
+
+
+# ---- scheduled backups ------------------------------------------------------------------------------
+
+BACKUP_NAME_MAX = 20
+BACKUP_KEEP_MAX = 30
+
+
+class BackupScheduleInputSchema(Schema):
+    name = ma.fields.String(required=True, validate=validate.Length(min=1, max=BACKUP_NAME_MAX))
+    frequency = ma.fields.String(required=True, validate=validate.OneOf([f.value for f in Frequency]))
+    rangeDays = ma.fields.Integer(
+        required=True,
+        validate=validate.Range(min=1, max=MAX_RANGE_DAYS),
+        metadata={"description": "each archive holds the readings of this many days before its run"},
+    )
+    keepCount = ma.fields.Integer(
+        required=True,
+        validate=validate.Range(min=1, max=BACKUP_KEEP_MAX),
+        metadata={"description": "how many of the newest archives are kept; older ones are removed"},
+    )
+    enabled = ma.fields.Boolean(load_default=True)
+    nextRunTime = ma.fields.AwareDateTime(required=True)
+
+    @ma.pre_load
+    def trim(self, data, **kwargs):
+        if isinstance(data, dict) and isinstance(data.get("name"), str):
+            data = {**data, "name": data["name"].strip()}
+        return data
+
+
+class BackupScheduleUpdateSchema(BackupScheduleInputSchema):
+    id = ma.fields.Integer(required=True)
+
+
+class BackupScheduleSchema(Schema):
+    id = ma.fields.Integer()
+    name = ma.fields.String()
+    frequency = ma.fields.Function(lambda s: s.frequency.value)
+    rangeDays = ma.fields.Integer(attribute="range_days")
+    keepCount = ma.fields.Integer(attribute="keep_count")
+    enabled = ma.fields.Boolean()
+    nextRunTime = LocalDateTime(attribute="next_run_at")
+    timeZone = ma.fields.String(attribute="time_zone")
+    lastFileId = ma.fields.Integer(attribute="last_file_id", allow_none=True)
+    createTime = LocalDateTime(attribute="created_at")
+
+
+class BackupPageQuerySchema(PageQuerySchema):
+    name = ma.fields.String(load_default=None, allow_none=True)
+
+
+class BackupArchiveQuerySchema(PageQuerySchema):
+    id = ma.fields.Integer(required=True, metadata={"description": "the backup schedule"})

@@ -1,4 +1,5 @@
-"""Download centre, exports and scheduled reports: the rules. Generation itself is in generate.py."""
+"""Download centre, exports and scheduled reports: the rules. Generation itself is in generate.py;
+the callers (routes, jobs) queue a file's generation after these functions commit it."""
 
 from __future__ import annotations
 
@@ -12,22 +13,25 @@ from flask import current_app, send_file
 from flask_babel import gettext
 from sqlalchemy import func, select
 
+from api.access.reach import visible_params
+from api.account.auth import owned, require_account
 from api.device.models import Device
 from api.device.services import DATA_GRACE, owned_device
 from api.extensions.db import db, paginate, utcnow
-from api.extensions.i18n import caller_zone, locale_tag
+from api.extensions.i18n import caller_zone, locale_tag, requested_zone
 from api.extensions.smorest import ApiError
 from api.report.kinds import REPORT_KINDS, device_sensors
 from api.report.models import ExportFile, FileStatus, FileType, Frequency, ScheduledReport
-from api.tenancy import data_platform_id, owned, require_account, visible_params
+from api.tenancy import data_platform_id
 
 # Files one account may have generating at once (a year of data for many devices is minutes of work).
 MAX_GENERATING = 5
-EXTENSIONS = {FileType.CSV: "csv", FileType.XLSX: "xlsx", FileType.PDF: "pdf"}
+EXTENSIONS = {FileType.CSV: "csv", FileType.XLSX: "xlsx", FileType.PDF: "pdf", FileType.ZIP: "zip"}
 MIME_TYPES = {
     FileType.CSV: "text/csv",
     FileType.XLSX: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     FileType.PDF: "application/pdf",
+    FileType.ZIP: "application/zip",
 }
 
 
@@ -103,7 +107,8 @@ def request_export(args: dict) -> ExportFile:
             data={"errors": {"sensors": [gettext("None of the chosen sensors belongs to these devices.")]}},
         )
     file_type = FileType(args["fileType"])
-    zone = caller_zone()
+    # The zone the caller asked for, else the (first) device's own: not the server's default.
+    zone = requested_zone() or ZoneInfo(devices[0].time_zone)
     params = {
         "deviceIds": [d.id for d in devices],
         "sensors": sensors,
@@ -124,17 +129,21 @@ def request_export(args: dict) -> ExportFile:
         kind="device",
         params=params,
     )
+    export.version = next_version(export)
     db.session.add(export)
     db.session.commit()
-    enqueue_generation(export)
     return export
 
 
-def enqueue_generation(export: ExportFile) -> None:
-    from api.report.jobs import generate_file, generate_report
-
-    job = generate_report if export.file_type == FileType.PDF else generate_file
-    job.enqueue(export.id, job_id=f"export-file-{export.id}-{export.attempts}")
+def next_version(export: ExportFile) -> int:
+    """Files are never regenerated in place: another file of the same owner and name (same devices
+    and range) is the next version of it."""
+    earlier = db.session.scalar(
+        select(func.count()).where(
+            ExportFile.owner_account_id == export.owner_account_id, ExportFile.name == export.name
+        )
+    )
+    return (earlier or 0) + 1
 
 
 def file_page(args: dict) -> dict:
@@ -160,7 +169,10 @@ def download(file_id: int):
     path = files_dir() / export.stored_name
     if not path.is_file():
         raise ApiError(gettext("The file has expired and was removed."), code=3102)
-    return send_file(path, mimetype=MIME_TYPES[export.file_type], as_attachment=True, download_name=export.name)
+    response = send_file(path, mimetype=MIME_TYPES[export.file_type], as_attachment=True, download_name=export.name)
+    if export.content_hash:  # what was generated and recorded, so a copy can be checked against it
+        response.headers["X-Content-SHA256"] = export.content_hash
+    return response
 
 
 def remove_stored(export: ExportFile) -> None:
@@ -226,7 +238,7 @@ def owned_report(report_id: int) -> ScheduledReport:
 
 
 def _apply(report: ScheduledReport, args: dict) -> None:
-    if args["reportType"] not in REPORT_KINDS:
+    if args["reportType"] not in REPORT_KINDS or not REPORT_KINDS[args["reportType"]].listed:
         raise ApiError(
             gettext("Invalid input"),
             code=422,
@@ -290,6 +302,7 @@ def start_report_run(report: ScheduledReport, moment: datetime) -> ExportFile:
             "locale": report.locale,
         },
     )
+    export.version = next_version(export)
     db.session.add(export)
     db.session.flush()
     report.last_file_id = export.id
@@ -303,5 +316,22 @@ def send_now(report_id: int) -> ExportFile:
         ensure_downloadable(device)
     export = start_report_run(report, utcnow())
     db.session.commit()
-    enqueue_generation(export)
     return export
+
+
+def start_due_reports(now: datetime) -> list[ExportFile]:
+    """A file for every scheduled report whose nextReportTime has come, which moves to its next run."""
+    due = db.session.scalars(
+        select(ScheduledReport)
+        .where(ScheduledReport.next_report_time <= now)
+        .order_by(ScheduledReport.id)
+        .with_for_update(skip_locked=True)
+    ).all()
+    files = []
+    for report in due:
+        files.append(start_report_run(report, report.next_report_time))
+        zone = ZoneInfo(report.time_zone)
+        while report.next_report_time <= now:
+            report.next_report_time = advance(report.next_report_time, report.frequency, zone)
+    db.session.commit()
+    return files

@@ -25,7 +25,7 @@ def missing():
 
 @blp.route("/permissionTree")
 class PermissionTree(MethodView):
-    @blp.login_required(ROLE)
+    @blp.requires(f"{ROLE}.query")
     @blp.response(200, PermissionNodeSchema(many=True))
     def get(self):
         """The permission-key tree roles grant from (business-domain section 6)."""
@@ -34,7 +34,7 @@ class PermissionTree(MethodView):
 
 @blp.route("/page")
 class RolePage(MethodView):
-    @blp.login_required(ROLE)
+    @blp.requires(f"{ROLE}.query")
     @blp.arguments(RolePageQuerySchema)
     @blp.response(200, RoleSchema, page=True)
     def post(self, args):
@@ -44,7 +44,7 @@ class RolePage(MethodView):
 
 @blp.route("/queryRoleByOrganizationType")
 class RolesByType(MethodView):
-    @blp.login_required()
+    @blp.requires(f"{ROLE}.query")
     @blp.arguments(OrganizationTypeQuerySchema, location="query")
     @blp.response(200, RoleSchema(many=True))
     def get(self, args):
@@ -54,7 +54,7 @@ class RolesByType(MethodView):
 
 @blp.route("/insert")
 class RoleInsert(MethodView):
-    @blp.login_required(f"{ROLE}.add")
+    @blp.requires(f"{ROLE}.add")
     @blp.arguments(RoleInputSchema)
     @blp.response(200, RoleSchema)
     def post(self, args):
@@ -64,7 +64,7 @@ class RoleInsert(MethodView):
 
 @blp.route("/update")
 class RoleUpdate(MethodView):
-    @blp.login_required(f"{ROLE}.edit")
+    @blp.requires(f"{ROLE}.edit")
     @blp.arguments(RoleUpdateSchema)
     @blp.response(200, RoleSchema)
     @missing()
@@ -75,7 +75,7 @@ class RoleUpdate(MethodView):
 
 @blp.route("/delete/<int:role_id>")
 class RoleDelete(MethodView):
-    @blp.login_required(f"{ROLE}.delete")
+    @blp.requires(f"{ROLE}.delete")
     @blp.response(200)
     @missing()
     def delete(self, role_id: int):
@@ -85,7 +85,7 @@ class RoleDelete(MethodView):
 
 @blp.route("/updateRoleInOrganization")
 class MemberRole(MethodView):
-    @blp.login_required("consumer.list.edit")
+    @blp.requires("consumer.list.edit")
     @blp.arguments(MemberRoleSchema)
     @blp.response(200, MembershipSchema)
     @missing()

@@ -5,13 +5,15 @@ from marshmallow import validate
 
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.role.models import OrganizationType
+from api.role.services import role_text
 
 
 class RoleSchema(Schema):
     id = ma.fields.Integer()
-    roleName = ma.fields.String(attribute="role_name")
+    # The preset (system) roles read in the reader's language; a role someone named stays as named.
+    roleName = ma.fields.Function(lambda r: role_text(r, r.role_name))
     roleType = ma.fields.Enum(OrganizationType, by_value=True, attribute="role_type")
-    description = ma.fields.String(allow_none=True)
+    description = ma.fields.Function(lambda r: role_text(r, r.description), allow_none=True)
     permissions = ma.fields.List(ma.fields.String())
     preset = ma.fields.Boolean()
     gmtCreate = LocalDateTime(attribute="created_at")

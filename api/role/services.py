@@ -8,17 +8,20 @@ from flask_babel import gettext
 from sqlalchemy import bindparam, func, select
 
 from api.extensions.db import db, paginate
+from api.extensions.i18n import N_
 from api.extensions.smorest import ApiError
+from api.organization.manager import manager_id
+from api.organization.models import Organization, OrganizationMember
 from api.role.models import OrganizationType, Role
-from api.role.permissions import MEMBER_BASELINE, all_keys, tree
+from api.role.permissions import all_keys, tree
 from api.tenancy import data_platform_id, scoped
 
 # The roles every organisation creator starts with (names are shown as they are; edit freely).
 PRESETS = (
-    ("Administrator", "All permissions of the organisation", None),
+    (N_("Administrator"), N_("All permissions of the organisation"), None),
     (
-        "Operator",
-        "Devices, assets and projects, without deleting",
+        N_("Operator"),
+        N_("Devices, assets and projects, without deleting"),
         (
             "home",
             "message.list",
@@ -27,6 +30,10 @@ PRESETS = (
             "device.list.enable",
             "device.list.disable",
             "device.list.export",
+            "alarm.limit.query",
+            "alarm.limit.edit",
+            "alarm.push.query",
+            "alarm.push.edit",
             "storage.list.query",
             "freezer.list.query",
             "asset.list.query",
@@ -38,12 +45,13 @@ PRESETS = (
         ),
     ),
     (
-        "Observer",
-        "View only",
+        N_("Observer"),
+        N_("View only"),
         (
             "home",
             "message.list.query",
             "device.list.query",
+            "alarm.limit.query",
             "storage.list.query",
             "freezer.list.query",
             "asset.list.query",
@@ -55,17 +63,22 @@ PRESETS = (
 )
 
 
+def role_text(role: Role, text: str | None) -> str | None:
+    """Name or description of a role for the reader: the presets' are translated."""
+    return gettext(text) if text and role.preset else text
+
+
 def not_found() -> ApiError:
     return ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
 
 
 def member_keys(account_id: int) -> list[str] | None:
-    """Keys of an account that is a member of another account's organisation: its roles' keys
-    plus the member baseline. None when the account is not such a member (its own grants apply)."""
+    """Keys an account's roles grant it as a member of another account's organisation (stored keys;
+    the access layer expands route keys and adds the member baseline). None when it is no such member."""
     rows = db.session.execute(_memberships_query(), {"account_id": account_id}).all()
     if not rows:
         return None
-    keys = dict.fromkeys(MEMBER_BASELINE)
+    keys: dict[str, None] = {}
     for _member, permissions in rows:
         keys.update(dict.fromkeys(permissions or ()))
     return list(keys)
@@ -74,7 +87,6 @@ def member_keys(account_id: int) -> list[str] | None:
 @functools.cache
 def _memberships_query():
     """Built once: every signed-in request of an account holder runs it."""
-    from api.organization.models import Organization, OrganizationMember
 
     me = bindparam("account_id")
     return (
@@ -107,8 +119,6 @@ def ensure_presets(owner_id: int) -> None:
 
 
 def _roles():
-    from api.organization.services import manager_id
-
     return scoped(select(Role), Role).where(Role.owner_account_id == manager_id())
 
 
@@ -145,8 +155,6 @@ def check_keys(keys: list[str]) -> list[str]:
 
 
 def save(args: dict) -> Role:
-    from api.organization.services import manager_id
-
     if args.get("id"):
         role = db.session.scalar(_roles().where(Role.id == args["id"]))
         if role is None:
@@ -163,7 +171,6 @@ def save(args: dict) -> Role:
 
 
 def delete(role_id: int) -> None:
-    from api.organization.models import OrganizationMember
 
     role = db.session.scalar(_roles().where(Role.id == role_id))
     if role is None:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
+from api.extensions.smorest import OPERATE, Blueprint, ErrorEnvelopeSchema
 from api.sharing import services
 from api.sharing.schemas import (
     ShareInputSchema,
@@ -30,7 +30,7 @@ def missing():
 
 @blp.route("/DevicePermissionTemplate/list")
 class TemplateList(MethodView):
-    @blp.login_required(SHARER)
+    @blp.requires(f"{SHARER}.query")
     @blp.response(200, TemplateSchema(many=True))
     def get(self):
         """The account's device permission templates."""
@@ -39,7 +39,7 @@ class TemplateList(MethodView):
 
 @blp.route("/DevicePermissionTemplate/codes")
 class TemplateCodes(MethodView):
-    @blp.login_required(SHARER)
+    @blp.requires(f"{SHARER}.query")
     @blp.response(200, TemplateCodesSchema)
     def get(self):
         """Parameters (of the account's device types) and blocks a template can show, hide or open."""
@@ -48,7 +48,7 @@ class TemplateCodes(MethodView):
 
 @blp.route("/DevicePermissionTemplate/insert")
 class TemplateInsert(MethodView):
-    @blp.login_required(f"{SHARER}.add")
+    @blp.requires(f"{SHARER}.add")
     @blp.arguments(TemplateInputSchema)
     @blp.response(200, TemplateSchema)
     def post(self, args):
@@ -58,7 +58,7 @@ class TemplateInsert(MethodView):
 
 @blp.route("/DevicePermissionTemplate/update")
 class TemplateUpdate(MethodView):
-    @blp.login_required(f"{SHARER}.edit")
+    @blp.requires(f"{SHARER}.edit")
     @blp.arguments(TemplateUpdateSchema)
     @blp.response(200, TemplateSchema)
     @missing()
@@ -69,7 +69,7 @@ class TemplateUpdate(MethodView):
 
 @blp.route("/DevicePermissionTemplate/delete/<int:template_id>")
 class TemplateDelete(MethodView):
-    @blp.login_required(f"{SHARER}.delete")
+    @blp.requires(f"{SHARER}.delete")
     @blp.response(200)
     @missing()
     def delete(self, template_id: int):
@@ -79,7 +79,7 @@ class TemplateDelete(MethodView):
 
 @blp.route("/DeviceShare/insert")
 class ShareInsert(MethodView):
-    @blp.login_required(SHARE)
+    @blp.requires(SHARE, device="deviceIds", access=OPERATE)
     @blp.arguments(ShareInputSchema)
     @blp.response(200, SharePlainSchema(many=True))
     def post(self, args):
@@ -90,7 +90,7 @@ class ShareInsert(MethodView):
 
 @blp.route("/DeviceShare/page")
 class SharePage(MethodView):
-    @blp.login_required(SHARER)
+    @blp.requires(f"{SHARER}.query")
     @blp.arguments(SharePageQuerySchema)
     @blp.response(200, ShareSchema, page=True)
     def post(self, args):
@@ -100,7 +100,7 @@ class SharePage(MethodView):
 
 @blp.route("/DeviceShare/received")
 class ShareReceived(MethodView):
-    @blp.login_required("device.list")
+    @blp.requires("device.list.query")
     @blp.arguments(SharePageQuerySchema)
     @blp.response(200, ShareSchema, page=True)
     def post(self, args):
@@ -110,7 +110,7 @@ class ShareReceived(MethodView):
 
 @blp.route("/DeviceShare/update")
 class ShareUpdate(MethodView):
-    @blp.login_required(f"{SHARER}.edit")
+    @blp.requires(f"{SHARER}.edit")
     @blp.arguments(ShareUpdateSchema)
     @blp.response(200, SharePlainSchema)
     @missing()
@@ -121,7 +121,7 @@ class ShareUpdate(MethodView):
 
 @blp.route("/DeviceShare/delete/<int:share_id>")
 class ShareDelete(MethodView):
-    @blp.login_required(f"{SHARER}.delete")
+    @blp.requires(f"{SHARER}.delete")
     @blp.response(200)
     @missing()
     def delete(self, share_id: int):
@@ -131,7 +131,7 @@ class ShareDelete(MethodView):
 
 @blp.route("/DeviceShare/quit/<int:share_id>")
 class ShareQuit(MethodView):
-    @blp.login_required("device.list")
+    @blp.requires("device.list.query")
     @blp.response(200)
     @missing()
     def delete(self, share_id: int):
@@ -141,7 +141,7 @@ class ShareQuit(MethodView):
 
 @blp.route("/DeviceTransfer/insert")
 class TransferInsert(MethodView):
-    @blp.login_required(TRANSFER)
+    @blp.requires(TRANSFER, device="deviceId", access=OPERATE)
     @blp.arguments(TransferInputSchema)
     @blp.response(200, TransferPlainSchema)
     def post(self, args):
@@ -151,7 +151,7 @@ class TransferInsert(MethodView):
 
 @blp.route("/DeviceTransfer/page")
 class TransferPage(MethodView):
-    @blp.login_required("device.list")
+    @blp.requires("device.list.query")
     @blp.arguments(TransferPageQuerySchema)
     @blp.response(200, TransferSchema, page=True)
     def post(self, args):
@@ -161,7 +161,7 @@ class TransferPage(MethodView):
 
 def _decision(name: str, accept: bool, summary: str):
     class Decision(MethodView):
-        @blp.login_required("device.list")
+        @blp.requires("device.list.query")
         @blp.response(200, TransferPlainSchema)
         @missing()
         def put(self, transfer_id: int):
@@ -182,7 +182,7 @@ blp.route("/DeviceTransfer/reject/<int:transfer_id>")(
 
 @blp.route("/DeviceTransfer/cancel/<int:transfer_id>")
 class TransferCancel(MethodView):
-    @blp.login_required(TRANSFER)
+    @blp.requires(TRANSFER)
     @blp.response(200, TransferPlainSchema)
     @missing()
     def put(self, transfer_id: int):

@@ -6,6 +6,7 @@ from marshmallow import validate
 
 from api.account.validators import LowerEmail, Phone
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
+from api.extensions.validation_messages import ItemCount
 from api.sharing.models import TransferStatus
 
 EXPIRES = ("8h", "1d", "3d", "7d", "custom")
@@ -26,7 +27,7 @@ class TemplateSchema(Schema):
 
 class TemplateInputSchema(Schema):
     name = ma.fields.String(required=True, validate=validate.Length(min=1, max=10))  # template name max 10
-    items = ma.fields.List(ma.fields.Nested(TemplateItemSchema), required=True, validate=validate.Length(max=100))
+    items = ma.fields.List(ma.fields.Nested(TemplateItemSchema), required=True, validate=ItemCount(max=100))
 
 
 class TemplateUpdateSchema(TemplateInputSchema):
@@ -62,7 +63,7 @@ class RecipientMixin(Schema):
 
 
 class ShareInputSchema(ExpiryMixin, RecipientMixin):
-    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=validate.Length(min=1, max=200))
+    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=200))
     sharerName = ma.fields.String(required=True, validate=validate.Length(min=2, max=20))
     templateId = ma.fields.Integer(required=True)
 

@@ -8,14 +8,21 @@ from datetime import timedelta
 from flask_babel import gettext
 from sqlalchemy import or_, select
 
+from api.access.reach import DEVICE_BLOCKS
+from api.account.auth import owned, require_account
+from api.account.lookup import contact_account
 from api.account.models import Account
+from api.asset.models import AssetDevice
+from api.device.catalogue import catalogue_text
 from api.device.models import Device, DeviceParam
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.smorest import ApiError
 from api.notify.models import Channel
-from api.notify.services import dispatch, queue_message
+from api.notify.services import add_message
+from api.organization.models import OrganizationDevice
+from api.project.models import ProjectDevice
 from api.sharing.models import DeviceShare, DeviceTransfer, PermissionTemplate, TransferStatus
-from api.tenancy import DEVICE_BLOCKS, current_platform, data_platform_id, owned, require_account, scoped
+from api.tenancy import current_platform, data_platform_id, scoped
 
 EXPIRY = {"8h": timedelta(hours=8), "1d": timedelta(days=1), "3d": timedelta(days=3), "7d": timedelta(days=7)}
 PARAM_CODE = re.compile(r"^[0-9a-f]{4}$")
@@ -39,7 +46,11 @@ def template_codes() -> dict:
     for param in params:
         seen.setdefault(
             f"{param.param_key:04x}",
-            {"code": f"{param.param_key:04x}", "name": param.param_name, "writable": param.read_write.value != "R"},
+            {
+                "code": f"{param.param_key:04x}",
+                "name": catalogue_text(param.param_name),
+                "writable": param.read_write.value != "R",
+            },
         )
     return {"params": list(seen.values()), "blocks": list(DEVICE_BLOCKS)}
 
@@ -105,13 +116,11 @@ def _owned_devices(device_ids: list[int]) -> list[Device]:
 
 
 def _recipient(args: dict) -> Account | None:
-    from api.organization.services import find_contact
-
     if args.get("phone"):
-        return find_contact(phone=args["phone"])
+        return contact_account(phone=args["phone"])
     if args.get("email"):
-        return find_contact(email=args["email"])
-    account = find_contact(keyword=args["userName"])
+        return contact_account(email=args["email"])
+    account = contact_account(keyword=args["userName"])
     if account is None:
         raise ApiError(gettext("The user does not exist."), code=5002)
     return account
@@ -161,7 +170,6 @@ def share(args: dict) -> list[DeviceShare]:
         row.sharer_name, row.template_id, row.expires_at = args["sharerName"], template.id, expires_at
         db.session.add(row)
         shares.append(row)
-    message = None
     if recipient is None:
         names = ", ".join(d.name or d.guid for d in devices)
         body = gettext(
@@ -170,16 +178,14 @@ def share(args: dict) -> list[DeviceShare]:
             names=names,
             contact=gettext("phone number") if args.get("phone") else gettext("email address"),
         )
-        message = queue_message(
-            current_platform(),
+        add_message(
+            current_platform().id,
             Channel.SMS if args.get("phone") else Channel.EMAIL,
             args.get("phone") or args["email"],
             body,
             subject=gettext("Devices shared with you"),
         )
     db.session.commit()
-    if message is not None:
-        dispatch(message)
     return shares
 
 
@@ -347,9 +353,6 @@ def _pending(transfer_id: int, *, incoming: bool) -> DeviceTransfer:
 def decide_transfer(transfer_id: int, accept: bool) -> DeviceTransfer:
     """The recipient consents (the device becomes theirs, leaving the old owner's organisations,
     projects, assets and shares) or refuses."""
-    from api.asset.models import AssetDevice
-    from api.organization.models import OrganizationDevice
-    from api.project.models import ProjectDevice
 
     transfer = _pending(transfer_id, incoming=True)
     transfer.decided_at = utcnow()

@@ -1,18 +1,32 @@
-"""Device authentication, the same on HTTP and MQTT: GUID + credential."""
+"""Device authentication, the same on HTTP and MQTT: GUID (the one shape check) + credential."""
 
 from __future__ import annotations
 
 from sqlalchemy import select
 
 from api.device.credentials import credential_matches
+from api.device.guids import well_formed
 from api.device.models import Device
 from api.extensions.db import db
 
 
 def authenticate(guid: object, key: object) -> Device | None:
-    if not isinstance(guid, str) or not isinstance(key, str) or not guid.isdigit() or len(guid) > 20:
+    if not well_formed(guid) or not isinstance(key, str):
         return None
     device = db.session.scalar(select(Device).where(Device.guid == guid))
     if device is None or not credential_matches(device.guid, device.credential_version, key):
         return None
     return device
+
+
+def authenticate_many(credentials: list[tuple[str, str]]) -> list[Device | None]:
+    """`authenticate` for many (guid, key) pairs with one query (the MQTT subscriber's batches)."""
+    guids = {guid for guid, key in credentials if well_formed(guid) and isinstance(key, str)}
+    devices = {device.guid: device for device in db.session.scalars(select(Device).where(Device.guid.in_(guids)))}
+    found: list[Device | None] = []
+    for guid, key in credentials:
+        device = devices.get(guid) if guid in guids else None
+        if device is not None and not credential_matches(device.guid, device.credential_version, key):
+            device = None
+        found.append(device)
+    return found

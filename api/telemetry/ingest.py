@@ -1,6 +1,10 @@
 """The ingestion service: HTTP and MQTT both end here. One transaction per batch: readings,
 rollups, samples and the latest state are written together, readings are handed to the alarm
-seam, and only then does the caller acknowledge."""
+seam, and only then does the caller acknowledge.
+
+`ingest` takes one device's upload (HTTP); `ingest_many` takes many devices' uploads in one
+transaction (the MQTT subscriber's batches: one COPY, one samples statement, the states locked in
+one statement, the handlers' lookups prepared once), with the same result per upload."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from flask import g
 from flask_babel import gettext
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -16,7 +21,7 @@ from api.device.models import Device, DeviceParam, DeviceState
 from api.extensions.db import db, utcnow
 from api.telemetry.models import DeviceSample
 from api.telemetry.records import Record, parse_records
-from api.telemetry.store import store_readings
+from api.telemetry.store import store_readings, store_readings_by_device
 
 # After the service expires a device may upload for three more months (business-domain section 4).
 UPLOAD_GRACE = timedelta(days=91)
@@ -24,6 +29,23 @@ UPLOAD_GRACE = timedelta(days=91)
 # Handlers called with (device, records) inside the ingestion transaction; the alarm area
 # registers its evaluator here.
 READING_HANDLERS: list[Callable[[Device, list[Record]], None]] = []
+# Called once per `ingest_many` batch with its devices, before the handlers: an area loads what its
+# handler needs for all of them at once into `batch_context()` (and its handler takes it from there).
+BATCH_PREPARERS: list[Callable[[list[Device]], None]] = []
+
+
+def batch_context() -> dict | None:
+    """What the preparers loaded for the batch being ingested (None outside `ingest_many`). Keys are
+    namespaced by area ("alarm.limits" ...); an entry is for the devices of this batch only."""
+    return g.get("ingest_batch")
+
+
+def forget_prepared(device_id: int) -> None:
+    """A handler changed what the preparers loaded for this device (a waybill applied its limits):
+    later handlers look it up afresh."""
+    for value in (batch_context() or {}).values():
+        if isinstance(value, dict):
+            value.pop(device_id, None)
 
 
 @dataclass
@@ -31,6 +53,7 @@ class IngestResult:
     accepted: int = 0
     duplicates: int = 0
     rejected: list[dict] = field(default_factory=list)
+    kept: int = 0  # records that passed validation (their readings stored or already stored)
 
 
 class DeviceRefusedError(Exception):
@@ -65,8 +88,8 @@ def ingest(device: Device, raw_records) -> IngestResult:
     reason = refusal(device, now)
     if reason:
         raise DeviceRefusedError(reason)
-    parsed = parse_records(raw_records, sensor_ranges(device.device_type_id), now)
-    result = IngestResult(rejected=parsed.rejected)
+    parsed = parse_records(raw_records, sensor_ranges(device.device_type_id), now, device.created_at)
+    result = IngestResult(rejected=parsed.rejected, kept=len(parsed.records))
     if not parsed.records:
         return result
     rows = [
@@ -77,28 +100,116 @@ def ingest(device: Device, raw_records) -> IngestResult:
     ]
     result.accepted = store_readings(db.session, rows)
     result.duplicates = len(rows) - result.accepted
-    dialect = postgresql if db.engine.dialect.name == "postgresql" else sqlite
-    _samples(dialect, device.id, parsed.records)
-    _update_state(device, parsed.records)
+    _samples(_sample_rows(device.id, parsed.records))
+    _update_state(device, parsed.records, db.session.get(DeviceState, device.id, with_for_update=True))
     for handler in READING_HANDLERS:
         handler(device, parsed.records)
     db.session.commit()
     return result
 
 
-def _samples(dialect, device_id: int, records: list[Record]) -> None:
-    rows = [
+def ingest_many(uploads: list[tuple[Device, object]]) -> list[IngestResult | DeviceRefusedError]:
+    """Many devices' uploads in one transaction (at most one upload per device), committed once;
+    the result of each upload (or its refusal) in order. The device states are locked first, in
+    device order, so two subscribers' batches never deadlock on them."""
+    if len({device.id for device, _raw in uploads}) != len(uploads):
+        raise ValueError("one upload per device in a batch")
+    now = utcnow()
+    ranges = _ranges_by_type({device.device_type_id for device, _raw in uploads})
+    results: list[IngestResult | DeviceRefusedError] = []
+    work: list[tuple[Device, list[Record], IngestResult]] = []
+    for device, raw_records in uploads:
+        reason = refusal(device, now)
+        if reason:
+            results.append(DeviceRefusedError(reason))
+            continue
+        parsed = parse_records(raw_records, ranges.get(device.device_type_id, {}), now, device.created_at)
+        result = IngestResult(rejected=parsed.rejected, kept=len(parsed.records))
+        results.append(result)
+        if parsed.records:
+            work.append((device, parsed.records, result))
+    if not work:
+        return results
+    work.sort(key=lambda item: item[0].id)
+    ids = [device.id for device, _records, _result in work]
+    # A device's first upload creates its state row: all missing rows at once, in device order (a
+    # row another batch is creating right now is waited for, not inserted twice).
+    dialect = postgresql if db.engine.dialect.name == "postgresql" else sqlite
+    db.session.connection().execute(
+        dialect.insert(DeviceState.__table__).on_conflict_do_nothing(),
+        [{"device_id": device_id, "values": {}, "alarm_active": False, "fault": False} for device_id in ids],
+    )
+    states = {
+        state.device_id: state
+        for state in db.session.scalars(
+            select(DeviceState)
+            .where(DeviceState.device_id.in_(ids))
+            .order_by(DeviceState.device_id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+    }
+    rows = []
+    for device, records, result in work:
+        mine = [
+            (device.id, sensor, record.ts, value)
+            for record in records
+            for sensor, value in record.readings.items()
+            if value is not None
+        ]
+        result.duplicates = len(mine)  # minus the new ones below
+        rows.extend(mine)
+    accepted = store_readings_by_device(db.session, rows)
+    samples = []
+    for device, records, result in work:
+        result.accepted = accepted.get(device.id, 0)
+        result.duplicates -= result.accepted
+        samples.extend(_sample_rows(device.id, records))
+    _samples(samples)
+    for device, records, _result in work:
+        _update_state(device, records, states.get(device.id))
+    g.ingest_batch = {}
+    try:
+        for preparer in BATCH_PREPARERS:
+            preparer([device for device, _records, _result in work])
+        for device, records, _result in work:
+            for handler in READING_HANDLERS:
+                handler(device, records)
+    finally:
+        g.pop("ingest_batch", None)
+    db.session.commit()
+    return results
+
+
+def _ranges_by_type(type_ids: set[int]) -> dict[int, dict[int, tuple[float | None, float | None]]]:
+    ranges: dict[int, dict[int, tuple[float | None, float | None]]] = {type_id: {} for type_id in type_ids}
+    rows = db.session.execute(
+        select(DeviceParam.device_type_id, DeviceParam.probe_id, DeviceParam.param_min, DeviceParam.param_max).where(
+            DeviceParam.device_type_id.in_(type_ids), DeviceParam.probe_id.is_not(None)
+        )
+    )
+    for type_id, probe, low, high in rows:
+        ranges[type_id][probe] = (low, high)
+    return ranges
+
+
+def _sample_rows(device_id: int, records: list[Record]) -> list[dict]:
+    return [
         {"device_id": device_id, "ts": r.ts, "battery": r.battery, "signal": r.signal, "lat": r.lat, "lng": r.lng}
         for r in records
         if r.battery is not None or r.signal is not None or r.lat is not None
     ]
+
+
+def _samples(rows: list[dict]) -> None:
     if rows:
+        dialect = postgresql if db.engine.dialect.name == "postgresql" else sqlite
         db.session.connection().execute(dialect.insert(DeviceSample.__table__).on_conflict_do_nothing(), rows)
 
 
-def _update_state(device: Device, records: list[Record]) -> None:
-    """The latest state moves forward only: late (buffered) records never overwrite newer values."""
-    state = db.session.get(DeviceState, device.id, with_for_update=True)
+def _update_state(device: Device, records: list[Record], state: DeviceState | None) -> None:
+    """The latest state moves forward only: late (buffered) records never overwrite newer values.
+    `state`: the device's state row, locked (None: it has none yet)."""
     if state is None:
         state = DeviceState(device_id=device.id, values={})
         db.session.add(state)

@@ -24,6 +24,9 @@ class Reading(Model):
     sensor: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
     ts: Mapped[datetime] = mapped_column(primary_key=True)
     value: Mapped[float] = mapped_column(Float)
+    # When the platform stored it (NULL for readings stored before this column existed): a reading
+    # received long after its timestamp is back-filled, and charts, exports and reports say so.
+    received_at: Mapped[datetime | None] = mapped_column()
 
 
 class ReadingHourly(Model):

@@ -18,6 +18,54 @@ from api.telemetry.models import DeviceSample, Reading, ReadingHourly
 
 MAX_POINTS = 2000
 RAW_BUCKETS_UP_TO = timedelta(days=7)
+# No reading for more than this many logging intervals is a gap: charts break the line there (a null
+# point) and list it; nothing is drawn across time nobody measured.
+GAP_INTERVALS = 3
+# A reading stored more than this long after its own timestamp (and more than three logging
+# intervals) was back-filled: uploaded from the logger's memory, not received live.
+BACKFILL_AFTER_S = 1800
+
+
+def backfill_after_s(interval_s: int) -> int:
+    return max(BACKFILL_AFTER_S, 3 * max(interval_s, 1))
+
+
+def gap_after_s(interval_s: int) -> int:
+    return GAP_INTERVALS * max(interval_s, 1)
+
+
+def _late(threshold_s: int):
+    """SQL: was this reading received more than `threshold_s` seconds after its timestamp?"""
+    if db.engine.dialect.name == "postgresql":
+        delay = func.extract("epoch", Reading.received_at - Reading.ts)
+    else:
+        delay = (func.julianday(Reading.received_at) - func.julianday(Reading.ts)) * 86400
+    return func.coalesce(delay > threshold_s, False)
+
+
+def _ms(t) -> int:
+    return int(t) if isinstance(t, int | float) else int(t.timestamp() * 1000)
+
+
+def with_gaps(points: list[dict], gap_s: float) -> tuple[list[dict], list[dict]]:
+    """The series with a null point inside every gap (so no line is drawn across it) and the gaps:
+    [{"start": epoch ms of the last point before, "end": of the first after, "seconds": ...}]."""
+    out, gaps = [], []
+    previous = None
+    for point in points:
+        ms = _ms(point["t"])
+        if previous is not None and ms - previous[0] > gap_s * 1000:
+            middle = (previous[0] + ms) // 2
+            t = (
+                middle
+                if isinstance(point["t"], int | float)
+                else datetime.fromtimestamp(middle / 1000, point["t"].tzinfo)
+            )
+            out.append({"t": t, "v": None, **({"min": None, "max": None} if "min" in point else {})})
+            gaps.append({"start": previous[0], "end": ms, "seconds": (ms - previous[0]) // 1000})
+        out.append(point)
+        previous = (ms, point)
+    return out, gaps
 
 
 def bucket_seconds(start: datetime, end: datetime, interval_s: int) -> int:
@@ -38,19 +86,21 @@ def _epoch(column):
 
 
 def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, interval_s: int) -> dict:
+    """Points per sensor; a back-filled raw reading carries "b": true; gaps are null points in the
+    series and listed per sensor under "gaps"."""
     width = bucket_seconds(start, end, interval_s)
     series: dict[int, list] = defaultdict(list)
     if width == 0:
         # Core (not ORM) rows and epoch milliseconds computed by the database: this is the hot loop.
         epoch_ms = cast(_epoch(Reading.ts) * 1000, BigInteger)
         rows = db.session.connection().execute(
-            select(Reading.sensor, epoch_ms, Reading.value)
+            select(Reading.sensor, epoch_ms, Reading.value, _late(backfill_after_s(interval_s)))
             .where(Reading.device_id == device_id, Reading.sensor.in_(sensors), Reading.ts >= start, Reading.ts < end)
             .order_by(Reading.sensor, Reading.ts)
         )
-        for sensor, ms, value in rows:
-            series[sensor].append({"t": ms, "v": value})
-        return {"bucketSeconds": 0, "series": {s: series.get(s, []) for s in sensors}}
+        for sensor, ms, value, late in rows:
+            series[sensor].append({"t": ms, "v": value, "b": True} if late else {"t": ms, "v": value})
+        return _finish_chart(0, series, sensors, gap_after_s(interval_s))
     hourly = width >= 3600 and (end - start) > RAW_BUCKETS_UP_TO
     table = ReadingHourly if hourly else Reading
     time_column = ReadingHourly.bucket if hourly else Reading.ts
@@ -74,7 +124,14 @@ def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, in
         series[sensor].append(
             {"t": datetime.fromtimestamp(origin + int(index) * width, start.tzinfo), "min": low, "max": high, "v": avg}
         )
-    return {"bucketSeconds": width, "series": {s: series.get(s, []) for s in sensors}}
+    return _finish_chart(width, series, sensors, max(gap_after_s(interval_s), 2 * width))
+
+
+def _finish_chart(width: int, series: dict, sensors: list[int], gap_s: float) -> dict:
+    out, gaps = {}, {}
+    for sensor in sensors:
+        out[sensor], gaps[sensor] = with_gaps(series.get(sensor, []), gap_s)
+    return {"bucketSeconds": width, "series": out, "gaps": gaps, "gapSeconds": gap_s}
 
 
 def track(device_id: int, start: datetime, end: datetime, limit: int = MAX_POINTS) -> list:
@@ -124,28 +181,36 @@ STREAM_BATCH = 20_000
 # The PostgreSQL statement of stream_chunks, run on a named (server-side) psycopg cursor: rows come
 # back as plain tuples in batches, without ORM or Core row processing (ten times less CPU per row).
 POSTGRES_STREAM = (
-    "SELECT (extract(epoch FROM ts) * 1000)::bigint, sensor, value FROM reading "
+    "SELECT (extract(epoch FROM ts) * 1000)::bigint, sensor, value, "
+    "coalesce(extract(epoch FROM received_at - ts) > %s, false) FROM reading "
     "WHERE device_id = %s AND sensor = ANY(%s) AND ts >= %s AND ts < %s ORDER BY ts, sensor"
 )
 
 
-def stream_chunks(device_id: int, sensors: list[int], start: datetime, end: datetime, batch: int = STREAM_BATCH):
-    """Every reading of a device in [start, end) as lists of (epoch ms, sensor, value), in time order,
-    from a server-side cursor: only `batch` rows are in memory at a time, so a year of one-minute
-    data never is. Runs in the session's transaction; keep it open while iterating."""
+def stream_chunks(
+    device_id: int,
+    sensors: list[int],
+    start: datetime,
+    end: datetime,
+    batch: int = STREAM_BATCH,
+    backfill_s: int = BACKFILL_AFTER_S,
+):
+    """Every reading of a device in [start, end) as lists of (epoch ms, sensor, value, back-filled),
+    in time order, from a server-side cursor: only `batch` rows are in memory at a time, so a year of
+    one-minute data never is. Runs in the session's transaction; keep it open while iterating."""
     connection = db.session.connection()
     if connection.dialect.name == "postgresql":
         raw = connection.connection.driver_connection
         with raw.cursor(name=f"stream_{device_id}") as cursor:
             cursor.itersize = batch
-            cursor.execute(POSTGRES_STREAM, (device_id, list(sensors), start, end))
+            cursor.execute(POSTGRES_STREAM, (backfill_s, device_id, list(sensors), start, end))
             while chunk := cursor.fetchmany(batch):
                 yield chunk
         return
     # SQLite (embedded default): its cursor is lazy; Core rows, the epoch computed by the database.
     epoch_ms = cast(_epoch(Reading.ts) * 1000, BigInteger)
     stmt = (
-        select(epoch_ms, Reading.sensor, Reading.value)
+        select(epoch_ms, Reading.sensor, Reading.value, _late(backfill_s))
         .where(Reading.device_id == device_id, Reading.sensor.in_(sensors), Reading.ts >= start, Reading.ts < end)
         .order_by(Reading.ts, Reading.sensor)
     )
@@ -157,23 +222,24 @@ def stream_chunks(device_id: int, sensors: list[int], start: datetime, end: date
         result.close()
 
 
-def stream_readings(device_id: int, sensors: list[int], start: datetime, end: datetime, batch: int = STREAM_BATCH):
+def stream_readings(device_id: int, sensors: list[int], start: datetime, end: datetime, **options):
     """`stream_chunks` one reading at a time."""
-    for chunk in stream_chunks(device_id, sensors, start, end, batch):
+    for chunk in stream_chunks(device_id, sensors, start, end, **options):
         yield from chunk
 
 
-def stream_rows(device_id: int, sensors: list[int], start: datetime, end: datetime, batch: int = STREAM_BATCH):
-    """`stream_chunks` folded into one row per timestamp: (epoch ms, {sensor: value})."""
-    current_ms, values = None, {}
-    for ms, sensor, value in stream_readings(device_id, sensors, start, end, batch):
+def stream_rows(device_id: int, sensors: list[int], start: datetime, end: datetime, **options):
+    """`stream_chunks` folded into one row per timestamp: (epoch ms, {sensor: value}, back-filled)."""
+    current_ms, values, late = None, {}, False
+    for ms, sensor, value, backfilled in stream_readings(device_id, sensors, start, end, **options):
         if ms != current_ms:
             if current_ms is not None:
-                yield current_ms, values
-            current_ms, values = ms, {}
+                yield current_ms, values, late
+            current_ms, values, late = ms, {}, False
         values[sensor] = value
+        late = late or bool(backfilled)
     if current_ms is not None:
-        yield current_ms, values
+        yield current_ms, values, late
 
 
 def count_readings(device_id: int, sensors: list[int], start: datetime, end: datetime) -> int:

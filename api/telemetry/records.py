@@ -41,15 +41,19 @@ class Parsed:
 
 
 def _number(value) -> float | None:
+    """A finite number, else ValueError (also for an integer beyond a float: 400 digits ...)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError as exc:
+        raise ValueError from exc
     if not math.isfinite(number):
         raise ValueError
     return number
 
 
-def _timestamp(value, now: datetime) -> datetime:
+def _timestamp(value, now: datetime, earliest: datetime = EARLIEST) -> datetime:
     if isinstance(value, int | float) and not isinstance(value, bool):
         ts = datetime.fromtimestamp(value / 1000, UTC)
     elif isinstance(value, str):
@@ -59,13 +63,20 @@ def _timestamp(value, now: datetime) -> datetime:
         ts = ts.astimezone(UTC)
     else:
         raise ValueError
-    if ts < EARLIEST or ts > now + CLOCK_SKEW:
+    if ts < earliest or ts > now + CLOCK_SKEW:
         raise ValueError
     return ts
 
 
-def parse_records(raw_records, sensor_ranges: dict[int, tuple[float | None, float | None]], now: datetime) -> Parsed:
-    """`sensor_ranges`: the device type's sensors and their measurable range."""
+def parse_records(
+    raw_records,
+    sensor_ranges: dict[int, tuple[float | None, float | None]],
+    now: datetime,
+    issued_at: datetime | None = None,
+) -> Parsed:
+    """`sensor_ranges`: the device type's sensors and their measurable range; `issued_at`: when the
+    device's GUID was issued (nothing it measured can be older, give or take the clock skew)."""
+    earliest = max(EARLIEST, issued_at - CLOCK_SKEW) if issued_at is not None else EARLIEST
     parsed = Parsed()
     if not isinstance(raw_records, list):
         parsed.rejected.append({"index": None, "field": "records", "reason": gettext("Not a valid list.")})
@@ -75,7 +86,7 @@ def parse_records(raw_records, sensor_ranges: dict[int, tuple[float | None, floa
         parsed.rejected.append({"index": None, "field": "records", "reason": reason})
         return parsed
     for index, raw in enumerate(raw_records):
-        reason = _check(raw, sensor_ranges, now)
+        reason = _check(raw, sensor_ranges, now, earliest)
         if isinstance(reason, Record):
             parsed.records.append(reason)
             parsed.indexes.append(index)
@@ -84,7 +95,7 @@ def parse_records(raw_records, sensor_ranges: dict[int, tuple[float | None, floa
     return parsed
 
 
-def _check(raw, sensor_ranges, now) -> Record | tuple[str, str]:
+def _check(raw, sensor_ranges, now, earliest=EARLIEST) -> Record | tuple[str, str]:
     if not isinstance(raw, dict):
         return "record", gettext("Not a valid object.")
     unknown = set(raw) - {"ts", "readings", "battery", "signal", "location"}
@@ -94,6 +105,8 @@ def _check(raw, sensor_ranges, now) -> Record | tuple[str, str]:
         ts = _timestamp(raw.get("ts"), now)
     except (ValueError, TypeError, OverflowError, OSError):
         return "ts", gettext("Not a valid time: epoch milliseconds or ISO 8601 with offset, not in the future.")
+    if ts < earliest:
+        return "ts", gettext("This time is before the device's GUID was issued.")
     readings_raw = raw.get("readings", {})
     if not isinstance(readings_raw, dict):
         return "readings", gettext("Not a valid object.")

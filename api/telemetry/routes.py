@@ -6,6 +6,8 @@ from flask import request
 from flask.views import MethodView
 from flask_babel import gettext
 
+from api.access.reach import require_block, visible_values
+from api.device.models import CommandStatus, DeviceCommand
 from api.device.schemas import CommandAckSchema, CommandSchema, DeviceIdQuerySchema
 from api.device.services import acknowledge_command, owned_device, visible_sensors
 from api.extensions.db import db, utcnow
@@ -23,7 +25,6 @@ from api.telemetry.schemas import (
     UploadResultSchema,
     UploadSchema,
 )
-from api.tenancy import require_block, visible_values
 from api.units import to_unit
 
 blp = Blueprint("telemetry", __name__, url_prefix="/api/device", description="Telemetry: ingestion and queries")
@@ -45,6 +46,7 @@ def calling_device():
 
 @blp.route("/DeviceData/upload")
 class Upload(MethodView):
+    @blp.public("devices: authenticated by their GUID and device key")
     @blp.doc(**DEVICE_HEADERS)
     @blp.arguments(UploadSchema, unknown="include")
     @blp.response(200, UploadResultSchema)
@@ -60,18 +62,21 @@ class Upload(MethodView):
             result = ingest(device, payload["records"])
         except DeviceRefusedError as exc:
             raise ApiError(exc.reason, code=3004, http_status=403) from exc
+        if result.rejected and not result.kept:
+            # Nothing of the batch was kept: a non-zero code says so, the reasons are in data.
+            msg = gettext("The batch was refused: no record could be stored.")
+            raise ApiError(msg, code=422, http_status=422, data=UploadResultSchema().dump(result))
         return result
 
 
 @blp.route("/DeviceCommand/pending")
 class PendingCommands(MethodView):
+    @blp.public("devices: authenticated by their GUID and device key")
     @blp.doc(**DEVICE_HEADERS)
     @blp.response(200, CommandSchema(many=True))
     def get(self):
         """Commands waiting for the calling device (for devices without MQTT)."""
         from sqlalchemy import select
-
-        from api.device.models import CommandStatus, DeviceCommand
 
         device = calling_device()
         return list(
@@ -85,6 +90,7 @@ class PendingCommands(MethodView):
 
 @blp.route("/DeviceCommand/ack")
 class AckCommand(MethodView):
+    @blp.public("devices: authenticated by their GUID and device key")
     @blp.doc(**DEVICE_HEADERS)
     @blp.arguments(CommandAckSchema)
     @blp.response(200)
@@ -95,7 +101,7 @@ class AckCommand(MethodView):
 
 @blp.route("/DeviceData/latest")
 class Latest(MethodView):
-    @blp.login_required(LIST)
+    @blp.requires("device.list.query", device="deviceId", block="realtime")
     @blp.arguments(DeviceIdQuerySchema, location="query")
     @blp.response(200, LatestSchema)
     def get(self, args):
@@ -116,7 +122,7 @@ class Latest(MethodView):
 
 @blp.route("/DeviceData/chart")
 class Chart(MethodView):
-    @blp.login_required(LIST)
+    @blp.requires("device.list.query", device="deviceId", block="chart")
     @blp.arguments(ChartQuerySchema, location="query")
     @blp.response(200, ChartSchema)
     def get(self, args):
@@ -137,12 +143,14 @@ class Chart(MethodView):
             "bucketSeconds": data["bucketSeconds"],
             "unit": args["unit"],
             "series": {str(s): points for s, points in data["series"].items()},
+            "gaps": {str(s): gaps for s, gaps in data["gaps"].items()},
+            "gapSeconds": data["gapSeconds"],
         }
 
 
 @blp.route("/DeviceData/track")
 class Track(MethodView):
-    @blp.login_required(LIST)
+    @blp.requires("device.list.query", device="deviceId", block="map")
     @blp.arguments(RangeQuerySchema, location="query")
     @blp.response(200, TrackPointSchema(many=True))
     def get(self, args):
@@ -154,7 +162,7 @@ class Track(MethodView):
 
 @blp.route("/DeviceData/energy")
 class Energy(MethodView):
-    @blp.login_required(LIST)
+    @blp.requires("device.list.query", device="deviceId", block="energy")
     @blp.arguments(DeviceIdQuerySchema, location="query")
     @blp.response(200, EnergyMonthSchema(many=True))
     def get(self, args):

@@ -4,13 +4,16 @@ import marshmallow as ma
 from marshmallow import validate
 from webargs.fields import DelimitedList
 
+from api.device.guids import GUID_PATTERN
 from api.extensions.smorest import LocalDateTime, Schema
 
 
 class UploadSchema(Schema):
     """Documentation of the telemetry format; the hot path validates records by hand (records.py)."""
 
-    guid = ma.fields.String(required=True, metadata={"description": "the device GUID (digits)"})
+    guid = ma.fields.String(
+        required=True, validate=validate.Regexp(GUID_PATTERN), metadata={"description": "the device GUID (digits)"}
+    )
     records = ma.fields.List(
         ma.fields.Raw(),
         required=True,
@@ -59,10 +62,18 @@ class ChartSchema(Schema):
     # Up to 2,000 points per sensor: dumped as built (no per-point schema work on the hot path).
     series = ma.fields.Raw(
         metadata={
-            "description": 'sensor -> [{"t": epoch ms, "v": value or bucket average, "min": ..., "max": ...}]',
+            "description": 'sensor -> [{"t": epoch ms, "v": value or bucket average, "min": ..., "max": ..., '
+            '"b": true when back-filled}]; inside a gap one point with "v": null (no line across it)',
             "type": "object",
         }
     )
+    gaps = ma.fields.Raw(
+        metadata={
+            "description": 'sensor -> [{"start": epoch ms, "end": epoch ms, "seconds": n}]: no data in between',
+            "type": "object",
+        }
+    )
+    gapSeconds = ma.fields.Float(metadata={"description": "no data for longer than this is a gap"})
 
 
 class LatestSchema(Schema):

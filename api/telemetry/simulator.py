@@ -26,9 +26,65 @@ ROUTE = [(31.2304, 121.4737), (31.0, 121.1), (30.75, 120.75), (30.5, 120.4), (30
 ROUTE_PERIOD = 8 * 3600
 
 
+# A GPS shipment tracker (waybills): Shanghai -> Kunshan -> Suzhou (a 30-minute stop with the door
+# open) -> Wuxi -> Nanjing, leaving at 08:00 China time every day, about 300 km in five hours; it waits
+# at Nanjing, drives back in the evening and waits at the Shanghai depot overnight. One excursion
+# per outbound trip (the reefer unit struggling for half an hour after the stop).
+TRACKER_ROUTE = [
+    (31.2304, 121.4737),  # Shanghai depot
+    (31.3856, 120.9807),  # Kunshan
+    (31.2989, 120.5853),  # Suzhou (stop)
+    (31.4912, 120.3119),  # Wuxi
+    (32.0603, 118.7969),  # Nanjing
+]
+TRACKER_STOP = 2  # the waypoint where it stops
+TRACKER_LEG_HOURS = (1.0, 0.75, 0.75, 2.0)  # driving time of each leg
+TRACKER_STOP_HOURS = 0.5
+TRACKER_DEPART_UTC = 0  # 08:00 China time
+TRACKER_RETURN_UTC = 10
+
+
+def tracker_position(ts: datetime) -> tuple[tuple[float, float], str]:
+    """(position, phase) of the tracker at `ts`: phase is depot, driving, stop, arrived or returning."""
+    hours = (ts.hour + ts.minute / 60 + ts.second / 3600 - TRACKER_DEPART_UTC) % 24
+    schedule = []  # (from hour, to hour, from point, to point, phase)
+    clock = 0.0
+    for leg, duration in enumerate(TRACKER_LEG_HOURS):
+        schedule.append((clock, clock + duration, TRACKER_ROUTE[leg], TRACKER_ROUTE[leg + 1], "driving"))
+        clock += duration
+        if leg + 1 == TRACKER_STOP:
+            schedule.append((clock, clock + TRACKER_STOP_HOURS, TRACKER_ROUTE[leg + 1], TRACKER_ROUTE[leg + 1], "stop"))
+            clock += TRACKER_STOP_HOURS
+    for start, end, a, b, phase in schedule:
+        if start <= hours < end:
+            f = (hours - start) / (end - start)
+            return (a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f), phase
+    back = TRACKER_RETURN_UTC - TRACKER_DEPART_UTC
+    if hours < back:
+        return TRACKER_ROUTE[-1], "arrived"
+    if hours < back + clock:  # the same way back, without the stop
+        f = (hours - back) / clock
+        along = f * (len(TRACKER_ROUTE) - 1)
+        i = min(int(along), len(TRACKER_ROUTE) - 2)
+        a, b = TRACKER_ROUTE[-1 - i], TRACKER_ROUTE[-2 - i]
+        g = along - i
+        return (a[0] + (b[0] - a[0]) * g, a[1] + (b[1] - a[1]) * g), "returning"
+    return TRACKER_ROUTE[0], "depot"
+
+
+def _tracker_bump(ts: datetime, phase: str) -> float:
+    """The door open during the stop (+3 °C), then a half-hour excursion above 8 °C after it."""
+    hours = (ts.hour + ts.minute / 60 - TRACKER_DEPART_UTC) % 24
+    stop_start = sum(TRACKER_LEG_HOURS[:TRACKER_STOP])
+    if phase == "stop":
+        return 3.0 * math.sin(math.pi * (hours - stop_start) / TRACKER_STOP_HOURS)
+    after = hours - stop_start - TRACKER_STOP_HOURS
+    return 6.0 * math.sin(math.pi * after / 0.5) if 0 <= after < 0.5 else 0.0
+
+
 @dataclass(frozen=True)
 class Profile:
-    kind: str  # fridge, fridge_rh, cold_room, freezer, truck
+    kind: str  # fridge, fridge_rh, cold_room, freezer, truck, tracker
     setpoint: float
 
 
@@ -98,6 +154,11 @@ def readings(guid: str, profile: Profile, ts: datetime) -> dict:
         }
         hours = (ts - datetime(2026, 1, 1, tzinfo=UTC)).total_seconds() / 3600
         values["9"] = round(hours * 2.4 + 0.3 * math.sin(hours / 3), 2)  # cumulative kWh
+        # The controller's state: compressor while the room cools, fan, defrost, door, setpoint, light.
+        cooling = minutes >= 20 and math.cos(2 * math.pi * minutes / 45) > 0
+        door = _door_bump(guid, ts) > 0.5
+        values.update({"5": int(cooling), "6": int(minutes >= 20), "7": int(minutes < 20), "8": int(door)})
+        values.update({"10": profile.setpoint, "11": 0})
     elif profile.kind == "freezer":
         minutes = (ts.hour * 60 + ts.minute) % 720  # defrost every 12 hours
         defrost = 25 * math.sin(math.pi * minutes / 30) if minutes < 30 else 0.0
@@ -105,6 +166,13 @@ def readings(guid: str, profile: Profile, ts: datetime) -> dict:
             "1": round(profile.setpoint + defrost + 1.2 * math.sin(2 * math.pi * minutes / 60) + rng.gauss(0, 0.3), 1)
         }
         record["location"] = site(guid)
+    elif profile.kind == "tracker":
+        (lat, lng), phase = tracker_position(ts)
+        record["location"] = {
+            "lat": round(lat + rng.gauss(0, 0.00005), 6),
+            "lng": round(lng + rng.gauss(0, 0.00005), 6),
+        }
+        values = {"1": round(profile.setpoint + _tracker_bump(ts, phase) + rng.gauss(0, 0.15), 1)}
     else:  # truck
         phase = (ts.timestamp() % ROUTE_PERIOD) / ROUTE_PERIOD
         leg = phase * 2 * (len(ROUTE) - 1)
@@ -140,6 +208,9 @@ class SimulatedDevice:
     profile: Profile
     interval_s: int
     last_sent: datetime
+    # A stateful device model (e.g. api/storage/controller.ColdRoomController): its record(ts) replaces
+    # readings() and its apply(params) takes commands.
+    model: object | None = None
 
 
 class HttpSender:
@@ -168,9 +239,10 @@ class HttpSender:
         try:
             pending = self.session.get(f"{base}/DeviceCommand/pending", headers=headers, timeout=10).json()["data"]
             for command in pending or []:
+                ok, error = device.model.apply(command["params"]) if device.model is not None else (True, None)
                 self.session.post(
                     f"{base}/DeviceCommand/ack",
-                    json={"commandId": command["id"], "ok": True},
+                    json={"commandId": command["id"], "ok": ok, **({"error": error} if error else {})},
                     headers=headers,
                     timeout=10,
                 )
@@ -210,10 +282,16 @@ def run(
                 continue  # in a gap: keep buffering, unreachable for commands
             due = [ts for ts in timeline(device.last_sent + timedelta(seconds=1), now, device.interval_s)]
             if due:
-                records = [readings(device.guid, device.profile, ts) for ts in due]
+                records = [
+                    device.model.record(ts) if device.model is not None else readings(device.guid, device.profile, ts)
+                    for ts in due
+                ]
                 if sender.send(device, records):
                     device.last_sent = due[-1]
                     sent += len(records)
             sender.commands(device)
+            if getattr(device.model, "report_now", False):  # a controller reports its state on a change
+                device.model.report_now = False
+                sender.send(device, [device.model.record(now)])
         time.sleep(tick_s)
     return sent

@@ -41,7 +41,9 @@ class VerificationCode(Model):
     target: Mapped[str] = mapped_column(String(254))
     purpose: Mapped[CodePurpose] = mapped_column(str_enum(CodePurpose))
     code_hash: Mapped[str] = mapped_column(String(64))
+    # Wrong guesses from the requester that asked for the code, and from everybody else together.
     attempts: Mapped[int] = mapped_column(default=0)
+    foreign_attempts: Mapped[int] = mapped_column(default=0, server_default="0")
     client_ip: Mapped[str | None] = mapped_column(String(45))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[datetime] = mapped_column()

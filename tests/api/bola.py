@@ -21,9 +21,11 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+import pypdfium2
 from sqlalchemy import text
 
 from api.extensions.db import db
+from tests.api.report_helpers import pdf_text
 
 ID_NAME = re.compile(r"(^|_)(id|ids|guid)$|[a-z](Id|Ids|Guid)$", re.IGNORECASE)
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -40,6 +42,12 @@ PUBLIC_BY_DESIGN: dict[str, str] = {
 
 def is_id_name(name: str) -> bool:
     return bool(ID_NAME.search(name))
+
+
+def external_identifier(name: str, prop: dict) -> bool:
+    """A text field named like an id that names nothing of ours (a province's appId, a WeChat openId):
+    our objects are integer ids or GUIDs."""
+    return prop.get("type") == "string" and not name.lower().endswith("guid")
 
 
 def snake(name: str) -> str:
@@ -97,7 +105,11 @@ class OpenApi:
         slots = [(p["in"], p["name"]) for p in self.parameters(item, spec) if is_id_name(p["name"])]
         _, body = self.body_schema(spec)
         if body:
-            slots += [("body", name) for name in body.get("properties", {}) if is_id_name(name)]
+            slots += [
+                ("body", name)
+                for name, prop in body.get("properties", {}).items()
+                if is_id_name(name) and not external_identifier(name, prop)
+            ]
         return slots
 
     def sample(self, schema: dict, name: str = "") -> Any:
@@ -261,7 +273,7 @@ def _path_value_from(template: Recorded | None, operation: Operation, name: str)
 
 def judge(operation: Operation, response, markers: list[str]) -> tuple[str, str]:
     body = response.get_json(silent=True)
-    raw = response.get_data(as_text=True)
+    raw = response.get_data().decode("utf-8", "replace")  # files (PDF) are bytes
     seen = [m for m in markers if m and m in raw]
     if seen and operation.key not in PUBLIC_BY_DESIGN:
         return "leak", f"answer shows A's {seen[:3]}"
@@ -285,3 +297,14 @@ def judge(operation: Operation, response, markers: list[str]) -> tuple[str, str]
     if operation.key in PUBLIC_BY_DESIGN:
         return "refused", PUBLIC_BY_DESIGN[operation.key]
     return "leak", f"accepted: {json.dumps(data)[:120]}"
+
+
+def answer_text(response) -> str:
+    """What an answer shows: a PDF's text (its drawing operators hold numbers like 88.8 by chance); the
+    bytes as text otherwise (and for a stored file that only claims to be a PDF)."""
+    if response.mimetype == "application/pdf":
+        try:
+            return pdf_text(response.data)
+        except pypdfium2.PdfiumError:
+            pass
+    return response.get_data().decode("utf-8", "replace")

@@ -3,10 +3,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import update
 
 from api.device.catalogue import sync_catalogue
+from api.device.models import Device
 from api.device.services import issue_guids
-from api.extensions.db import db
+from api.extensions.db import db, utcnow
 from api.tenancy import find_platform
 from tests.api.account_helpers import auth, login, make_account
 
@@ -27,7 +29,15 @@ def guids(app):
             "cold_room": issue_guids(default, types[0x8003], 1, "T3")[0],
             "junjia_th": issue_guids(junjia, types[0x8002], 1, "T4")[0],
         }
+        backdate_issuance()
     return issued
+
+
+def backdate_issuance(days: int = 30) -> None:
+    """Loggers in tests were issued a month ago, so readings of the last hours are accepted (a
+    reading older than the device's issuance is refused)."""
+    db.session.execute(update(Device).values(created_at=utcnow() - timedelta(days=days)))
+    db.session.commit()
 
 
 @pytest.fixture

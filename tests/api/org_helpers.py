@@ -41,7 +41,8 @@ def build_enterprise(app, client, guids, *, members=("admin", "operator", "obser
     owner = auth(login(client))
     hq = ok(client.post(f"{ORG}/insert", json={"name": "Cold Chain HQ"}, headers=owner))["id"]
     branch = ok(client.post(f"{ORG}/insert", json={"name": "Shanghai Branch", "parentId": hq}, headers=owner))["id"]
-    roles = {r["roleName"]: r["id"] for r in ok(client.get(f"{ROLE}/queryRoleByOrganizationType", headers=owner))}
+    english = {**owner, "Accept-Language": "en-US"}  # the preset roles by their English names
+    roles = {r["roleName"]: r["id"] for r in ok(client.get(f"{ROLE}/queryRoleByOrganizationType", headers=english))}
     enterprise = Enterprise(owner, hq, branch, roles)
     enterprise.devices["th_a"] = add(client, owner, guids["th_a"][0], "Branch Fridge")
     enterprise.devices["th_b"] = add(client, owner, guids["th_b"][0], "Own Fridge")
@@ -60,13 +61,19 @@ def build_enterprise(app, client, guids, *, members=("admin", "operator", "obser
         ok(
             client.post(
                 f"{ACCOUNT}/organizationAddUser",
-                json={"organizationId": branch, "accountId": account_id, "roleId": role_id},
+                json={"organizationId": branch, "ticket": member_ticket(client, owner, user_name), "roleId": role_id},
                 headers=owner,
             )
         )
         enterprise.members[name] = auth(login(client, user_name))
         enterprise.member_ids[name] = account_id
     return enterprise
+
+
+def member_ticket(client, headers, user_name: str) -> str:
+    """What a manager adds a new member with: the account lookup's ticket (a bare id is only for colleagues)."""
+    found = ok(client.get(f"{ACCOUNT}/queryAccountByUEP", query_string={"keyword": user_name}, headers=headers))
+    return found["ticket"]
 
 
 def send_readings(client, guids, name, readings: dict, minutes: float = 1):

@@ -6,15 +6,28 @@ import csv
 import io
 from datetime import UTC, datetime, timedelta
 
+import pypdfium2
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from api.device.models import Device
 from api.extensions.db import db
 from api.settings import TestConfig
+from api.telemetry.models import Reading
 from api.telemetry.store import store_readings
 
 REPORT = "/api/report"
+
+
+def pdf_text(content: bytes) -> str:
+    """The text of a PDF, page after page (what a reader sees, not the drawing operators)."""
+    document = pypdfium2.PdfDocument(content)
+    try:
+        return "\n".join(page.get_textpage().get_text_range() for page in document)
+    finally:
+        document.close()
+
+
 START = datetime(2026, 3, 7, 0, 0, tzinfo=UTC)  # the US change to summer time is 2026-03-08
 
 
@@ -28,11 +41,20 @@ def files_dir(app, tmp_path, monkeypatch):
     return tmp_path / "files"
 
 
-def load_readings(app, device_id: int, values: list[float], sensor: int = 1, start=START, step_s: int = 600) -> None:
-    """Store readings every `step_s` seconds from `start` (through the COPY path on PostgreSQL)."""
+def load_readings(
+    app, device_id: int, values: list[float], sensor: int = 1, start=START, step_s: int = 600, live: bool = True
+) -> None:
+    """Store readings every `step_s` seconds from `start` (through the COPY path on PostgreSQL); `live`:
+    as if each had been received at its own time (else they are back-filled: received now)."""
     with app.app_context():
         rows = [(device_id, sensor, start + timedelta(seconds=i * step_s), v) for i, v in enumerate(values)]
         store_readings(db.session, rows)
+        if live:
+            db.session.execute(
+                update(Reading)
+                .where(Reading.device_id == device_id, Reading.sensor == sensor, Reading.ts >= start)
+                .values(received_at=Reading.ts)
+            )
         db.session.commit()
 
 

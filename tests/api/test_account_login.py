@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import update
 
+from api.access import keys as access_keys
 from api.account.models import AccountSession, StaffRole
 from api.extensions.db import db, utcnow
 from tests.api.account_helpers import BASE, PASSWORD, auth, load_account, login, make_account
@@ -68,6 +69,12 @@ class TestCaptcha:
         assert response.data[:8] == b"\x89PNG\r\n\x1a\n"
         assert len(response.headers["X-Captcha-Key"]) == 32
         assert response.headers["Cache-Control"] == "no-store"
+        # It also says whether sign-in asks for it (the form shows the field only then).
+        assert response.headers["X-Captcha-Required"] == "1"
+
+    def test_the_captcha_call_says_when_it_is_not_required(self, app, client, monkeypatch):
+        monkeypatch.setitem(app.config, "CAPTCHA_REQUIRED", False)
+        assert client.get(f"{BASE}/newVerify").headers["X-Captcha-Required"] == "0"
 
     def test_right_answer_signs_in_once(self, app, client, demo):
         key = client.get(f"{BASE}/newVerify").headers["X-Captcha-Key"]
@@ -116,9 +123,9 @@ class TestLockOut:
     def test_lock_expires_by_itself(self, app, client, demo):
         self.fail(client, 5)
         with app.app_context():
-            from api.account.models import Account
+            from api.account.models import SignInThrottle
 
-            db.session.get(Account, demo).locked_until = utcnow() - timedelta(seconds=1)
+            db.session.execute(update(SignInThrottle).values(locked_until=utcnow() - timedelta(seconds=1)))
             db.session.commit()
         assert login(client)
 
@@ -225,9 +232,7 @@ class TestTokens:
 
 
 def test_account_without_permissions_gets_the_spec_error(app, client, demo, monkeypatch):
-    from api.account import permissions
-
-    monkeypatch.setitem(permissions.GRANTS, None, ())
+    monkeypatch.setitem(access_keys.GRANTS, None, ())
     body = client.get(f"{BASE}/accountInfo", headers=auth(login(client))).get_json()
     assert body == {"code": 1007, "msg": "getInfo: roles must be a non-null array", "data": None}
 

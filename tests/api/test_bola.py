@@ -8,18 +8,24 @@ objects extends `SEEDERS` so that A owns one of them.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlencode
 
 import pytest
+from sqlalchemy import select, update
 
 from api.account.models import StaffRole
+from api.device.models import DeviceType
 from api.extensions.db import db
 from tests.api import bola
 from tests.api.account_helpers import auth, login, make_account
+from tests.api.billing_helpers import BILLING, PAYMENT, package_body
+from tests.api.calibration_helpers import APP, CAL, PDF, POINTS, RESULT, application_body, item, make_lab_admin
 from tests.api.device_helpers import DEVICE, guids, minutes_ago, upload
+from tests.payment_fakes import WeChatPayFake
 
 __all__ = ["guids"]
 
@@ -47,6 +53,10 @@ def seed_devices(a: bola.Recorder, world: dict) -> None:
     a.call("put", f"{DEVICE}/Device/focus/{device_id}", json_body={"focus": True})
     a.call("get", f"{DEVICE}/DeviceEvent/list?deviceId={device_id}")
     a.call("post", f"{DEVICE}/DeviceCommand/send", json_body={"deviceId": device_id, "params": {"0101": 5}})
+    with a.client.flask_client.application.app_context():  # the TH-2 takes batch parameters
+        db.session.execute(update(DeviceType).where(DeviceType.type_code == 0x8002).values(batch_param=True))
+        db.session.commit()
+    a.call("post", f"{DEVICE}/DeviceCommand/batchSend", json_body={"deviceIds": [device_id], "params": {"0101": 5}})
     a.call("get", f"{DEVICE}/DeviceCommand/list?deviceId={device_id}")
     record = {
         "deviceId": device_id,
@@ -105,7 +115,17 @@ def seed_alarms_and_reports(a: bola.Recorder, world: dict) -> None:
     a.call(
         "put", "/api/report/ScheduledReport/update", json_body={**report, "id": created["id"], "frequency": "weekly"}
     )
-    world["markers"] += [f"R{MARKER}", f"D{MARKER}"]
+    backup = {
+        "name": f"B{MARKER}",
+        "frequency": "weekly",
+        "rangeDays": 7,
+        "keepCount": 2,
+        "nextRunTime": (datetime.now(UTC) + timedelta(hours=1)).isoformat(),
+    }
+    saved = a.call("post", "/api/report/BackupSchedule/insert", json_body=backup)
+    a.call("put", "/api/report/BackupSchedule/update", json_body={**backup, "id": saved["id"], "keepCount": 3})
+    a.call("post", "/api/report/BackupSchedule/archives", json_body={"id": saved["id"], "start": 1, "pageSize": 10})
+    world["markers"] += [f"R{MARKER}", f"D{MARKER}", f"B{MARKER}"]
 
 
 def seed_organizations_and_sharing(a: bola.Recorder, world: dict) -> None:
@@ -121,12 +141,328 @@ def seed_organizations_and_sharing(a: bola.Recorder, world: dict) -> None:
     world["markers"] += [f"O{MARKER}", f"S{MARKER}"[:20]]
 
 
+def seed_storages(a: bola.Recorder, world: dict) -> None:
+    """A cold storage on A's controller, a virtual storage and a freezer, and every storage call."""
+    guid, key = world["guids"]["cold_room"]
+    controller = a.call(
+        "post",
+        f"{DEVICE}/Device/add",
+        json_body={"deviceGuid": guid, "deviceName": "Room", "timeZone": "Asia/Shanghai"},
+    )["id"]
+    upload(a.client, guid, key, [{"ts": minutes_ago(1), "readings": {"1": -18.0, "2": -18.5, "10": -18}}])
+    body = {"storageName": f"Room {MARKER}", "volume": f"V{MARKER}", "controllerGuid": guid}
+    storage = a.call("post", "/api/storage/ColdStorage/insert", json_body=body)["id"]
+    a.call("put", "/api/storage/ColdStorage/update", json_body={**body, "storageId": storage, "mktEnabled": False})
+    virtual = {"storageName": f"Virt {MARKER}", "probes": [{"deviceId": controller, "sensor": 2, "zone": "middle"}]}
+    virtual_id = a.call("post", "/api/storage/VirtualStorage/insert", json_body=virtual)["id"]
+    a.call("put", "/api/storage/VirtualStorage/update", json_body={**virtual, "storageId": virtual_id})
+    probe = [{"deviceId": controller, "sensor": 1, "zone": "middle"}]
+    freezer = a.call(
+        "post", "/api/storage/Freezer/insert", json_body={"storageName": f"Frz {MARKER}", "probes": probe}
+    )["id"]
+    a.call("put", "/api/storage/Freezer/update", json_body={"storageName": f"Frz {MARKER}", "storageId": freezer})
+    world["markers"] += [f"Room {MARKER}", f"V{MARKER}", f"Virt {MARKER}", f"Frz {MARKER}"]
+    now = datetime.now(UTC)
+    for entity, sid in (("ColdStorage", storage), ("VirtualStorage", virtual_id), ("Freezer", freezer)):
+        window = urlencode({"storageId": sid, "start": (now - timedelta(hours=1)).isoformat(), "end": now.isoformat()})
+        a.call("post", f"/api/storage/{entity}/page", json_body={})
+        a.call("get", f"/api/storage/{entity}/statusCount")
+        a.call("get", f"/api/storage/{entity}/detail/{sid}")
+        a.call("get", f"/api/storage/{entity}/chart?{window}")
+        a.call("post", f"/api/storage/{entity}/alarmPage", json_body={"storageId": sid})
+        for call in ("overview", "params", "topUp", "energy"):
+            a.call("get", f"/api/storage/{entity}/{call}?storageId={sid}")
+        span = {"startTime": (now - timedelta(hours=1)).isoformat(), "endTime": now.isoformat()}
+        a.call("post", f"/api/storage/{entity}/report", json_body={"storageId": sid, **span, "fileType": "csv"})
+    a.call("get", f"/api/storage/ColdStorage/pushSetting/get?storageId={storage}")
+    push = {
+        "storageId": storage,
+        "channels": ["email"],
+        "levels": [{"level": 1, "minutes": 0, "recipients": [{"name": "R", "email": "r@example.com"}]}],
+    }
+    for entity, sid in (("ColdStorage", storage), ("VirtualStorage", virtual_id), ("Freezer", freezer)):
+        a.call("post", f"/api/storage/{entity}/pushSetting/save", json_body={**push, "storageId": sid})
+    a.call(
+        "post",
+        "/api/storage/CloudControl/send",
+        json_body={"storageId": storage, "action": "light", "value": 1, "confirmOffline": True},
+    )
+    a.call("get", f"/api/storage/CloudControl/list?storageId={storage}")
+
+
+def seed_waybills(a: bola.Recorder, world: dict) -> None:
+    device_id = world["device_id"]
+    points = [[31.0, 121.0], [31.0, 121.1], [31.1, 121.1]]
+    fence = a.call(
+        "post", "/api/waybill/Fence/insert", json_body={"name": f"F{MARKER}", "shape": "polygon", "points": points}
+    )
+    a.call(
+        "put",
+        "/api/waybill/Fence/update",
+        json_body={"id": fence["id"], "name": f"F{MARKER}", "shape": "polygon", "points": points},
+    )
+    a.call("post", "/api/waybill/Fence/page", json_body={})
+    a.call("get", f"/api/waybill/Fence/detail/{fence['id']}")
+    waybill = {
+        "orderNum": "PO1",
+        "goodsName": f"G{MARKER}",
+        "expressNumber": "SF7700112233",
+        "deviceId": device_id,
+        "upperLimit": 8.0,
+        "lowerLimit": 2.0,
+        "senderName": f"S{MARKER}",
+        "senderPhone": "13800138000",
+        "receiverName": "Zhang",
+        "receiverPhone": "13900139000",
+        "originFenceId": fence["id"],
+        "fenceModelId": fence["id"],
+    }
+    created = a.call("post", "/api/waybill/Waybill/insert", json_body=waybill)
+    a.call("put", "/api/waybill/Waybill/update", json_body={**waybill, "id": created["id"]})
+    a.call("post", "/api/waybill/Waybill/page", json_body={})
+    a.call("get", f"/api/waybill/Waybill/detail/{created['id']}")
+    a.call("put", f"/api/waybill/Waybill/start/{created['id']}", json_body={"confirm": True})
+    a.call("get", f"/api/waybill/Waybill/status?id={created['id']}")
+    share = a.call("post", "/api/waybill/WaybillShare/insert", json_body={"waybillId": created["id"], "expire": "1d"})
+    a.call("get", f"/api/waybill/WaybillShare/list?waybillId={created['id']}")
+    a.call("get", f"/api/waybill/WaybillShare/accessLog?shareId={share['id']}")
+    a.call("put", f"/api/waybill/WaybillShare/revoke/{share['id']}")
+    a.call("put", f"/api/waybill/Waybill/stop/{created['id']}")
+    a.call("put", "/api/waybill/Waybill/dispose", json_body={"id": created["id"], "disposition": "released"})
+    second = a.call("post", "/api/waybill/Waybill/insert", json_body={**waybill, "expressNumber": "SF7700112244"})
+    world["markers"] += [f"F{MARKER}", f"G{MARKER}", f"S{MARKER}", "SF7700112233", "13800138000"]
+    world["waybill_id"] = second["id"]
+
+
+def seed_platforms_and_system_users(operator: bola.Recorder, world: dict) -> None:
+    """A reseller platform and a system user of the operator: junjia's admin must reach neither."""
+    operator.call(
+        "post",
+        "/api/base/BaseCustomPage/insert",
+        json_body={
+            "enterpriseName": f"P{MARKER}",
+            "title": {"en-US": f"P{MARKER}"},
+            "topDomain": "bola-reseller.localhost",
+            "https": False,
+            "loginPage": "default",
+            "themeColor": "#123456",
+            "styleModel": "default",
+            "enableRegister": False,
+            "independent": True,
+        },
+    )
+    operator.call(
+        "post",
+        "/api/base/BaseAccount/sysAddUser",
+        json_body={"userName": "bolasysuser", "password": "Cold#2026", "realName": f"U{MARKER}"[:20]},
+    )
+    world["markers"] += [f"P{MARKER}", f"U{MARKER}"[:20]]
+
+
+def seed_billing_catalogue(operator: bola.Recorder, world: dict) -> None:
+    """The operator's package for A's loggers, packs, an activity, coupons and recharge cards."""
+    with operator.client.flask_client.application.app_context():
+        th2 = db.session.scalar(select(DeviceType.id).where(DeviceType.type_code == 0x8002))
+    body = package_body([th2], packageName=f"P{MARKER}"[:20])
+    package = operator.call("post", f"{BILLING}/ServicePackage/insert", json_body=body)
+    level = package["levels"][0]["levelId"]
+    levels = [{**body["levels"][0], "levelId": level}]
+    operator.call("put", f"{BILLING}/ServicePackage/update", json_body={**body, "levels": levels, "id": package["id"]})
+    operator.call("post", f"{BILLING}/ServicePackage/page", json_body={})
+    pack = {"kind": "sms", "name": f"S{MARKER}"[:20], "count": 100, "fee": 1000}
+    pack_id = operator.call("post", f"{BILLING}/MessagePack/insert", json_body=pack)["id"]
+    operator.call("put", f"{BILLING}/MessagePack/update", json_body={**pack, "id": pack_id})
+    now = datetime.now(UTC)
+    window = {"startTime": (now - timedelta(days=1)).isoformat(), "endTime": (now + timedelta(days=9)).isoformat()}
+    activity = {"packageId": package["id"], "name": f"A{MARKER}"[:20], "discount": 10, **window}
+    activity_id = operator.call("post", f"{BILLING}/Activity/insert", json_body=activity)["id"]
+    operator.call("put", f"{BILLING}/Activity/update", json_body={**activity, "id": activity_id})
+    operator.call("get", f"{BILLING}/Activity/list")
+    coupon = {
+        "prefix": "ZQ",
+        "fee": 100,
+        "count": 1,
+        "remark": f"C{MARKER}",
+        "validFrom": window["startTime"],
+        "validTo": window["endTime"],
+    }
+    operator.call("post", f"{BILLING}/Coupon/generate", json_body=coupon)
+    operator.call("post", f"{BILLING}/Coupon/page", json_body={})
+    card = {
+        "prefix": "ZQ",
+        "packageId": package["id"],
+        "levelId": level,
+        "months": 12,
+        "count": 1,
+        "remark": f"K{MARKER}",
+        "validTo": window["endTime"],
+    }
+    world["card"] = operator.call("post", f"{BILLING}/RechargeCard/generate", json_body=card)[0]["code"]
+    operator.call("post", f"{BILLING}/RechargeCard/page", json_body={})
+    offline = {"deviceGuid": world["guids"]["th_b"][0], "packageId": package["id"], "levelId": level, "months": 12}
+    purchase = operator.call("post", f"{BILLING}/OfflinePurchase/insert", json_body={**offline, "contract": "ZQ-1"})
+    operator.call("put", f"{BILLING}/OfflinePurchase/retry/{purchase['id']}")
+    operator.call("post", f"{BILLING}/OfflinePurchase/page", json_body={})
+    # A WeChat Pay merchant on the local fake, so A's order can start a payment (the probe's template).
+    world["wechat_fake"] = WeChatPayFake().__enter__()
+    merchant = {"provider": "wechat", "config": world["wechat_fake"].merchant_config()}
+    operator.call("put", f"{BILLING}/PaymentMerchant/save", json_body=merchant)
+    world["billing"] = {"package": package["id"], "level": level, "pack": pack_id, "activity": activity_id}
+    world["markers"] += [f"P{MARKER}"[:20], f"S{MARKER}"[:20], f"A{MARKER}"[:20], f"C{MARKER}", f"K{MARKER}"]
+
+
+def seed_billing_orders(a: bola.Recorder, world: dict) -> None:
+    """A's order, recharge card, invoice info and invoice request."""
+    shop, device = world["billing"], world["device_id"]
+    a.call("post", f"{BILLING}/ServicePackage/forDevices", json_body={"deviceIds": [device]})
+    body = {
+        "deviceIds": [device],
+        "packageId": shop["package"],
+        "levelId": shop["level"],
+        "months": 12,
+        "smsPackId": shop["pack"],
+        "activityId": shop["activity"],
+        "description": f"D{MARKER}",
+    }
+    a.call("post", f"{BILLING}/Order/price", json_body=body)
+    order = a.call("post", f"{BILLING}/Order/insert", json_body=body)
+    a.call("post", f"{BILLING}/Order/page", json_body={})
+    a.call("get", f"{BILLING}/Order/detail/{order['id']}")
+    a.call("get", f"{PAYMENT}/PayOrder/get?orderCode={order['orderCode']}")
+    a.call("get", f"{PAYMENT}/payment/getOpenId?code=zq7")
+    a.call("get", f"{PAYMENT}/payment/wechatPay?orderCode={order['orderCode']}&tradeType=jsapi&openId=o-fake-zq7")
+    a.call("get", f"{PAYMENT}/PayOrder/confirmPay?orderCode={order['orderCode']}")
+    world.pop("wechat_fake").__exit__()  # later calls of other accounts never reach it (not their order)
+    a.call("get", f"{BILLING}/MessagePack/list")
+    a.call("post", f"{BILLING}/RechargeCard/redeem", json_body={"code": world["card"], "deviceId": device})
+    info = {"billMode": "personal", "billName": f"B{MARKER}"[:20], "personalName": f"N{MARKER}", "isDefault": True}
+    info_id = a.call("post", f"{BILLING}/InvoiceInfo/insert", json_body=info)["id"]
+    a.call("put", f"{BILLING}/InvoiceInfo/update", json_body={**info, "id": info_id})
+    a.call("get", f"{BILLING}/InvoiceInfo/list")
+    world["billing"].update(order=order["id"], info=info_id)
+    world["markers"] += [f"D{MARKER}", f"B{MARKER}"[:20], f"N{MARKER}", order["orderCode"]]
+
+
+def seed_billing_admin(operator: bola.Recorder, world: dict) -> None:
+    shop = world["billing"]
+    operator.call("put", f"{BILLING}/OrderAdmin/confirmOffline", json_body={"id": shop["order"], "reference": "ZQ"})
+    operator.call("post", f"{BILLING}/OrderAdmin/page", json_body={})
+    operator.call("get", f"{BILLING}/PaymentMerchant/list")
+
+
+def seed_billing_invoices(a: bola.Recorder, world: dict) -> None:
+    shop = world["billing"]
+    request = a.call(
+        "post", f"{BILLING}/InvoiceRequest/insert", json_body={"infoId": shop["info"], "orderIds": [shop["order"]]}
+    )
+    a.call("post", f"{BILLING}/InvoiceRequest/page", json_body={})
+    world["billing"]["request"] = request["id"]
+
+
+def seed_billing_issue(operator: bola.Recorder, world: dict) -> None:
+    operator.call("post", f"{BILLING}/InvoiceAdmin/page", json_body={})
+    operator.call("put", f"{BILLING}/InvoiceAdmin/issue/{world['billing']['request']}")
+
+
+def seed_calibration_orders(a: bola.Recorder, world: dict) -> None:
+    device_guid = world["guids"]["th_a"][0]
+    body = application_body(MARKER, items=[item(serial=device_guid), item(serial=f"S{MARKER}")])
+    body["invoice"] = {"title": f"I{MARKER}"}
+    application = a.call("post", f"{APP}/apply", json_body=body)
+    application_id = application["applicationId"]
+    world["calibration"] = {"application": application_id, "items": [i["itemId"] for i in application["items"]]}
+    a.call("post", f"{APP}/page/ApplicationOrder", json_body={})
+    a.call("get", f"{APP}/get/applicationInfo?applicationId={application_id}")
+    base = {k: v for k, v in body.items() if k not in ("items", "invoice")}
+    a.call("put", f"{APP}/update/baseInfo", json_body={**base, "applicationId": application_id})
+    a.call("put", f"{APP}/update/invoice", json_body={"applicationId": application_id, "invoice": body["invoice"]})
+    a.call("get", f"{APP}/getUserInvoice")
+    a.call("post", f"{APP}/applyQuickOrder", json_body={"contact": f"Q{MARKER}", "phone": "13800000000"})
+    # A second order, cancelled through a request the lab approves.
+    other = a.call("post", f"{APP}/apply", json_body=application_body(MARKER))
+    a.call("post", f"{APP}/cancel/apply", json_body={"applicationId": other["applicationId"], "reason": f"R{MARKER}"})
+    world["calibration"]["cancelled"] = other["applicationId"]
+    world["markers"] += [f"Acme {MARKER}", f"Road {MARKER}", f"I{MARKER}", f"Q{MARKER}", f"S{MARKER}"]
+
+
+def seed_calibration_lab(lab: bola.Recorder, world: dict) -> None:
+    make_lab_admin(lab.client.flask_client.application, "operator")
+    cal = world["calibration"]
+    application_id = cal["application"]
+    lab.call("put", f"{APP}/cancel/check", json_body={"applicationId": cal["cancelled"], "approve": True})
+    lab.call("post", f"{APP}/page/allApplicationOrder", json_body={})
+    quick = lab.call("post", f"{APP}/page/allQuickOrder", json_body={})["list"][0]
+    lab.call("put", f"{APP}/handleQuickOrder", json_body={"quickOrderId": quick["quickOrderId"], "status": "handled"})
+    lab.call("put", f"{APP}/applicationStatus", json_body={"applicationId": application_id, "status": 2})
+
+
+def seed_calibration_shipping(a: bola.Recorder, world: dict) -> None:
+    application_id = world["calibration"]["application"]
+    tracking = {"applicationId": application_id, "trackingCompany": "SF", "trackingNumber": "SF0001"}
+    a.call("put", f"{APP}/trackingNumber", json_body=tracking)
+
+
+def seed_calibration_results(lab: bola.Recorder, world: dict) -> None:
+    cal = world["calibration"]
+    application_id = cal["application"]
+    lab.call("put", f"{APP}/applicationStatus", json_body={"applicationId": application_id, "status": 4})
+    first, second = cal["items"]
+    saved = lab.call("post", f"{RESULT}/insert", json_body={"itemId": first, "results": POINTS})
+    result = saved["results"][0]
+    lab.call("put", f"{RESULT}/update", json_body={**POINTS[0], "resultId": result["resultId"]})
+    lab.call("post", f"{RESULT}/insert", json_body={"itemId": second, "results": POINTS[:1]})
+    lab.call("get", f"{RESULT}/queryResultList?applicationId={application_id}")
+    response = lab.client.post(
+        f"{APP}/upload/report?applicationId={application_id}",
+        data={"file": (io.BytesIO(PDF), "r.pdf")},
+        headers=lab.headers,
+    )
+    assert response.get_json()["code"] == 0
+    lab.templates["POST /api/calibration/Application/upload/report"] = bola.Recorded(
+        f"{APP}/upload/report", {"applicationId": str(application_id)}, None, {}
+    )
+    response = lab.client.post(
+        f"{RESULT}/importCert?itemId={second}", data={"file": (io.BytesIO(PDF), "c.pdf")}, headers=lab.headers
+    )
+    assert response.get_json()["code"] == 0
+    lab.templates["POST /api/calibration/ResultInfo/importCert"] = bola.Recorded(
+        f"{RESULT}/importCert", {"itemId": str(second)}, None, {}
+    )
+    lab.call("put", f"{APP}/confirmCalibration", json_body={"applicationId": application_id})
+
+
+def seed_calibration_downloads(a: bola.Recorder, world: dict) -> None:
+    application_id = world["calibration"]["application"]
+    for call in ("download/order", "download/report"):
+        response = a.client.get(f"{APP}/{call}?applicationId={application_id}", headers=a.headers)
+        assert response.status_code == 200 and response.mimetype == "application/pdf"
+        a.templates[f"GET /api/calibration/Application/{call}"] = bola.Recorded(
+            f"{APP}/{call}", {"applicationId": str(application_id)}, None, {}
+        )
+    for call in ("result/explain", "getQR"):
+        a.call("get", f"{APP}/{call}?applicationId={application_id}")
+    a.call("get", f"{CAL}/Certificate/device?deviceId={world['device_id']}")
+
+
 # (who on platform default, seeder). Areas with new objects append theirs; A's templates teach B's calls.
 SEEDERS: list[tuple[str, Callable[[bola.Recorder, dict], None]]] = [
     ("owner", seed_devices),
     ("operator", seed_notices),
     ("owner", seed_alarms_and_reports),
     ("owner", seed_organizations_and_sharing),
+    ("owner", seed_storages),
+    ("owner", seed_waybills),
+    ("operator", seed_billing_catalogue),
+    ("owner", seed_billing_orders),
+    ("operator", seed_billing_admin),
+    ("owner", seed_billing_invoices),
+    ("operator", seed_billing_issue),
+    ("operator", seed_platforms_and_system_users),
+    ("owner", seed_calibration_orders),
+    ("operator", seed_calibration_lab),
+    ("owner", seed_calibration_shipping),
+    ("operator", seed_calibration_results),
+    ("owner", seed_calibration_downloads),
 ]
 
 
@@ -232,7 +568,7 @@ def test_lists_never_show_my_rows_to_another_platform(app, world):
         for headers in world["callers"].values():
             url, body, extra = bola.build_request(openapi, operation, world["templates"].get(operation.key), {})
             response = getattr(client, operation.method)(url, json=body, headers={**headers, **extra})
-            raw = response.get_data(as_text=True)
+            raw = bola.answer_text(response)
             assert response.status_code < 500, (operation.key, raw[:200])
             assert not [m for m in world["markers"] if m in raw], (operation.key, raw[:300])
             probed += 1
@@ -240,13 +576,15 @@ def test_lists_never_show_my_rows_to_another_platform(app, world):
 
 
 def test_the_probe_catches_a_leak(app, world, monkeypatch):
-    """The probe itself can fail: with the device scoping switched off, B reads A's device."""
+    """The probe itself can fail: with the access gate's object check and the device scoping both
+    switched off, B reads A's device."""
+    import api.access.gate as gate
     import api.device.services as device_services
 
-    original = device_services.visible
+    monkeypatch.setattr(gate, "check_object", lambda need, object_id, account: None)
     monkeypatch.setattr(device_services, "visible", lambda stmt, model: stmt)
     results, _, _ = run_probe(app, world)
-    monkeypatch.setattr(device_services, "visible", original)
+    monkeypatch.undo()
     assert any(r.verdict == "leak" and "Device/detail" in r.operation for r in results)
     with app.app_context():
         db.session.remove()

@@ -171,7 +171,7 @@ class TestLifecycle:
         with app.app_context():  # a bulk UPDATE never reaches after_flush: it clears the labels too
             db.session.execute(update(DeviceParam).where(DeviceParam.probe_id == 1).values(param_name="Probe 1"))
             db.session.commit()
-        assert page(client, owner)["list"][0]["sensors"][0]["paramName"] == "Probe 1"
+        assert page(client, owner)["list"][0]["sensors"][0]["paramName"] == "探头 1"  # a catalogue name, in zh-CN
 
     def test_focus_pins_to_the_top(self, client, owner, guids):
         first = add(client, owner, guids["th_a"][0], name="First")
@@ -372,18 +372,37 @@ class TestExpiryAndQuickQuery:
         response = client.get(f"{DEVICE}/Device/getExpiredServiceDevice?accountId={me}", headers=stranger)
         assert response.status_code == 404
 
-    def test_quick_query_finds_a_claimed_device_by_complete_guid_without_sign_in(self, make_client, owner, guids):
+    def test_quick_query_answers_only_when_the_owner_turned_quick_search_on(self, make_client, owner, stranger, guids):
         client = make_client(lang="en-US")
         guid, key = guids["th_a"]
-        add(client, owner, guid, name="Ward fridge")
+        device_id = add(client, owner, guid, name="Ward fridge")
         upload(client, guid, key, [{"ts": minutes_ago(m), "readings": {"1": 4.5, "2": 50}} for m in (1, 6, 11)])
+        not_found = "The device cannot be found, please confirm and re-enter"
+        hidden = client.get(f"{DEVICE}/Device/quickQuery?guid={guid}").get_json()
+        assert (hidden["code"], hidden["msg"], hidden["data"]) == (3001, not_found, None)  # off by default
+        detail = client.get(f"{DEVICE}/Device/detail/{device_id}", headers=owner).get_json()["data"]
+        assert detail["quickSearch"] is False
+        refused = client.put(
+            f"{DEVICE}/Device/update", json={"deviceId": device_id, "quickSearch": True}, headers=stranger
+        ).get_json()
+        assert refused["code"] != 0
+        turned_on = client.put(
+            f"{DEVICE}/Device/update", json={"deviceId": device_id, "quickSearch": True}, headers=owner
+        ).get_json()
+        assert turned_on["code"] == 0 and turned_on["data"]["quickSearch"] is True
         found = client.get(f"{DEVICE}/Device/quickQuery?guid={guid}").get_json()["data"]
-        assert found["deviceName"] == "Ward fridge" and found["values"] == {"1": 4.5, "2": 50.0}
+        assert found["values"] == {"1": 4.5, "2": 50.0} and found["deviceGuid"] == guid
         assert [p["paramName"] for p in found["params"]] == ["Temperature", "Humidity"]
         assert len(found["chart"]["1"]) == 3
-        assert "remark" not in found and "id" not in found
-        for partial in (guid[:-1], guids["th_b"][0], "12x"):
-            assert client.get(f"{DEVICE}/Device/quickQuery?guid={partial}").get_json()["code"] != 0
+        # what a visitor needs, nothing of the owner
+        assert set(found) == {"deviceGuid", "typeName", "status", "lastDataTime", "values", "params", "chart"}
+        assert "Ward fridge" not in str(found)
+        for partial in (guid[:-1], guids["th_b"][0]):
+            answer = client.get(f"{DEVICE}/Device/quickQuery?guid={partial}").get_json()
+            assert (answer["code"], answer["msg"]) == (3001, not_found)
+        zh = make_client(lang="zh-CN").get(f"{DEVICE}/Device/quickQuery?guid={guid[:-1]}").get_json()
+        assert zh["code"] == 3001 and zh["msg"] != not_found and zh["msg"]
+        assert client.get(f"{DEVICE}/Device/quickQuery?guid=12x").get_json()["code"] != 0
 
     def test_quick_query_is_rate_limited(self, client, guids):
         statuses = [client.get(f"{DEVICE}/Device/quickQuery?guid=1{i:05d}").status_code for i in range(32)]

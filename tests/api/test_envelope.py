@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import marshmallow as ma
 import pytest
 
 from api import create_app
+from api.extensions.smorest import Schema, envelope_schema
 from api.settings import TestConfig
 
 BRANDING = "/api/base/BaseCustomPage/queryByTopDomain"
@@ -107,3 +109,16 @@ def test_openapi_documents_the_envelope(client):
     envelope = spec["components"]["schemas"]["BrandingEnvelope"]
     assert set(envelope["properties"]) == {"code", "msg", "data"}
     assert client.get("/api/docs").status_code == 200
+
+
+def test_two_response_schemas_of_one_name_are_refused_at_start():
+    """The envelope is found by the schema's name: a second schema of that name would answer its calls
+    with the first one's fields (the product's device-type options once came back as bare ids)."""
+
+    def make():
+        return type("ProbeTwinSchema", (Schema,), {"name": ma.fields.String()})
+
+    first = make()
+    assert envelope_schema(first) is envelope_schema(first)
+    with pytest.raises(TypeError, match="two response schemas are named ProbeTwinSchema"):
+        envelope_schema(make())

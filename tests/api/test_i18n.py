@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from api import create_app
+from api.audit.recorder import SKIPPED_TABLES
+from api.extensions.db import db
 from api.settings import TestConfig
 
 BRANDING = "/api/base/BaseCustomPage/queryByTopDomain?topDomain=localhost"
@@ -44,3 +49,26 @@ def test_unknown_timezone_falls_back_to_the_default(app):
     body = branding(app.test_client(), {"X-Timezone": "Mars/Olympus_Mons"})
     assert body["code"] == 0
     assert body["data"]["gmtCreate"].endswith("+08:00")
+
+
+def test_the_operation_log_names_every_table_in_both_languages(app):
+    """The trail records table names (device#12); the web shows them as things ("设备 #12") from
+    organization.json log.tables: a new table without its names would show English on a Chinese page."""
+    locales = Path(__file__).resolve().parents[2] / "web" / "public" / "locales"
+    recorded = {name for name in db.metadata.tables if name not in SKIPPED_TABLES and not name.startswith("reading")}
+    for lang in ("en-US", "zh-CN"):
+        names = json.loads((locales / lang / "organization.json").read_text(encoding="utf-8"))["log"]["tables"]
+        missing = sorted(recorded - names.keys())
+        assert not missing, f"{lang}: no name for {missing}"
+
+
+def test_the_operation_log_names_every_area_in_both_languages(app):
+    """A call without a permission key is named by its area (the blueprint) and method on the log page."""
+    locales = Path(__file__).resolve().parents[2] / "web" / "public" / "locales"
+    areas = {name for name in app.blueprints if name not in ("api-docs", "docs_assets")}
+    for lang in ("en-US", "zh-CN"):
+        log = json.loads((locales / lang / "organization.json").read_text(encoding="utf-8"))["log"]
+        assert not sorted(areas - log["areas"].keys()), (
+            f"{lang}: no area name for {sorted(areas - log['areas'].keys())}"
+        )
+        assert {"POST", "PUT", "DELETE"} <= log["methods"].keys()

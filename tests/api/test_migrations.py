@@ -64,3 +64,47 @@ def test_upgrade_from_empty_matches_models_and_steps_back(request, url_fixture):
         downgrade(revision="base")
         assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
         db.engine.dispose()
+
+
+def _dummy(column) -> object:
+    kind = str(column["type"]).upper()
+    if "INT" in kind:
+        return 1
+    if "BOOL" in kind:
+        return False
+    if "DATE" in kind or "TIME" in kind:
+        return "2026-01-01 00:00:00"
+    if "JSON" in kind:
+        return "{}"
+    if "FLOAT" in kind or "REAL" in kind or "NUMERIC" in kind:
+        return 0.0
+    return "x"
+
+
+def _insert(connection, table: str, values: dict) -> None:
+    row = dict(values)
+    for column in inspect(connection).get_columns(table):
+        if column["name"] not in row and not column["nullable"] and column.get("default") is None:
+            row[column["name"]] = _dummy(column)
+    names = ", ".join(row)
+    marks = ", ".join(f":{name}" for name in row)
+    connection.execute(text(f"INSERT INTO {table} ({names}) VALUES ({marks})"), row)
+
+
+def test_limits_kept_in_sensor_settings_move_to_the_alarm_area(sqlite_url):
+    """Migration 0010: one home for limits; a sensor that already has an alarm limit keeps it."""
+    app = create_app(TestConfig, {"SQLALCHEMY_DATABASE_URI": sqlite_url})
+    with app.app_context():
+        upgrade(revision="0009")
+        with db.engine.begin() as connection:
+            connection.execute(text("PRAGMA foreign_keys=OFF"))
+            settings = '{"1": {"name": "Box", "upper": 8.0, "lower": 2.0}, "2": {"upper": 70.0}}'
+            _insert(connection, "device", {"id": 1, "guid": "8002", "sensor_settings": settings})
+            _insert(connection, "sensor_limit", {"id": 1, "device_id": 1, "sensor": 2, "upper": 80.0, "lower": None})
+        upgrade()
+        with db.engine.connect() as connection:
+            limits = connection.execute(text("SELECT sensor, lower, upper FROM sensor_limit ORDER BY sensor")).all()
+            kept = connection.execute(text("SELECT sensor_settings FROM device")).scalar()
+        assert [tuple(row) for row in limits] == [(1, 2.0, 8.0), (2, None, 80.0)]
+        assert kept.replace(" ", "") == '{"1":{"name":"Box"},"2":{}}'
+        db.engine.dispose()

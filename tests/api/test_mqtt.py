@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import func, select
 
 from api.extensions.db import db
+from api.extensions.mqtt import broker_address
 from api.telemetry.models import Reading
 from api.telemetry.mqtt import build_subscriber
 from tests.api.device_helpers import add, guids, minutes_ago, owner
@@ -27,20 +28,26 @@ def subscriber(app):
     yield client
     client.loop_stop()
     client.disconnect()
-    forget_session(client_id)
+    forget_session(app, client_id)
 
 
-def forget_session(client_id: str) -> None:
+def broker(app) -> tuple[str, int]:
+    """The app's broker (MQTT_URL), so a private one can be used for the tests."""
+    host, port, _user, _password = broker_address(app.config["MQTT_URL"])
+    return host, port
+
+
+def forget_session(app, client_id: str) -> None:
     """A persistent session outlives its client: end it, or the broker queues for it forever."""
     cleaner = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
-    cleaner.connect("127.0.0.1", 1883)
+    cleaner.connect(*broker(app))
     cleaner.disconnect()
 
 
 @pytest.fixture
-def device_client():
+def device_client(app):
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-device-{uuid.uuid4().hex[:8]}")
-    client.connect("127.0.0.1", 1883)
+    client.connect(*broker(app))
     client.loop_start()
     yield client
     client.loop_stop()

@@ -109,7 +109,7 @@ def test_refused_edit_changes_nothing_and_permission_routes_follow_the_role(app,
     assert "device.list.query" in routes and "device.list.edit" not in routes and "device.list" not in routes
     assert "consumer.info" in routes and "operation.log" not in routes
     assert info["orgWithMyRole"] == [
-        {"organizationId": enterprise.branch, "organizationName": "Shanghai Branch", "roleName": "Observer"}
+        {"organizationId": enterprise.branch, "organizationName": "Shanghai Branch", "roleName": "观察员"}
     ]
     # The member sees the organisation's device but not the owner's own one.
     listed = {d["id"] for d in ok(client.post(f"{DEVICE}/Device/page", json={}, headers=headers))["list"]}

@@ -57,7 +57,7 @@ class TestTree:
         [hq] = ok(client.get(f"{ORG}/tree", headers=e.members["admin"]))
         assert hq["creatorName"] == "member_admin"
         info = ok(client.get(f"{BASE}/accountInfo", headers=e.owner))
-        assert {"organizationId": e.hq, "organizationName": "Cold Chain HQ", "roleName": "Administrator"} in info[
+        assert {"organizationId": e.hq, "organizationName": "Cold Chain HQ", "roleName": "管理员"} in info[
             "orgWithMyRole"
         ]
         # The old creator is now a member holding Administrator: still sees the organisation's device.
@@ -73,7 +73,7 @@ class TestMembers:
         e = build_enterprise(app, client, guids, members=("observer",))
         observer = e.member_ids["observer"]
         page = ok(client.post(f"{ACCOUNT}/getAccountList/page", json={}, headers=e.owner))
-        assert page["total"] == 1 and page["list"][0]["roleName"] == "Observer"
+        assert page["total"] == 1 and page["list"][0]["roleName"] == "观察员"
         again = client.post(
             f"{ACCOUNT}/organizationAddUser", json={"organizationId": e.branch, "accountId": observer}, headers=e.owner
         )
@@ -176,7 +176,7 @@ class TestMembers:
         )["token"]
         info = ok(client.get(f"{BASE}/accountInfo", headers=auth(token)))
         assert info["orgWithMyRole"] == [
-            {"organizationId": e.branch, "organizationName": "Shanghai Branch", "roleName": "Observer"}
+            {"organizationId": e.branch, "organizationName": "Shanghai Branch", "roleName": "观察员"}
         ]
         assert "device.list.edit" not in info["permissionRoutes"]
 
@@ -294,6 +294,7 @@ class TestOperationLog:
         entry = page["list"][0]
         assert entry["userName"] == "member_admin" and entry["method"] == "PUT"
         assert entry["path"] == f"{ORG}/update" and entry["target"] == f"organization#{e.branch}"
+        assert entry["permissionKey"] == "organization.list.edit"  # the page names it in the reader's language
         assert entry["before"][0]["values"]["name"] == "Shanghai Branch"
         assert entry["after"][0]["values"]["name"] == "Pudong Branch"
         assert client.put("/api/base/BaseOperationLog/page", json={}, headers=e.owner).status_code == 405
@@ -331,7 +332,7 @@ def test_demo_seed_has_an_organization_a_sub_user_and_a_share(app, client):
     assert ("demomember", "Cold#2026") in logins and ("demoviewer", "Cold#2026") in logins
     member = auth(login(client, "demomember"))
     info = ok(client.get(f"{BASE}/accountInfo", headers=member))
-    assert info["orgWithMyRole"][0]["roleName"] == "Observer"
+    assert info["orgWithMyRole"][0]["roleName"] == "观察员"
     assert [d["deviceName"] for d in ok(client.post(f"{DEVICE}/Device/page", json={}, headers=member))["list"]] == [
         "Cold Room 1"
     ]

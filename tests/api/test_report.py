@@ -144,7 +144,7 @@ def test_fahrenheit_conversion_of_values_limits_and_differences():
 
 def test_csv_export_in_the_requesters_zone_and_unit(app, client, owner, guids, files_dir, run_jobs):
     device_id = add(client, owner, guids["th_a"][0], name="=cmd|' /C calc")
-    set_device(app, device_id, sensor_settings={"1": {"name": "@probe", "upper": 8.0, "lower": 2.0}})
+    set_device(app, device_id, sensor_settings={"1": {"name": "@probe"}})
     load_readings(app, device_id, [4.0, -18.0, 25.5], step_s=3600, start=datetime(2026, 3, 8, 6, 0, tzinfo=UTC))
     load_readings(
         app, device_id, [55.0, 56.0, 57.0], sensor=2, step_s=3600, start=datetime(2026, 3, 8, 6, 0, tzinfo=UTC)
@@ -159,12 +159,15 @@ def test_csv_export_in_the_requesters_zone_and_unit(app, client, owner, guids, f
     assert row["status"] == "generated" and row["progress"] == 100 and row["fileSize"] > 0
     raw, rows = read_csv(client, owner, row["id"])
     assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 BOM: Excel reads Chinese correctly
-    assert rows[0] == ["设备名称", "GUID", "时间 (America/New_York)", "'@probe (°F)", "Humidity (%RH)"]
+    # One language per file: the catalogue's parameter names too.
+    assert rows[0] == ["设备名称", "GUID", "时间 (America/New_York)", "'@probe (°F)", "湿度 (%RH)", "补传"]
     # 06:00 UTC on 8 March is 01:00 EST; 07:00 UTC is 03:00 EDT (the clocks went forward at 02:00).
-    assert rows[1] == ["'=cmd|' /C calc", guids["th_a"][0], "2026-03-08 01:00:00", "39.2", "55.0"]
-    assert rows[2][2:] == ["2026-03-08 03:00:00", "-0.4", "56.0"]
-    assert rows[3][2:] == ["2026-03-08 04:00:00", "77.9", "57.0"]
-    assert len(rows) == 4
+    assert rows[1] == ["'=cmd|' /C calc", guids["th_a"][0], "2026-03-08 01:00:00 -05:00", "39.2", "55.0", ""]
+    assert rows[2][2:] == ["2026-03-08 03:00:00 -04:00", "-0.4", "56.0", ""]
+    assert rows[3][2:] == ["2026-03-08 04:00:00 -04:00", "77.9", "57.0", ""]
+    assert rows[4] == []  # then the summary per sensor
+    assert rows[5][:5] == ["设备名称", "GUID", "传感器", "单位", "数据记录"]
+    assert len(rows) == 8
 
 
 def test_export_of_chosen_sensors_in_celsius(app, make_client, owner, guids, files_dir, run_jobs):
@@ -176,8 +179,8 @@ def test_export_of_chosen_sensors_in_celsius(app, make_client, owner, guids, fil
     assert body["code"] == 0, body
     run_jobs()
     _, rows = read_csv(client, owner, body["data"]["id"])
-    assert rows[0] == ["Device name", "GUID", "Time (Asia/Shanghai)", "Temperature (°C)"]
-    assert rows[1][2:] == ["2026-03-07 08:00:00", "4.0"]
+    assert rows[0] == ["Device name", "GUID", "Time (Asia/Shanghai)", "Temperature (°C)", "Back-filled"]
+    assert rows[1][2:] == ["2026-03-07 08:00:00 +08:00", "4.0", ""]
 
 
 def test_xlsx_export_has_a_summary_and_a_sheet_per_device(app, client, owner, guids, files_dir, run_jobs):
@@ -196,15 +199,14 @@ def test_xlsx_export_has_a_summary_and_a_sheet_per_device(app, client, owner, gu
     assert book.sheetnames[1:] == ["Fridge A", "Fridge B"]
     rows = list(book["Fridge A"].iter_rows(values_only=True))
     assert len(rows) == 11
-    assert rows[1] == (datetime(2026, 3, 7, 0, 0), 5.0)
+    assert rows[1][:3] == (datetime(2026, 3, 7, 0, 0), "+00:00", 5.0)  # local time, its offset, value
     summary = list(book[book.sheetnames[0]].iter_rows(values_only=True))
-    assert summary[1][4:9] == (10, 5.0, 5.0, 5.0, 5.0)  # count, min, max, average, MKT
-    assert summary[2][4] == 2 and summary[2][8] == pytest.approx(mean_kinetic_temperature([4.0, 6.0]), abs=0.01)
+    assert summary[1][4] == 10 and summary[1][6:10] == (5.0, 5.0, 5.0, 5.0)  # count, min, max, average, MKT
+    assert summary[2][4] == 2 and summary[2][9] == pytest.approx(mean_kinetic_temperature([4.0, 6.0]), abs=0.01)
 
 
 def test_pdf_report_is_generated(app, client, owner, guids, files_dir, run_jobs):
     device_id = add(client, owner, guids["th_a"][0], name="冷藏柜")
-    set_device(app, device_id, sensor_settings={"1": {"upper": 8.0, "lower": 2.0}})
     load_readings(app, device_id, [5.0 + math.sin(i / 20) * 4 for i in range(288)], step_s=600)
     body = export(client, owner, [device_id], "pdf")
     assert body["code"] == 0, body
@@ -374,7 +376,7 @@ def test_sweeper_requeues_a_stale_file_then_gives_up(app, client, owner, guids, 
 
 
 def test_a_live_job_is_not_claimed_twice(app, client, owner, guids, files_dir):
-    from api.report.jobs import claim
+    from api.report.generate import claim
 
     device_id = add(client, owner, guids["th_a"][0])
     file_id = export(client, owner, [device_id], "csv")["data"]["id"]

@@ -133,6 +133,8 @@ def test_worker_killed_mid_export_is_retried_to_the_end(app, client, owner, guid
     response = client.get(f"{REPORT}/ExportFile/download/{file_id}", headers=owner)
     assert response.status_code == 200
     rows = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
-    assert len(rows) == READINGS + 1  # every reading exactly once
-    assert rows[1][2] == "2025-01-01 00:00:00" and rows[-1][2] == "2025-12-31 23:59:00"
+    readings = rows[1 : rows.index([])]  # then a blank line and the per-sensor summary
+    assert len(readings) == READINGS  # every reading exactly once
+    assert readings[0][2] == "2025-01-01 00:00:00 +00:00" and readings[-1][2] == "2025-12-31 23:59:00 +00:00"
+    assert len(rows) == READINGS + 5  # blank line, summary header, one row per sensor (2)
     assert files(client, owner)[0]["status"] == "generated"

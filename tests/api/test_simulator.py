@@ -12,9 +12,10 @@ from werkzeug.serving import make_server
 
 from api import demo
 from api.extensions.db import db, utcnow
+from api.extensions.mqtt import new_client
 from api.telemetry import simulator
 from api.telemetry.models import Reading
-from api.telemetry.mqtt import build_subscriber, new_client
+from api.telemetry.mqtt import build_subscriber
 from tests.api.test_mqtt import forget_session
 
 RUN_SECONDS = 60
@@ -79,7 +80,7 @@ def test_simulated_fleet_reaches_the_store_over_mqtt_and_http(app):
         time.sleep(2)  # let the subscriber commit what is in flight
         subscriber.loop_stop()
         subscriber.disconnect()
-        forget_session(subscriber_id)
+        forget_session(app, subscriber_id)
     assert sent["mqtt"] > 0 and sent["http"] > 0
     with app.app_context():
         counts = dict(db.session.execute(select(Reading.device_id, func.count()).group_by(Reading.device_id)).all())

@@ -6,9 +6,10 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import func, literal_column, select
+from sqlalchemy import func, literal_column, select, update
 
-from api.extensions.db import db
+from api.device.models import Device, DeviceType
+from api.extensions.db import db, utcnow
 from api.telemetry.models import Reading, ReadingHourly
 from tests.api.device_helpers import DEVICE, add, guids, minutes_ago, owner, upload
 
@@ -288,3 +289,46 @@ def test_track_is_thinned_keeping_first_and_last():
     assert len(picked) == 50 and picked[0] == 0 and picked[-1] == 999
     assert picked == sorted(picked)
     assert thin(items[:10], 50) == items[:10]
+
+
+class TestBatchParameters:
+    """The same settings to many devices of one model (business-domain 5: batch distribution only to
+    the same model), for types with the batch-parameter flag; a result per device."""
+
+    def batch(self, client, headers, device_ids, params):
+        body = {"deviceIds": device_ids, "params": params}
+        return client.post(f"{DEVICE}/DeviceCommand/batchSend", json=body, headers=headers).get_json()
+
+    def takes_batches(self, app, flag=True):
+        with app.app_context():
+            db.session.execute(update(DeviceType).where(DeviceType.type_code == 0x8002).values(batch_param=flag))
+            db.session.commit()
+
+    def test_one_model_a_result_per_device_and_the_commands_go_down(self, app, client, owner, guids):
+        a = add(client, owner, guids["th_a"][0], name="Fridge A")
+        b = add(client, owner, guids["th_b"][0], name="Fridge B")
+        refused = self.batch(client, owner, [a, b], {"0101": 10})
+        assert refused["code"] == 422 and "deviceIds" in refused["data"]["errors"]  # not a batch model yet
+        self.takes_batches(app)
+        with app.app_context():  # b's service expired: it is refused on its own, a still goes
+            db.session.execute(
+                update(Device).where(Device.id == b).values(service_expires_at=utcnow() - timedelta(days=1))
+            )
+            db.session.commit()
+        results = self.batch(client, owner, [a, b], {"0101": 10})["data"]
+        assert [(r["deviceId"], r["ok"]) for r in results] == [(a, True), (b, False)] and results[1]["msg"]
+        pending = client.get(
+            f"{DEVICE}/DeviceCommand/pending",
+            headers={"X-Device-Id": guids["th_a"][0], "X-Device-Key": guids["th_a"][1]},
+        ).get_json()["data"]
+        assert [c["params"] for c in pending] == [{"0101": 10}]
+        assert self.batch(client, owner, [a], {"0101": 0})["data"]["errors"].keys() == {"0101"}  # out of range
+
+    def test_devices_of_different_models_refuse_the_whole_batch(self, app, client, owner, guids):
+        self.takes_batches(app)
+        a = add(client, owner, guids["th_a"][0], name="Fridge A")
+        room = add(client, owner, guids["cold_room"][0], name="Room")
+        body = self.batch(client, owner, [a, room], {"0101": 10})
+        assert body["code"] == 422 and body["data"]["errors"]["deviceIds"]
+        listed = client.get(f"{DEVICE}/DeviceCommand/list?deviceId={a}", headers=owner).get_json()["data"]
+        assert listed == []  # nothing was sent to anyone

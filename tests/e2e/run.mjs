@@ -45,6 +45,7 @@ const apiEnv = {
   DEVICE_KEY_SECRET,
   CAPTCHA_REQUIRED: '0',
   TRUSTED_PROXIES: '127.0.0.1,::1',
+  PUBLIC_BASE_URLS: `default=http://localhost:${WEB_PORT},junjia=http://junjia.localhost:${WEB_PORT}`,
   FLASK_DEBUG: '0',
 };
 const webEnv = {
@@ -219,6 +220,8 @@ async function main() {
   const worker = background('worker', RQ, ['worker', '--worker-class', 'api.jobs.worker.AppWorker', '--url', REDIS_URL, '--with-scheduler', 'notifications', 'exports', 'reports', 'default'], {
     env: apiEnv,
   });
+  // From scratch: tracing a build over a previous one's output ran out of file handles (EMFILE).
+  fs.rmSync(path.join(ROOT, 'web', webEnv.NEXT_DIST_DIR), { recursive: true, force: true });
   step('web-build', 'npm', ['run', 'build', '-w', 'web'], { env: webEnv });
   const web = background('web', 'npm', ['run', 'start', '-w', 'web'], { env: webEnv });
   await waitFor('api', api, `http://127.0.0.1:${API_PORT}/api/health`);

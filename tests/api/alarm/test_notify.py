@@ -6,14 +6,16 @@ import hashlib
 import hmac
 import json
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
+from sqlalchemy import select
 from werkzeug.wrappers import Request, Response
 
-from api.alarm.escalation import escalate
-from api.alarm.models import AlarmRecipient, MessageType, PushSetting
+from api.alarm.escalation import _balance_message, escalate
+from api.alarm.models import AlarmRecipient, Message, MessageType, PushSetting
 from api.device.models import Device
-from api.extensions.db import db
+from api.extensions.db import db, utcnow
 from api.notify.jobs import deliver_message
 from api.notify.models import Channel, DeliveryStatus
 from tests.api.alarm.helpers import (
@@ -258,6 +260,24 @@ class TestDelivery:
         page = client.post(f"{ALARM}/AlarmMessage/page", json={"type": "system"}, headers=owner).get_json()["data"]
         assert page["total"] == 1 and "Fridge" in page["list"][0]["content"]
 
+    def test_an_empty_balance_is_reported_once_per_device_per_day(self, app, owner, fridge):
+        with app.app_context():
+            device = db.session.get(Device, fridge[0])
+            for alarm_id in (101, 102, 103):  # three alarms not sent, by SMS and by voice: one message
+                _balance_message(SimpleNamespace(id=alarm_id, opened_at=utcnow()), device, Channel.SMS)
+                _balance_message(SimpleNamespace(id=alarm_id, opened_at=utcnow()), device, Channel.VOICE)
+                db.session.commit()
+        assert [m.params["alarmId"] for m in messages(app) if m.type == MessageType.SYSTEM] == [101]
+        with app.app_context():
+            # A day later the next empty-balance send is reported again.
+            for message in db.session.scalars(select(Message).where(Message.device_id == fridge[0])):
+                message.created_at = utcnow() - timedelta(days=1, minutes=1)
+            device = db.session.get(Device, fridge[0])
+            _balance_message(SimpleNamespace(id=104, opened_at=utcnow()), device, Channel.SMS)
+            db.session.commit()
+        system = [m for m in messages(app) if m.type == MessageType.SYSTEM]
+        assert sorted(m.params["alarmId"] for m in system) == [101, 104]
+
 
 class Hook(HttpFake):
     def __init__(self):
@@ -272,9 +292,13 @@ class TestWebhook:
     def test_signed_post_when_private_targets_are_allowed(self, app, client, owner, fridge, run_jobs, monkeypatch):
         monkeypatch.setitem(app.config, "WEBHOOK_ALLOW_PRIVATE", True)
         with Hook() as hook:
-            body = save_push(client, owner, fridge[0], channels=["webhook"], webhookUrl=f"{hook.url}/alarm")
+            secret = "receiver-signing-secret-0123456789"
+            body = save_push(
+                client, owner, fridge[0], channels=["webhook"], webhookUrl=f"{hook.url}/alarm", webhookSecret=secret
+            )
             assert body["code"] == 0, body
-            secret = body["data"]["webhookSecret"]
+            # Write-only: the secret never comes back, neither in the save's answer nor on reading.
+            assert "webhookSecret" not in body["data"] and body["data"]["webhookSecretSet"] is True
             excursion(client, owner, fridge)
             run_jobs()
             [(headers, payload)] = hook.received
@@ -294,7 +318,9 @@ class TestWebhook:
     ):
         monkeypatch.setitem(app.config, "WEBHOOK_ALLOW_PRIVATE", True)
         with Hook() as hook:
-            save_push(client, owner, fridge[0], channels=["webhook"], webhookUrl=f"{hook.url}/alarm")
+            save_push(
+                client, owner, fridge[0], channels=["webhook"], webhookUrl=f"{hook.url}/alarm", webhookSecret="s" * 32
+            )
             monkeypatch.setitem(app.config, "WEBHOOK_ALLOW_PRIVATE", False)  # configuration changed since
             excursion(client, owner, fridge)
             run_jobs()

@@ -142,7 +142,7 @@ describe('alarms and notifications (issue 7)', () => {
     // The device's alarm status tab shows it as processed.
     await page.goto(siteUrl('localhost', `/device/detail/${deviceId}`));
     await page.getByRole('tab', { name: 'Alarm status' }).click();
-    await page.getByTestId('alarm-history').getByText('Agreed').waitFor();
+    await page.getByTestId('alarm-history').getByText('Agreed').first().waitFor();
     await screenshot(page, 'alarm-device-status');
     assert.deepEqual(
       errors.filter((text) => !text.includes("404 (Not Found)")),

@@ -47,7 +47,10 @@ export function collectErrors(page) {
 export async function signInWithForm(page, userName, password = DEMO_PASSWORD) {
   await page.locator('#userName').fill(userName);
   await page.locator('#password').fill(password);
-  await page.locator('#verifyCode').fill('0000'); // the e2e api runs with CAPTCHA_REQUIRED=0
+  // The form asks for the captcha only when the api says so (the e2e api runs with CAPTCHA_REQUIRED=0).
+  const form = page.locator('form[data-captcha]').filter({ has: page.locator('#userName') });
+  await page.waitForFunction(() => document.querySelector('form[data-captcha]')?.getAttribute('data-captcha') !== 'loading');
+  if ((await form.getAttribute('data-captcha')) === 'required') await page.locator('#verifyCode').fill('0000');
   await page.getByTestId('login-submit').click();
 }
 
@@ -117,4 +120,30 @@ export async function chooseMenuItem(page, name) {
   await item.waitFor();
   await page.waitForTimeout(300);
   await item.click();
+}
+
+/**
+ * On a phone the console opens its menu drawer when entered (spec 2.3): close it (Escape) before
+ * working with the page under it.
+ */
+export async function closeMobileMenu(page) {
+  const open = page.locator('.ant-drawer-open [data-testid="side-menu"]');
+  await open.waitFor({ timeout: 15_000 });
+  await page.waitForTimeout(300); // the drawer's slide-in; a key during it is lost
+  await page.keyboard.press('Escape');
+  await open.waitFor({ state: 'hidden' });
+}
+
+/**
+ * Select a tab and wait until it is the selected one. A click that lands while a closing drawer's
+ * mask is still fading (the phone's menu) is lost, so the click is repeated until the tab is selected.
+ */
+export async function selectTab(page, name) {
+  const tab = page.getByRole('tab', { name, exact: true });
+  const selected = page.locator('[role="tab"][aria-selected="true"]', { hasText: name });
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    await tab.click();
+    if (await selected.waitFor({ timeout: 2_000 }).then(() => true, () => false)) return;
+  }
+  throw new Error(`the tab "${name}" was never selected`);
 }

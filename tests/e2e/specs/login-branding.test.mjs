@@ -156,7 +156,7 @@ describe('hosts and paths without a page', () => {
     await context.close();
   });
 
-  test('/ opens sign-in; unknown paths lead to / and a public page still in development shows the 404 page', async () => {
+  test('/ opens sign-in; unknown paths lead to /; a public page (the help centre) needs no sign-in', async () => {
     const context = await contextFor(browser, 'localhost', 'zh-CN');
     const page = await context.newPage();
     await page.goto(siteUrl('localhost', '/'));
@@ -165,8 +165,8 @@ describe('hosts and paths without a page', () => {
     await page.waitForURL((url) => url.pathname === '/user/login' && url.searchParams.get('redirect') === '/home');
     const response = await page.goto(siteUrl('localhost', '/help/center'));
     assert.equal(response.status(), 200);
-    assert.equal(await page.title(), '冷迹云监测平台 - 页面不存在');
-    await page.getByText('页面不存在或正在开发中').waitFor();
+    await page.getByTestId('help-center').waitFor();
+    assert.equal(await page.title(), '冷迹云监测平台 - 帮助中心');
     await context.close();
   });
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { apiLogin, collectErrors, contextFor, launch, MAILBOX, screenshot, siteUrl, useToken } from './browser.mjs';
+import { apiLogin, collectErrors, contextFor, launch, MAILBOX, screenshot, siteUrl, useToken, closeMobileMenu } from './browser.mjs';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const PYTHON = path.join(ROOT, '.venv/bin/python');
@@ -69,9 +69,13 @@ describe('exports and the download centre (issue 8)', () => {
     assert.match(csv.name, /^Vaccine Fridge_\d{8}-\d{8}\.csv$/);
     assert.deepEqual([...csv.bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'UTF-8 BOM');
     const lines = csv.bytes.toString('utf8').slice(1).trim().split('\r\n');
-    assert.match(lines[0], /^Device name,GUID,Time \(.+\),Temperature \(°C\)$/);
-    assert.ok(lines.length > 250 && lines.length < 300, `a day of five-minute readings, got ${lines.length - 1}`);
-    assert.ok(lines.slice(1).every((line) => line.startsWith('Vaccine Fridge,')));
+    assert.match(lines[0], /^Device name,GUID,Time \(.+\),Temperature \(°C\),Back-filled$/);
+    // The readings, then a blank line and the per-sensor summary (limits, excursions, MKT, completeness).
+    const blank = lines.indexOf('');
+    const readings = lines.slice(1, blank === -1 ? undefined : blank);
+    assert.ok(blank > 0, 'a summary follows the readings');
+    assert.ok(readings.length > 250 && readings.length < 300, `a day of five-minute readings, got ${readings.length}`);
+    assert.ok(readings.every((line) => line.startsWith('Vaccine Fridge,')));
     await screenshot(page, 'download-center-1440');
 
     await openDevice(page);
@@ -86,7 +90,7 @@ describe('exports and the download centre (issue 8)', () => {
         'import io, sys, json; from openpyxl import load_workbook; ' +
           'b = load_workbook(io.BytesIO(open(sys.argv[1], "rb").read()), read_only=True); ' +
           's = b[b.sheetnames[1]]; rows = list(s.iter_rows(values_only=True)); ' +
-          'print(json.dumps({"sheets": b.sheetnames, "rows": len(rows) - 1, "header": [str(c) for c in rows[0]], "first": rows[1][1]}))',
+          'print(json.dumps({"sheets": b.sheetnames, "rows": len(rows) - 1, "header": [str(c) for c in rows[0]], "first": rows[1][2]}))',
         xlsx.file,
       ],
       { encoding: 'utf8' },
@@ -95,7 +99,9 @@ describe('exports and the download centre (issue 8)', () => {
     const book = JSON.parse(opened.stdout);
     assert.deepEqual(book.sheets, ['Summary', DEVICE]);
     assert.ok(book.rows > 250 && book.rows < 300, `rows ${book.rows}`);
-    assert.equal(book.header[1], 'Temperature (°C)');
+    // Time, its UTC offset (a DST hour is never ambiguous), then the readings.
+    assert.equal(book.header[1], 'UTC offset');
+    assert.equal(book.header[2], 'Temperature (°C)');
     assert.equal(typeof book.first, 'number');
     assert.deepEqual(errors(), []);
     await context.close();
@@ -104,7 +110,9 @@ describe('exports and the download centre (issue 8)', () => {
   test('the download centre works at 390 px', async () => {
     const { context, page, errors } = await signedIn({ width: 390, height: 844 });
     await page.goto(siteUrl('localhost', '/consumer/download'));
-    await page.getByTestId('file-table').locator('tbody tr[data-file-id]').first().waitFor();
+    await closeMobileMenu(page);
+    // Cards below the tablet breakpoint (the shared list component).
+    await page.getByTestId('file-table').locator('[data-testid="list-card"][data-file-id]').first().waitFor();
     await screenshot(page, 'download-center-390');
     assert.deepEqual(errors(), []);
     await context.close();

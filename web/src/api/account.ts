@@ -97,18 +97,28 @@ export function loginByEmail(payload: EmailLoginPayload): Promise<LoginAnswer> {
   return post<LoginAnswer>(`${BASE}/login/email`, payload);
 }
 
-/** GET code/phone or code/email: sends a verification code for a purpose. */
-export function sendCode(channel: CodeChannel, target: string, type: CodePurpose): Promise<{ resendAfter: number }> {
-  return get<{ resendAfter: number }>(`${BASE}/code/${channel}`, { [channel]: target, type });
+/** Answer code of a code request for an address that received many codes lately: send the image captcha. */
+export const CAPTCHA_NEEDED_CODE = 1014;
+
+export interface CodeCaptcha {
+  verifyKey: string;
+  verifyCode: string;
+}
+
+/** GET code/phone or code/email: sends a verification code for a purpose (with the image captcha when asked for). */
+export function sendCode(channel: CodeChannel, target: string, type: CodePurpose, captcha?: CodeCaptcha): Promise<{ resendAfter: number }> {
+  return get<{ resendAfter: number }>(`${BASE}/code/${channel}`, { [channel]: target, type, ...captcha });
 }
 
 /** GET code/email for sign-in. */
-export function sendEmailCode(email: string): Promise<{ resendAfter: number }> {
-  return sendCode('email', email, 'login');
+export function sendEmailCode(email: string, captcha?: CodeCaptcha): Promise<{ resendAfter: number }> {
+  return sendCode('email', email, 'login', captcha);
 }
 
 /** The header of a newVerify answer naming the captcha; sent back as `verifyKey` on sign-in. */
 export const CAPTCHA_KEY_HEADER = 'x-captcha-key';
+/** '1' when sign-in asks for the captcha, '0' when the api does not (CAPTCHA_REQUIRED=0). */
+export const CAPTCHA_REQUIRED_HEADER = 'x-captcha-required';
 
 /** GET newVerify: the image captcha as a blob, its key in a header. */
 export function newVerify(): Promise<BlobAnswer> {

@@ -1,6 +1,7 @@
 /** Alarm calls (all under /alarm): the message centre, a device's alarms, push settings and limits. */
 import type { Page } from '@/components/ui/table';
-import { get, post, put, type RequestOptions } from './client';
+import { fetchRead, readKey } from './read';
+import { post, put, type RequestOptions } from './client';
 
 const BASE = '/alarm';
 
@@ -38,6 +39,16 @@ export interface Alarm {
   processTime: string | null;
   levelReached: number;
   messageId: number | null;
+  /** Every processing decision, oldest first; the latest is `processState`. */
+  history?: AlarmDecision[];
+}
+
+export interface AlarmDecision {
+  state: ProcessState;
+  result: string | null;
+  by: string | null;
+  /** ISO 8601 with the caller's offset. */
+  time: string;
 }
 
 export interface AlarmMessage {
@@ -85,7 +96,8 @@ export interface Notification {
   recipient: string;
   subject: string | null;
   body: string;
-  status: 'pending' | 'sent' | 'failed';
+  /** logged: no provider is configured, the message was only written to the server log (nobody got it). */
+  status: 'pending' | 'sent' | 'logged' | 'failed';
   attempts: number;
   lastError: string | null;
   providerRef: string | null;
@@ -119,7 +131,9 @@ export interface PushSetting {
   scheduleEnd: string | null;
   urgentKinds: AlarmKind[];
   webhookUrl: string | null;
+  /** Write-only: sent when set or changed, never returned. */
   webhookSecret?: string | null;
+  webhookSecretSet?: boolean;
   smsCount?: number;
   voiceCount?: number;
 }
@@ -132,12 +146,14 @@ export interface SensorLimit {
   enabled: boolean;
 }
 
+export const messagePageKey = (query: MessageQuery) => readKey(`${BASE}/AlarmMessage/page`, query, 'post');
 export function messagePage(query: MessageQuery): Promise<Page<AlarmMessage>> {
-  return post<Page<AlarmMessage>>(`${BASE}/AlarmMessage/page`, query);
+  return fetchRead<Page<AlarmMessage>>(messagePageKey(query));
 }
 
+export const unreadCountKey = () => readKey(`${BASE}/AlarmMessage/unreadCount`);
 export function unreadCount(): Promise<UnreadCount> {
-  return get<UnreadCount>(`${BASE}/AlarmMessage/unreadCount`);
+  return fetchRead<UnreadCount>(unreadCountKey());
 }
 
 export function markRead(ids?: number[]): Promise<{ processed: number }> {
@@ -148,20 +164,24 @@ export function processMessages(ids: number[], processState: ResultState, result
   return put<{ processed: number }>(`${BASE}/AlarmMessage/process`, { ids, processState, result: result || null });
 }
 
+export const deviceAlarmStatusKey = (deviceId: number) => readKey(`${BASE}/Alarm/deviceStatus`, { deviceId });
 export function deviceAlarmStatus(deviceId: number): Promise<DeviceAlarmStatus> {
-  return get<DeviceAlarmStatus>(`${BASE}/Alarm/deviceStatus`, { deviceId });
+  return fetchRead<DeviceAlarmStatus>(deviceAlarmStatusKey(deviceId));
 }
 
+export const alarmPageKey = (query: { deviceId: number; start: number; pageSize: number; status?: 'open' | 'closed' }) => readKey(`${BASE}/Alarm/page`, query, 'post');
 export function alarmPage(query: { deviceId: number; start: number; pageSize: number; status?: 'open' | 'closed' }): Promise<Page<Alarm>> {
-  return post<Page<Alarm>>(`${BASE}/Alarm/page`, query);
+  return fetchRead<Page<Alarm>>(alarmPageKey(query));
 }
 
+export const alarmNotificationsKey = (alarmId: number) => readKey(`${BASE}/Alarm/notifications`, { alarmId });
 export function alarmNotifications(alarmId: number): Promise<Notification[]> {
-  return get<Notification[]>(`${BASE}/Alarm/notifications`, { alarmId });
+  return fetchRead<Notification[]>(alarmNotificationsKey(alarmId));
 }
 
+export const pushSettingKey = (deviceId: number) => readKey(`${BASE}/PushSetting/get`, { deviceId });
 export function pushSetting(deviceId: number): Promise<PushSetting> {
-  return get<PushSetting>(`${BASE}/PushSetting/get`, { deviceId });
+  return fetchRead<PushSetting>(pushSettingKey(deviceId));
 }
 
 /** Field errors come back to the form when handleErrors is false. */
@@ -169,8 +189,9 @@ export function savePushSetting(setting: PushSetting, options?: RequestOptions):
   return post<PushSetting>(`${BASE}/PushSetting/save`, setting, options);
 }
 
+export const sensorLimitsKey = (deviceId: number) => readKey(`${BASE}/SensorLimit/list`, { deviceId });
 export function sensorLimits(deviceId: number): Promise<SensorLimit[]> {
-  return get<SensorLimit[]>(`${BASE}/SensorLimit/list`, { deviceId });
+  return fetchRead<SensorLimit[]>(sensorLimitsKey(deviceId));
 }
 
 export function saveSensorLimits(deviceId: number, limits: SensorLimit[], options?: RequestOptions): Promise<SensorLimit[]> {

@@ -217,3 +217,38 @@ describe('duplicate in-flight requests', () => {
     expect(seen.every((config) => !config.signal?.aborted)).toBe(true);
   });
 });
+
+describe('FDA evidence (a reason or a signature for a GxP change)', () => {
+  const needed = (needs: string): Reply => ({ status: 200, body: { code: 4604, msg: 'FDA mode: give a reason for this change.', data: { needs } } });
+  afterEach(() => setClientHandlers({ askEvidence: null }));
+
+  it('asks the user once and sends the call again with the evidence in encoded headers', async () => {
+    replies = (config) => (config.headers.get('X-Change-Reason') ? ok({ saved: true }) : needed('signature'));
+    const askEvidence = vi.fn(async () => ({ reason: '冷库门未关', userName: 'demouser', password: 'Cold#2026' }));
+    setClientHandlers({ askEvidence });
+    await expect(post('/alarm/AlarmMessage/process', { ids: [1] })).resolves.toEqual({ saved: true });
+    expect(askEvidence).toHaveBeenCalledWith('signature', 'FDA mode: give a reason for this change.');
+    expect(seen).toHaveLength(2);
+    expect(seen[1].headers.get('X-Change-Reason')).toBe(encodeURIComponent('冷库门未关'));
+    expect(seen[1].headers.get('X-Signature-User')).toBe('demouser');
+    expect(seen[1].headers.get('X-Signature-Password')).toBe(encodeURIComponent('Cold#2026'));
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('a cancelled prompt changes nothing and the call is refused without a second try', async () => {
+    replies = () => needed('reason');
+    setClientHandlers({ askEvidence: async () => null });
+    await expect(post('/alarm/SensorLimit/save', { deviceId: 1 })).rejects.toBeInstanceOf(ApiError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('asks only once: a second refusal is an ordinary failure', async () => {
+    replies = () => needed('reason');
+    const askEvidence = vi.fn(async () => ({ reason: 'SOP-12' }));
+    setClientHandlers({ askEvidence });
+    await expect(post('/alarm/SensorLimit/save', { deviceId: 1 })).rejects.toBeInstanceOf(ApiError);
+    expect(askEvidence).toHaveBeenCalledTimes(1);
+    expect(seen).toHaveLength(2);
+    expect(notify).toHaveBeenCalledTimes(1);
+  });
+});

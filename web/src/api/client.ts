@@ -3,10 +3,12 @@
  * browser's time zone and the chosen language, and (except sign-in and register) the bearer token;
  * a second identical in-flight call cancels the first, which is then silently ignored; blob answers
  * come back with their headers; body code 0 is success, everything else goes through errors.ts.
+ * A change that FDA mode wants evidence for (a reason, or a signature) is asked of the user and sent
+ * again with it, so no page has to know which calls are GxP records.
  */
 import axios, { AxiosHeaders, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import { getStoredLanguage } from '@/i18n/languages';
-import { ANONYMOUS_PATHS, API_BASE, REQUEST_TIMEOUT_MS, TIMEZONE_HEADER } from './constants';
+import { ANONYMOUS_PATHS, API_BASE, EVIDENCE_REQUIRED_CODE, PASSWORD_HEADER, REASON_HEADER, REQUEST_TIMEOUT_MS, SIGNER_HEADER, TIMEZONE_HEADER } from './constants';
 import {
   ApiError,
   failureFromBody,
@@ -16,11 +18,23 @@ import {
   type ApiFailure,
   type Envelope,
 } from './errors';
+import { IDLE_HEADER, recordIdleLimit } from './idle';
 import { endSession, getAccessToken } from './session';
 
 export interface RequestOptions extends AxiosRequestConfig {
   /** false: no notice and no logout; the caller handles the rejected ApiError itself. */
   handleErrors?: boolean;
+  /** Set on the second try of a call that FDA mode asked evidence for (asked once only). */
+  withEvidence?: boolean;
+}
+
+export type EvidenceNeed = 'reason' | 'signature';
+
+/** What the user gives for a GxP change: the reason, and for a signature the two components again. */
+export interface Evidence {
+  reason: string;
+  userName?: string;
+  password?: string;
 }
 
 export interface BlobAnswer {
@@ -32,9 +46,11 @@ export interface BlobAnswer {
 export interface ClientHandlers {
   notify: (failure: ApiFailure) => void;
   endSession: () => void;
+  /** Ask the user for a change's evidence (see ui/EvidencePrompt); null when they cancel. */
+  askEvidence: ((need: EvidenceNeed, message: string) => Promise<Evidence | null>) | null;
 }
 
-const handlers: ClientHandlers = { notify: () => undefined, endSession };
+const handlers: ClientHandlers = { notify: () => undefined, endSession, askEvidence: null };
 
 export function setClientHandlers(next: Partial<ClientHandlers>): void {
   Object.assign(handlers, next);
@@ -61,6 +77,12 @@ http.interceptors.request.use((config) => {
   const token = isAnonymousPath(config.url) ? null : getAccessToken();
   if (token) config.headers.set('Authorization', `Bearer ${token}`);
   return config;
+});
+
+http.interceptors.response.use((response) => {
+  // Only signed-in answers speak about the session's idle limit.
+  if (response.config.headers?.Authorization) recordIdleLimit(AxiosHeaders.from(response.headers as AxiosHeaders).get(IDLE_HEADER) as string | null);
+  return response;
 });
 
 /** Identity of a call for de-duplication: method, path and payload (query and body). */
@@ -113,6 +135,20 @@ async function unwrap<T>(response: AxiosResponse, options: RequestOptions): Prom
   return (body as Envelope<T>).data;
 }
 
+function evidenceNeeded(body: unknown): EvidenceNeed | null {
+  if (!isEnvelope(body) || body.code !== EVIDENCE_REQUIRED_CODE) return null;
+  const needs = (body.data as { needs?: unknown } | null)?.needs;
+  return needs === 'signature' ? 'signature' : 'reason';
+}
+
+export function evidenceHeaders(evidence: Evidence): Record<string, string> {
+  // Encoded: headers carry ASCII only, and a reason is often Chinese.
+  const headers: Record<string, string> = { [REASON_HEADER]: encodeURIComponent(evidence.reason.trim()) };
+  if (evidence.userName) headers[SIGNER_HEADER] = encodeURIComponent(evidence.userName);
+  if (evidence.password) headers[PASSWORD_HEADER] = encodeURIComponent(evidence.password);
+  return headers;
+}
+
 /** One call. Resolves with the answer's `data` (or a BlobAnswer), rejects with an ApiError. */
 export async function request<T>(options: RequestOptions): Promise<T> {
   const key = requestKey(options);
@@ -132,6 +168,14 @@ export async function request<T>(options: RequestOptions): Promise<T> {
     if (inFlight.get(key) === controller) inFlight.delete(key);
   }
   if (controller.signal.aborted) return ignored<T>();
+  const need = options.withEvidence || !handlers.askEvidence ? null : evidenceNeeded(response.data);
+  if (need && handlers.askEvidence) {
+    const evidence = await handlers.askEvidence(need, (response.data as Envelope).msg);
+    // Cancelled: the change is not made, and the user knows why (they closed the prompt).
+    if (!evidence) throw new ApiError(failureFromBody(response.data as Envelope, response.status), response.data);
+    const headers = { ...(options.headers as Record<string, string> | undefined), ...evidenceHeaders(evidence) };
+    return request<T>({ ...options, headers, withEvidence: true });
+  }
   return unwrap<T>(response, options);
 }
 

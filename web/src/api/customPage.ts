@@ -28,6 +28,11 @@ export interface Branding {
   remark: string;
   /** Social sign-ins this site offers (only these buttons are shown). */
   socialLogins?: SocialLogin[];
+  /** Operator settings (issue 26): the external sites of the plc and calibration serve routes (the
+   * menu hides an entry without one) and the cloud-control large screen's yearly price in cents. */
+  plcUrl?: string | null;
+  calibrationUrl?: string | null;
+  cloudControlYearlyPrice?: number | null;
 }
 
 export type SocialLogin = 'wechat' | 'qq' | 'facebook';

@@ -1,6 +1,7 @@
 /** Device calls (all under /device): devices, their data, commands, records and service expiry. */
 import type { Page } from '@/components/ui/table';
 import type { DevicePermission } from '@/routes/permissions';
+import { fetchRead, readKey } from './read';
 import { del, get, post, put, type RequestOptions } from './client';
 
 const BASE = '/device';
@@ -24,8 +25,13 @@ export interface Device {
   status: DeviceStatus;
   useFlag: boolean;
   focus: boolean;
+  /** Quick-search flag: the public quick query answers for this device (only its owner changes it). */
+  quickSearch: boolean;
   /** Shared with the signed-in account (its permission template applies). */
   shareFlag: boolean;
+  waybillSupport: boolean;
+  /** Its type takes the same settings sent to many devices at once (batch parameters). */
+  batchParam: boolean;
   intervalSeconds: number;
   serviceExpiredDate: string | null;
   dataExpiredDate: string | null;
@@ -95,6 +101,7 @@ export interface DeviceForm {
   deviceName: string;
   timeZone: string;
   remark?: string;
+  quickSearch?: boolean;
 }
 
 export interface Latest {
@@ -109,9 +116,19 @@ export interface Latest {
 
 export interface ChartPoint {
   t: number;
+  /** null: the api's gap marker (no data for longer than `gapSeconds`); the chart draws no line across it. */
   v: number | null;
   min?: number | null;
   max?: number | null;
+  /** true: a back-filled reading (received long after its time). */
+  b?: boolean;
+}
+
+export interface ChartGap {
+  /** Epoch ms of the last point before and the first after. */
+  start: number;
+  end: number;
+  seconds: number;
 }
 
 export type TemperatureUnit = 'C' | 'F';
@@ -120,6 +137,8 @@ export interface ChartAnswer {
   bucketSeconds: number;
   unit: TemperatureUnit;
   series: Record<string, ChartPoint[]>;
+  gaps?: Record<string, ChartGap[]>;
+  gapSeconds?: number;
 }
 
 export interface TrackPoint {
@@ -187,9 +206,9 @@ export interface ExpiredDevice {
   serviceExpiredDate: string | null;
 }
 
+/** What a visitor sees: nothing of the owner, not even the device's name. */
 export interface QuickQueryAnswer {
   deviceGuid: string;
-  deviceName: string;
   typeName: string;
   status: DeviceStatus;
   lastDataTime: string | null;
@@ -198,16 +217,19 @@ export interface QuickQueryAnswer {
   chart: Record<string, ChartPoint[]>;
 }
 
+export const devicePageKey = (query: DevicePageQuery) => readKey(`${BASE}/Device/page`, query, 'post');
 export function devicePage(query: DevicePageQuery): Promise<Page<Device>> {
-  return post<Page<Device>>(`${BASE}/Device/page`, query);
+  return fetchRead<Page<Device>>(devicePageKey(query));
 }
 
+export const statusCountKey = () => readKey(`${BASE}/Device/statusCount`);
 export function statusCount(): Promise<StatusCount> {
-  return get<StatusCount>(`${BASE}/Device/statusCount`);
+  return fetchRead<StatusCount>(statusCountKey());
 }
 
+export const deviceDetailKey = (id: number) => readKey(`${BASE}/Device/detail/${id}`);
 export function deviceDetail(id: number): Promise<DeviceDetail> {
-  return get<DeviceDetail>(`${BASE}/Device/detail/${id}`);
+  return fetchRead<DeviceDetail>(deviceDetailKey(id));
 }
 
 /** Form errors (unknown GUID...) come back to the form when handleErrors is false. */
@@ -274,6 +296,11 @@ export function deviceEvents(deviceId: number): Promise<DeviceEvent[]> {
   return get<DeviceEvent[]>(`${BASE}/DeviceEvent/list`, { deviceId });
 }
 
+/** The same settings to several devices of one model: a result per device. */
+export function sendBatchCommand(deviceIds: number[], params: Record<string, number>): Promise<BatchResult[]> {
+  return post<BatchResult[]>(`${BASE}/DeviceCommand/batchSend`, { deviceIds, params });
+}
+
 export function sendCommand(deviceId: number, params: Record<string, number>): Promise<DeviceCommand> {
   return post<DeviceCommand>(`${BASE}/DeviceCommand/send`, { deviceId, params });
 }
@@ -282,8 +309,9 @@ export function deviceCommands(deviceId: number): Promise<DeviceCommand[]> {
   return get<DeviceCommand[]>(`${BASE}/DeviceCommand/list`, { deviceId });
 }
 
+export const maintenancePageKey = (query: { deviceId: number; kind: RecordKind; start: number; pageSize: number }) => readKey(`${BASE}/MaintenanceRecord/page`, query, 'post');
 export function maintenancePage(query: { deviceId: number; kind: RecordKind; start: number; pageSize: number }): Promise<Page<MaintenanceRecord>> {
-  return post<Page<MaintenanceRecord>>(`${BASE}/MaintenanceRecord/page`, query);
+  return fetchRead<Page<MaintenanceRecord>>(maintenancePageKey(query));
 }
 
 export function insertMaintenance(record: MaintenanceInput): Promise<MaintenanceRecord> {
@@ -303,8 +331,9 @@ export function expiredInfo(): Promise<ExpiredInfo> {
   return get<ExpiredInfo>(`${BASE}/DeviceExpireInfo/getExpiredInfoByType`, { type: 1 }, { handleErrors: false });
 }
 
+export const expiredServiceDevicesKey = (query: { start: number; pageSize: number; accountId?: number; expiredFlag: number }) => readKey(`${BASE}/Device/getExpiredServiceDevice`, query);
 export function expiredServiceDevices(query: { start: number; pageSize: number; accountId?: number; expiredFlag: number }): Promise<Page<ExpiredDevice>> {
-  return get<Page<ExpiredDevice>>(`${BASE}/Device/getExpiredServiceDevice`, query);
+  return fetchRead<Page<ExpiredDevice>>(expiredServiceDevicesKey(query));
 }
 
 /** Public: no token needed. */

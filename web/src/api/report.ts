@@ -1,10 +1,11 @@
 /** Exports, the download centre (/consumer/download) and scheduled reports (all under /report). */
 import type { Page } from '@/components/ui/table';
-import { del, get, getBlob, post, put, type BlobAnswer, type RequestOptions } from './client';
+import { fetchRead, readKey } from './read';
+import { del, getBlob, post, put, type BlobAnswer, type RequestOptions } from './client';
 
 const BASE = '/report';
 
-export type FileType = 'csv' | 'xlsx' | 'pdf';
+export type FileType = 'csv' | 'xlsx' | 'pdf' | 'zip';
 export type FileStatus = 'generating' | 'generated' | 'failed';
 export type Frequency = 'daily' | 'weekly' | 'monthly';
 
@@ -26,6 +27,8 @@ export interface ExportFile {
   progress: number;
   fileSize: number | null;
   scheduledReportId: number | null;
+  backupScheduleId?: number | null;
+  contentHash?: string | null;
   createTime: string;
   finishTime: string | null;
   expireTime: string | null;
@@ -63,8 +66,9 @@ export function requestExport(body: ExportRequest, options?: RequestOptions): Pr
   return post<ExportFile>(`${BASE}/ExportFile/export`, body, options);
 }
 
+export const filePageKey = (query: { start: number; pageSize: number; status?: FileStatus }) => readKey(`${BASE}/ExportFile/page`, query, 'post');
 export function filePage(query: { start: number; pageSize: number; status?: FileStatus }): Promise<Page<ExportFile>> {
-  return post<Page<ExportFile>>(`${BASE}/ExportFile/page`, query);
+  return fetchRead<Page<ExportFile>>(filePageKey(query));
 }
 
 export function downloadFile(id: number): Promise<BlobAnswer> {
@@ -75,12 +79,14 @@ export function deleteFile(id: number): Promise<null> {
   return del<null>(`${BASE}/ExportFile/delete/${id}`);
 }
 
+export const reportKindsKey = () => readKey(`${BASE}/ScheduledReport/kinds`);
 export function reportKinds(): Promise<ReportKind[]> {
-  return get<ReportKind[]>(`${BASE}/ScheduledReport/kinds`);
+  return fetchRead<ReportKind[]>(reportKindsKey());
 }
 
+export const reportPageKey = (query: { start: number; pageSize: number; reportName?: string }) => readKey(`${BASE}/ScheduledReport/page`, query, 'post');
 export function reportPage(query: { start: number; pageSize: number; reportName?: string }): Promise<Page<ScheduledReport>> {
-  return post<Page<ScheduledReport>>(`${BASE}/ScheduledReport/page`, query);
+  return fetchRead<Page<ScheduledReport>>(reportPageKey(query));
 }
 
 export function insertReport(body: ScheduledReportInput, options?: RequestOptions): Promise<ScheduledReport> {
@@ -97,6 +103,42 @@ export function deleteReport(id: number): Promise<null> {
 
 export function sendReportNow(id: number): Promise<ExportFile> {
   return post<ExportFile>(`${BASE}/ScheduledReport/sendNow/${id}`);
+}
+
+/** Scheduled backups (/service/scheduledBackup): zip archives of the account's devices, settings and readings. */
+export interface BackupScheduleInput {
+  name: string;
+  frequency: Frequency;
+  rangeDays: number;
+  keepCount: number;
+  enabled: boolean;
+  nextRunTime: string;
+}
+
+export interface BackupSchedule extends BackupScheduleInput {
+  id: number;
+  timeZone: string;
+  lastFileId: number | null;
+  createTime: string;
+}
+
+export const backupPageKey = (query: { start: number; pageSize: number; name?: string }) => readKey(`${BASE}/BackupSchedule/page`, query, 'post');
+export const backupArchivesKey = (query: { start: number; pageSize: number; id: number }) => readKey(`${BASE}/BackupSchedule/archives`, query, 'post');
+
+export function insertBackup(body: BackupScheduleInput, options?: RequestOptions): Promise<BackupSchedule> {
+  return post<BackupSchedule>(`${BASE}/BackupSchedule/insert`, body, options);
+}
+
+export function updateBackup(body: BackupScheduleInput & { id: number }, options?: RequestOptions): Promise<BackupSchedule> {
+  return put<BackupSchedule>(`${BASE}/BackupSchedule/update`, body, options);
+}
+
+export function deleteBackup(id: number): Promise<null> {
+  return del<null>(`${BASE}/BackupSchedule/delete/${id}`);
+}
+
+export function runBackupNow(id: number): Promise<ExportFile> {
+  return post<ExportFile>(`${BASE}/BackupSchedule/runNow/${id}`);
 }
 
 /** The file name of a download: RFC 6266 filename* (UTF-8) first, then the plain filename. */

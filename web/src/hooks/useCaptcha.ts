@@ -1,17 +1,19 @@
 import { useEffect, useState } from 'react';
 import useSWR from 'swr';
-import { CAPTCHA_KEY_HEADER, newVerify } from '@/api/account';
+import { CAPTCHA_KEY_HEADER, CAPTCHA_REQUIRED_HEADER, newVerify } from '@/api/account';
 
 export interface Captcha {
   imageUrl: string;
   verifyKey: string;
+  /** The api asks for the captcha at sign-in (X-Captcha-Required; CAPTCHA_REQUIRED on the api). */
+  required: boolean;
 }
 
 let forms = 0;
 
 async function fetchCaptcha(): Promise<Captcha> {
   const { data, headers } = await newVerify();
-  return { imageUrl: URL.createObjectURL(data), verifyKey: headers[CAPTCHA_KEY_HEADER] ?? '' };
+  return { imageUrl: URL.createObjectURL(data), verifyKey: headers[CAPTCHA_KEY_HEADER] ?? '', required: headers[CAPTCHA_REQUIRED_HEADER] !== '0' };
 }
 
 /**
@@ -29,5 +31,7 @@ export function useCaptcha() {
   useEffect(() => () => {
     if (data) URL.revokeObjectURL(data.imageUrl);
   }, [data]);
-  return { captcha: data, failed: Boolean(error), refresh: () => void mutate() };
+  // Unknown while loading; a failed call keeps asking (the api decides at sign-in anyway).
+  const required = error ? true : data?.required;
+  return { captcha: data, failed: Boolean(error), required, refresh: () => void mutate() };
 }

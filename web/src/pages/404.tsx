@@ -2,7 +2,7 @@ import type { GetStaticProps } from 'next';
 import { useTranslation } from 'next-i18next/pages';
 import { serverSideTranslations } from 'next-i18next/pages/serverSideTranslations';
 import { useEffect } from 'react';
-import { NotFound } from '@/components/errors/NotFound';
+import { ErrorPage } from '@/components/errors/ErrorPage';
 import { i18nConfig } from '@/i18n/config';
 import { DEFAULT_LANGUAGE, getStoredLanguage, LANGUAGES } from '@/i18n/languages';
 
@@ -25,5 +25,5 @@ export default function NotFoundPage() {
   useEffect(() => {
     void i18n.changeLanguage(getStoredLanguage());
   }, [i18n]);
-  return <NotFound />;
+  return <ErrorPage status={404} />;
 }

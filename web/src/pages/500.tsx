@@ -2,7 +2,7 @@ import type { GetStaticProps } from 'next';
 import { useTranslation } from 'next-i18next/pages';
 import { serverSideTranslations } from 'next-i18next/pages/serverSideTranslations';
 import { useEffect } from 'react';
-import { ServerError } from '@/components/errors/ServerError';
+import { ErrorPage } from '@/components/errors/ErrorPage';
 import { i18nConfig } from '@/i18n/config';
 import { DEFAULT_LANGUAGE, getStoredLanguage, LANGUAGES } from '@/i18n/languages';
 
@@ -21,5 +21,5 @@ export default function ServerErrorPage() {
   useEffect(() => {
     void i18n.changeLanguage(getStoredLanguage());
   }, [i18n]);
-  return <ServerError />;
+  return <ErrorPage status={500} />;
 }

@@ -1,5 +1,5 @@
 import type { GetServerSideProps } from 'next';
-import { NotFound } from '@/components/errors/NotFound';
+import { ErrorPage } from '@/components/errors/ErrorPage';
 import { ExternalRoute } from '@/components/shell/ExternalRoute';
 import { InDevelopment } from '@/components/shell/InDevelopment';
 import { matchRoute } from '@/routes/match';
@@ -30,7 +30,7 @@ export const getServerSideProps: GetServerSideProps<RoutePageProps> = async (con
 };
 
 export default function RoutePage({ routeKind }: RoutePageProps) {
-  if (routeKind === 'public') return <NotFound />;
+  if (routeKind === 'public') return <ErrorPage status={404} />;
   return <PlaceholderForRoute />;
 }
 

@@ -9,7 +9,9 @@ import type { SiteState } from '@/api/customPage';
 import { AppFrame } from '@/components/session/AppFrame';
 import { BrandingProvider } from '@/components/site/SiteContext';
 import { SiteError } from '@/components/site/SiteError';
+import { ChunkLoadWatch } from '@/components/ui/ChunkLoadWatch';
 import { NOTIFICATION_DURATION_S } from '@/components/ui/constants';
+import { EvidencePrompt } from '@/components/ui/EvidencePrompt';
 import { RequestFeedback } from '@/components/ui/RequestFeedback';
 import { useBranding } from '@/hooks/useBranding';
 import { i18nConfig } from '@/i18n/config';
@@ -32,6 +34,8 @@ function ColdChainApp({ Component, pageProps }: AppProps<Partial<SitePageProps>>
         <AntdApp message={{ duration: NOTIFICATION_DURATION_S }} notification={{ duration: NOTIFICATION_DURATION_S, placement: 'topRight' }}>
           <GlobalStyle />
           <RequestFeedback />
+          <EvidencePrompt />
+          <ChunkLoadWatch />
           <BrandingProvider value={branding}>
             {site.kind === 'ok' || site.kind === 'unresolved' ? (
               <AppFrame Component={Component} pageProps={pageProps} />

@@ -41,8 +41,11 @@ describe('buildAccess on the default style model', () => {
     expect(access.landing).toBe('/home');
   });
 
-  it('opens the whole operator area for a parent key', () => {
-    const operator = buildAccess('default', grantedSet([...ADMIN, 'operation.device', 'operation.product', 'operation.order']));
+  it('opens the operator routes the api grants (every route and action key is sent)', () => {
+    const operator = buildAccess(
+      'default',
+      grantedSet([...ADMIN, 'operation.device', 'operation.product', 'operation.product.type', 'operation.product.series', 'operation.order', 'operation.order.list']),
+    );
     expect(routeAccess(operator, route('operation.product.type'))).toBe('allowed');
     expect(routeAccess(operator, route('operation.product.series'))).toBe('allowed');
     expect(keys(operator.menu)).toEqual(expect.arrayContaining(['operation', 'operation.product', 'operation.product.type', 'operation.order.list']));
@@ -78,6 +81,7 @@ describe('buildAccess on the junjia style model (spec 6: the limited menu)', () 
   it('lands on /device/list and has no home or other areas', () => {
     expect(access.landing).toBe('/device/list');
     expect(routeAccess(access, route('home'))).toBe('missing');
+    expect(routeAccess(access, route('asset.list'))).toBe('missing');
     expect(routeAccess(access, route('customized.list'))).toBe('missing');
     expect(routeAccess(access, route('consumer.list'))).toBe('missing');
     expect(routeAccess(access, route('device.detail'))).toBe('allowed');
@@ -98,5 +102,17 @@ describe('buildAccess on the junjia style model (spec 6: the limited menu)', () 
 describe('filterMenu', () => {
   it('keeps a group only with children', () => {
     expect(filterMenu([{ key: 'g', children: [{ key: 'g.a', path: '/a' }] }], grantedSet(['x']))).toEqual([]);
+  });
+});
+
+describe('external sites in the menu (issue 26: plc and calibration serve are platform settings)', () => {
+  it('hides an entry whose address is unset and shows it, by the home permission, once set', () => {
+    expect(keys(buildAccess('default', grantedSet(HOLDER)).menu)).not.toEqual(expect.arrayContaining(['plc']));
+    const withPlc = keys(buildAccess('default', grantedSet(HOLDER), null, { plc: 'https://scada.example.com', calibrationServe: '' }).menu);
+    expect(withPlc).toContain('plc');
+    expect(withPlc).not.toContain('calibration.serve');
+    const both = keys(filterMenu(getStyleModel('default').menu, grantedSet(['home']), { plc: 'https://a.example', calibrationServe: 'https://b.example' }));
+    expect(both).toEqual(expect.arrayContaining(['plc', 'calibration.serve']));
+    expect(keys(filterMenu(getStyleModel('default').menu, grantedSet(['device.list']), { plc: 'https://a.example' }))).not.toContain('plc');
   });
 });

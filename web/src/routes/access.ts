@@ -7,7 +7,10 @@
 import { getStyleModel, type MenuEntry } from '@/theme/styleModels';
 import { matchRoute } from './match';
 import { hasPermission, type Granted } from './permissions';
-import { CONSOLE_ROUTES, type RouteDef } from './routes';
+import { CONSOLE_ROUTES, type ExternalSite, type RouteDef } from './routes';
+
+/** The configured addresses of the external sites (unset or empty: their menu entries are hidden). */
+export type ExternalUrls = Partial<Record<ExternalSite, string | null>>;
 
 export interface MenuItem {
   key: string;
@@ -30,14 +33,17 @@ function keysOf(entries: MenuEntry[]): string[] {
   return entries.flatMap((entry) => [entry.key, ...keysOf(entry.children ?? [])]);
 }
 
-/** Menu entries the user may see: leaves by permission, groups when a child is left. */
-export function filterMenu(entries: MenuEntry[], granted: Granted): MenuItem[] {
+/** Menu entries the user may see: leaves by permission, groups when a child is left; an external
+ * site's entry by its route's permission and only while its address is set. */
+export function filterMenu(entries: MenuEntry[], granted: Granted, externals: ExternalUrls = {}): MenuItem[] {
   return entries.flatMap((entry): MenuItem[] => {
     if (entry.children?.length) {
-      const children = filterMenu(entry.children, granted);
+      const children = filterMenu(entry.children, granted, externals);
       return children.length ? [{ key: entry.key, path: entry.path, icon: entry.icon, children }] : [];
     }
-    return hasPermission(granted, entry.key) ? [{ key: entry.key, path: entry.path, icon: entry.icon }] : [];
+    const external = CONSOLE_ROUTES.find((route) => route.external && route.name === entry.key);
+    const visible = external ? Boolean(externals[external.external as ExternalSite]) && hasPermission(granted, external.permission) : hasPermission(granted, entry.key);
+    return visible ? [{ key: entry.key, path: entry.path, icon: entry.icon }] : [];
   });
 }
 
@@ -53,14 +59,14 @@ function firstPath(items: MenuItem[]): string | undefined {
  * Everything the shell needs to know about what this user may do on this site.
  * `homePage` (accountInfo.userProfile.homePage) wins as the landing path when the user may open it.
  */
-export function buildAccess(styleModelName: string | null | undefined, granted: Granted, homePage?: string | null): Access {
+export function buildAccess(styleModelName: string | null | undefined, granted: Granted, homePage?: string | null, externals: ExternalUrls = {}): Access {
   const model = getStyleModel(styleModelName);
   const modelKeys = new Set(keysOf(model.menu));
   const available = new Set(CONSOLE_ROUTES.filter((route) => route.menu && modelKeys.has(route.menu)).map((route) => route.name));
   const permitted = new Set(
     CONSOLE_ROUTES.filter((route) => available.has(route.name) && hasPermission(granted, route.permission)).map((route) => route.name),
   );
-  const menu = filterMenu(model.menu, granted);
+  const menu = filterMenu(model.menu, granted, externals);
   const opens = (path: string | null | undefined) => {
     const match = path ? matchRoute(path) : null;
     return Boolean(match && permitted.has(match.route.name));

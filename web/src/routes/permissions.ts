@@ -1,8 +1,8 @@
 /**
- * Permission checks of spec section 6, the same rule the api enforces (api/role/permissions.py): a
- * key passes if the key (with optional sub-key) is granted: the key itself or a parent of it
- * ("operation" grants "operation.device.list", "device.list" grants "device.list.add"), or a sub-key
- * of it ("device.list.query" opens the route "device.list", not its other actions).
+ * Permission checks of spec section 6, the same rule the api enforces (api/access/keys.py): a key
+ * passes if "the key, with optional sub-key, is in the granted list": the key itself or a sub-key of
+ * it ("device.list.query" opens the route "device.list", not its other actions). A route key does not
+ * grant its actions: the api sends every granted action key in permissionRoutes.
  */
 export type Granted = ReadonlySet<string>;
 
@@ -12,10 +12,7 @@ export function grantedSet(permissionRoutes: readonly string[] | null | undefine
 
 export function hasPermission(granted: Granted, key: string | undefined): boolean {
   if (!key) return true;
-  const parts = key.split('.');
-  for (let i = parts.length; i > 0; i -= 1) {
-    if (granted.has(parts.slice(0, i).join('.'))) return true;
-  }
+  if (granted.has(key)) return true;
   const prefix = `${key}.`;
   for (const item of granted) if (item.startsWith(prefix)) return true;
   return false;

@@ -24,8 +24,11 @@ export interface RouteDef {
   /** Constraints of path parameters. */
   params?: Record<string, RegExp>;
   /** Opens an external site in a new window instead of a page (spec 2.1: plc, calibration serve). */
-  external?: 'plc' | 'calibrationServe';
+  external?: ExternalSite;
 }
+
+/** The external sites whose addresses are platform settings (issue 26). */
+export type ExternalSite = 'plc' | 'calibrationServe';
 
 const consoleRoute = (name: string, path: string, permission = name, extra: Partial<RouteDef> = {}): RouteDef => ({
   name,
@@ -92,9 +95,10 @@ export const CONSOLE_ROUTES: RouteDef[] = [
   consoleRoute('service.center.scheduledBackup', '/service/scheduledBackup'),
   consoleRoute('notice.list', '/notice/list'),
   consoleRoute('dataInterface.index', '/dataInterface/index'),
-  // External sites opened in a new window (spec 2.1); their addresses are build settings.
-  consoleRoute('plc', '/plc', 'home', { menu: 'home', external: 'plc' }),
-  consoleRoute('calibration.serve', '/service/calibration', 'home', { menu: 'home', external: 'calibrationServe' }),
+  // External sites opened in a new window (spec 2.1); their addresses are platform settings, and the
+  // menu hides an entry whose address is unset. Anyone who may open home may open them.
+  consoleRoute('plc', '/plc', 'home', { menu: 'plc', external: 'plc' }),
+  consoleRoute('calibration.serve', '/service/calibration', 'home', { menu: 'calibration.serve', external: 'calibrationServe' }),
 ];
 
 const publicRoute = (name: string, path: string): RouteDef => ({ name, path, kind: 'public' });
@@ -112,6 +116,8 @@ export const PUBLIC_ROUTES: RouteDef[] = [
   publicRoute('mobileQuick.waybill.list', '/mobileQuick/waybill'),
   publicRoute('mobileQuick.waybill.detail', '/mobileQuick/waybill/detail'),
   publicRoute('pcQuick.waybill', '/pcQuick/waybill'),
+  publicRoute('share.waybill', '/share/waybill/:token'),
+  publicRoute('fda.verify', '/fda/verify'),
   publicRoute('help.center', '/help/center'),
   publicRoute('mobile.help.list', '/mobile/help/list'),
   publicRoute('mobile.help.center', '/mobile/help/center'),
@@ -122,15 +128,28 @@ export const PUBLIC_ROUTES: RouteDef[] = [
   publicRoute('mobilePay.paypal.cancel', '/mobilePay/paypal/cancel'),
   publicRoute('notFound', '/404'),
   publicRoute('serverError', '/500'),
-  // The calibration service's sign-in pages; its other public pages have no path in the spec yet.
+  // The calibration service's sign-in pages and its public pages (spec 2.1: the calibration.* family
+  // home, form, form.example, quickly, preview; calibration.mobile.* quickly, device.example, apply,
+  // apply.success, preview), plus the certificate verification page its QR codes open.
   publicRoute('calibration.login', '/calibration/login'),
   publicRoute('calibration.admin.login', '/calibration/admin/login'),
   publicRoute('calibration.mobile.login', '/mobile/calibration/login'),
+  publicRoute('calibration.home', '/calibration/home'),
+  publicRoute('calibration.form', '/calibration/form'),
+  publicRoute('calibration.form.example', '/calibration/form/example'),
+  publicRoute('calibration.quickly', '/calibration/quickly'),
+  publicRoute('calibration.preview', '/calibration/preview'),
+  publicRoute('calibration.verify', '/calibration/verify'),
+  publicRoute('calibration.mobile.quickly', '/mobile/calibration/quickly'),
+  publicRoute('calibration.mobile.device.example', '/mobile/calibration/device/example'),
+  publicRoute('calibration.mobile.apply', '/mobile/calibration/apply'),
+  publicRoute('calibration.mobile.apply.success', '/mobile/calibration/apply/success'),
+  publicRoute('calibration.mobile.preview', '/mobile/calibration/preview'),
 ];
 
 /**
- * The calibration service area (its own layout, arriving with the calibration issue): every other
- * path under these prefixes needs a calibration sign-in, the login path chosen by loginPathFor.
+ * The calibration service area (its own layouts, components/calibration): every other path under
+ * these prefixes needs a calibration sign-in, the login path chosen by loginPathFor.
  */
 export const CALIBRATION_ROUTES: RouteDef[] = [
   { name: 'calibration.mobile', path: '/mobile/calibration/:rest*', kind: 'calibration' },

@@ -3,6 +3,7 @@ import { App, Button, Form, Input, type FormInstance } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import { sendCode, type CodeChannel, type CodePurpose } from '@/api/account';
+import { useCodeCaptcha } from '@/components/login/CodeCaptcha';
 import { InputWithAction } from '@/components/login/FormRow';
 import { CODE_RESEND_SECONDS } from '@/components/ui/constants';
 import { useCountdown } from '@/hooks/useCountdown';
@@ -27,6 +28,7 @@ export function SendCodeField({ form, targetField, channel, purpose, name = 'cod
   const { message } = App.useApp();
   const countdown = useCountdown(CODE_RESEND_SECONDS);
   const [sending, setSending] = useState(false);
+  const { withCaptcha, dialog } = useCodeCaptcha();
 
   const send = async () => {
     let target: string;
@@ -38,7 +40,8 @@ export function SendCodeField({ form, targetField, channel, purpose, name = 'cod
     }
     setSending(true);
     try {
-      await sendCode(channel, channel === 'phone' ? cleanPhone(target) : target, purpose);
+      const address = channel === 'phone' ? cleanPhone(target) : target;
+      if (!(await withCaptcha((captcha) => sendCode(channel, address, purpose, captcha)))) return;
       countdown.start();
       void message.success(t(channel === 'phone' ? 'code.sentPhone' : 'code.sentEmail'));
     } catch {
@@ -56,6 +59,7 @@ export function SendCodeField({ form, targetField, channel, purpose, name = 'cod
       <Button onClick={() => void send()} loading={sending} disabled={countdown.running} data-testid="send-code">
         {countdown.running ? t('code.resend', { seconds: countdown.left }) : t('code.send')}
       </Button>
+      {dialog}
     </InputWithAction>
   );
 }

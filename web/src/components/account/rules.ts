@@ -6,20 +6,33 @@
 import type { FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form';
 
+import fieldRules from '@rules/fields.json';
+
 const OVERSEAS = process.env.NEXT_PUBLIC_OVERSEAS === '1';
 
+/** The rules as data, shared with the api (rules/fields.json; cases in rules/cases.json). */
+export const FIELD_RULES = fieldRules;
+
 /** 6-50 letters, digits, underscores (Chinese edition: Chinese characters too), not starting with a digit or underscore. */
-export const USER_NAME_PATTERN = OVERSEAS
-  ? /^[A-Za-z][A-Za-z0-9_]{5,49}$/
-  : /^[A-Za-z\u4e00-\u9fff][A-Za-z0-9_\u4e00-\u9fff]{5,49}$/;
-export const PASSWORD_MIN = 6;
-export const PASSWORD_MAX = 20;
-export const COMPANY_MIN = 2;
-export const COMPANY_MAX = 50;
-export const REAL_NAME_MAX = 20;
-export const CODE_PATTERN = /^\d{6}$/;
+export function userNamePattern(overseas: boolean = OVERSEAS): RegExp {
+  return new RegExp(overseas ? fieldRules.userName.overseasPattern : fieldRules.userName.pattern);
+}
+export const USER_NAME_PATTERN = userNamePattern();
+export const PASSWORD_MIN = fieldRules.password.min;
+export const PASSWORD_MAX = fieldRules.password.max;
+export const COMPANY_MIN = fieldRules.lengths.companyName.min;
+export const COMPANY_MAX = fieldRules.lengths.companyName.max;
+export const REAL_NAME_MAX = fieldRules.lengths.realName.max;
+export const CODE_PATTERN = new RegExp(fieldRules.code.pattern);
 /** A mainland mobile number, or an international one with its + country code. */
-export const PHONE_PATTERN = /^(?:1[3-9]\d{9}|\+[1-9]\d{6,14})$/;
+export const PHONE_PATTERN = new RegExp(fieldRules.phone.pattern);
+const PHONE_STRIP = new RegExp(fieldRules.phone.strip, 'g');
+const PASSWORD_CLASSES = fieldRules.password.classes.map((pattern) => new RegExp(pattern));
+
+/** Field length limits of spec 5, by name (rules/fields.json `lengths`). */
+export function lengthOf(name: keyof typeof fieldRules.lengths): { min?: number; max?: number } {
+  return fieldRules.lengths[name] as { min?: number; max?: number };
+}
 
 export function isUserName(value: string, pattern: RegExp = USER_NAME_PATTERN): boolean {
   return pattern.test(value);
@@ -27,7 +40,7 @@ export function isUserName(value: string, pattern: RegExp = USER_NAME_PATTERN): 
 
 /** How many of the classes digits, letters, symbols the password uses. */
 export function passwordClasses(value: string): number {
-  return [/[0-9]/, /[A-Za-z]/, /[^0-9A-Za-z\s]/].filter((pattern) => pattern.test(value)).length;
+  return PASSWORD_CLASSES.filter((pattern) => pattern.test(value)).length;
 }
 
 export type PasswordProblem = 'length' | 'whitespace' | 'strength' | null;
@@ -36,8 +49,21 @@ export type PasswordProblem = 'length' | 'whitespace' | 'strength' | null;
 export function passwordProblem(value: string): PasswordProblem {
   if (/\s/.test(value)) return 'whitespace';
   if (value.length < PASSWORD_MIN || value.length > PASSWORD_MAX) return 'length';
-  if (passwordClasses(value) < 2) return 'strength';
+  if (passwordClasses(value) < fieldRules.password.minClasses) return 'strength';
   return null;
+}
+
+/** The phone's shape (after removing spaces and dashes). */
+export function isPhone(value: string): boolean {
+  return PHONE_PATTERN.test(cleanPhone(value));
+}
+
+/** Alarm level minutes: one to three levels, each within range, rising strictly (1 < 2 < 3). */
+export function levelMinutesValid(minutes: readonly number[]): boolean {
+  const rule = fieldRules.levelMinutes;
+  if (minutes.length < 1 || minutes.length > rule.maxLevels) return false;
+  if (minutes.some((value) => value < rule.min || value > rule.max)) return false;
+  return minutes.every((value, index) => index === 0 || value > minutes[index - 1]);
 }
 
 type T = (key: string, options?: Record<string, unknown>) => string;
@@ -84,7 +110,7 @@ export function confirmPasswordRules(t: T, passwordField = 'password'): Rule[] {
 export function phoneRules(t: T): Rule[] {
   return [
     { required: true, whitespace: true, message: t('rules.phone.required') },
-    { pattern: PHONE_PATTERN, message: t('rules.phone.invalid'), transform: (value: string) => value?.replace(/[\s-]/g, '') },
+    { pattern: PHONE_PATTERN, message: t('rules.phone.invalid'), transform: (value: string) => (value ? cleanPhone(value) : value) },
   ];
 }
 
@@ -115,5 +141,5 @@ export function realNameRules(t: T): Rule[] {
 
 /** Phone numbers go to the api without spaces or dashes. */
 export function cleanPhone(value: string): string {
-  return value.replace(/[\s-]/g, '');
+  return value.trim().replace(PHONE_STRIP, '');
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import styled from 'styled-components';
 import { useSWRConfig } from 'swr';
-import { alarmPage, type Alarm } from '@/api/alarm';
+import { alarmPageKey, type Alarm , unreadCountKey } from '@/api/alarm';
 import type { DeviceDetail } from '@/api/device';
 import { formatTime } from '@/components/device/format';
 import { useDeviceAlarmStatus } from '@/hooks/useAlarms';
@@ -28,14 +28,14 @@ export function AlarmStatusTab({ device }: { device: DeviceDetail }) {
   const { t } = useTranslation('alarm');
   const { mutate: mutateGlobal } = useSWRConfig();
   const status = useDeviceAlarmStatus(device.id);
-  const history = usePagedQuery<Alarm, { deviceId: number }>('alarm-history', { deviceId: device.id }, (args) => alarmPage(args));
+  const history = usePagedQuery<Alarm, { deviceId: number }>(alarmPageKey, { deviceId: device.id });
   const [processing, setProcessing] = useState<number[] | null>(null);
   const open = status.data?.open ?? [];
 
   const refresh = () => {
     void status.mutate();
     void history.mutate();
-    void mutateGlobal(['alarm-unread']);
+    void mutateGlobal(unreadCountKey());
   };
 
   return (
@@ -103,7 +103,21 @@ export function AlarmStatusTab({ device }: { device: DeviceDetail }) {
               render: (_, alarm) => <Tag color={STATE_COLORS[alarm.processState]}>{t(`state.${alarm.processState}`)}</Tag>,
             },
             { key: 'result', title: t('column.result'), render: (_, alarm) => alarm.result || '-' },
-            { key: 'by', title: t('column.processedBy'), render: (_, alarm) => (alarm.processedBy ? `${alarm.processedBy} ${formatTime(alarm.processTime)}` : '-') },
+            {
+              key: 'by',
+              title: t('column.processedBy'),
+              // Every decision, oldest first (processing is append-only; the latest one is the state).
+              render: (_, alarm) =>
+                alarm.history?.length
+                  ? alarm.history.map((step, index) => (
+                      <div key={index} data-testid="alarm-history-step">
+                        {`${formatTime(step.time)} ${step.by ?? ''} ${t(`state.${step.state}`)}${step.result ? `: ${step.result}` : ''}`}
+                      </div>
+                    ))
+                  : alarm.processedBy
+                    ? `${alarm.processedBy} ${formatTime(alarm.processTime)}`
+                    : '-',
+            },
           ]}
         />
       </div>

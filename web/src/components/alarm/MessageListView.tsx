@@ -1,27 +1,18 @@
 import { CheckOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Button, DatePicker, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, DatePicker, Select, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useState } from 'react';
-import styled from 'styled-components';
-import useSWR, { useSWRConfig } from 'swr';
-import { markRead, messagePage, type AlarmMessage, type MessageQuery, type MessageType, type ProcessState } from '@/api/alarm';
-import { devicePage } from '@/api/device';
+import { useSWRConfig } from 'swr';
+import { markRead, messagePageKey, type AlarmMessage, type MessageQuery, type MessageType, type ProcessState , unreadCountKey } from '@/api/alarm';
+import { useDeviceOptions } from '@/components/organization/common';
+import { DataList } from '@/components/ui/DataList';
 import { formatTime } from '@/components/device/format';
 import { ALARM_REFRESH_MS } from '@/hooks/useAlarms';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { alarmValues, STATE_COLORS } from './format';
 import { NotificationList } from './NotificationList';
 import { ProcessModal } from './ProcessModal';
-
-const Toolbar = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  gap: 8px;
-  align-items: center;
-  justify-content: space-between;
-  margin-bottom: 16px;
-`;
 
 const STATES: (ProcessState | 'processed')[] = ['pending', 'processed', 'agreed', 'rejected', 'on_hold'];
 const TYPES: MessageType[] = ['alarm', 'system'];
@@ -56,8 +47,8 @@ export function MessageListView() {
   const [selected, setSelected] = useState<number[]>([]);
   const [processing, setProcessing] = useState<number[] | null>(null);
   const query = queryOf(filters);
-  const { data, loading, pagination, mutate } = usePagedQuery<AlarmMessage, typeof query>('alarm-messages', query, (args) => messagePage(args));
-  const devices = useSWR(['alarm-device-options'], () => devicePage({ start: 1, pageSize: 200 }));
+  const { data, loading, pagination, mutate } = usePagedQuery<AlarmMessage, typeof query>(messagePageKey, query);
+  const deviceOptions = useDeviceOptions();
 
   useEffect(() => {
     const timer = setInterval(() => void mutate(), ALARM_REFRESH_MS);
@@ -67,7 +58,7 @@ export function MessageListView() {
   const set = (patch: Partial<Filters>) => setFilters((current) => ({ ...current, ...patch }));
   const refreshAll = () => {
     void mutate();
-    void mutateGlobal(['alarm-unread']);
+    void mutateGlobal(unreadCountKey());
   };
   const readAll = async () => {
     await markRead();
@@ -76,59 +67,55 @@ export function MessageListView() {
 
   return (
     <div data-testid="message-list">
-      <Toolbar>
-        <Space wrap>
-          <Select<MessageType>
-            allowClear
-            placeholder={t('filter.type')}
-            value={filters.type ?? undefined}
-            onChange={(value) => set({ type: value ?? null })}
-            options={TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))}
-            style={{ width: 130 }}
-            data-testid="message-filter-type"
-          />
-          <Select<number>
-            allowClear
-            showSearch={{ optionFilterProp: 'label' }}
-            placeholder={t('filter.device')}
-            value={filters.deviceId ?? undefined}
-            onChange={(value) => set({ deviceId: value ?? null })}
-            options={(devices.data?.list ?? []).map((device) => ({ value: device.id, label: device.deviceName || device.deviceGuid }))}
-            style={{ width: 180 }}
-            data-testid="message-filter-device"
-          />
-          <Select<ProcessState | 'processed'>
-            allowClear
-            placeholder={t('filter.state')}
-            value={filters.state ?? undefined}
-            onChange={(value) => set({ state: value ?? null })}
-            options={STATES.map((state) => ({ value: state, label: t(`state.${state}`) }))}
-            style={{ width: 130 }}
-            data-testid="message-filter-state"
-          />
-          <DatePicker.RangePicker
-            value={filters.range}
-            onChange={(range) => set({ range: range as Filters['range'] })}
-            data-testid="message-filter-range"
-          />
-        </Space>
-        <Space wrap>
-          <Button icon={<ReloadOutlined />} onClick={refreshAll} aria-label={t('action.refresh')} />
-          <Button onClick={() => void readAll()} data-testid="message-read-all">
-            {t('action.readAll')}
-          </Button>
-          <Button type="primary" icon={<CheckOutlined />} disabled={!selected.length} onClick={() => setProcessing(selected)} data-testid="message-batch-process">
-            {t('action.batchProcess', { count: selected.length })}
-          </Button>
-        </Space>
-      </Toolbar>
-      <Table<AlarmMessage>
+      <DataList<AlarmMessage>
         rowKey="id"
-        size="middle"
+        data={data}
         loading={loading}
-        dataSource={data}
         pagination={pagination}
-        scroll={{ x: 'max-content' }}
+        filters={
+          <>
+            <Select<MessageType>
+              allowClear
+              placeholder={t('filter.type')}
+              value={filters.type ?? undefined}
+              onChange={(value) => set({ type: value ?? null })}
+              options={TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))}
+              style={{ width: 130 }}
+              data-testid="message-filter-type"
+            />
+            <Select<number>
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              placeholder={t('filter.device')}
+              value={filters.deviceId ?? undefined}
+              onChange={(value) => set({ deviceId: value ?? null })}
+              options={deviceOptions}
+              style={{ width: 180 }}
+              data-testid="message-filter-device"
+            />
+            <Select<ProcessState | 'processed'>
+              allowClear
+              placeholder={t('filter.state')}
+              value={filters.state ?? undefined}
+              onChange={(value) => set({ state: value ?? null })}
+              options={STATES.map((state) => ({ value: state, label: t(`state.${state}`) }))}
+              style={{ width: 130 }}
+              data-testid="message-filter-state"
+            />
+            <DatePicker.RangePicker value={filters.range} onChange={(range) => set({ range: range as Filters['range'] })} data-testid="message-filter-range" />
+          </>
+        }
+        actions={
+          <>
+            <Button icon={<ReloadOutlined />} onClick={refreshAll} aria-label={t('action.refresh')} />
+            <Button onClick={() => void readAll()} data-testid="message-read-all">
+              {t('action.readAll')}
+            </Button>
+            <Button type="primary" icon={<CheckOutlined />} disabled={!selected.length} onClick={() => setProcessing(selected)} data-testid="message-batch-process">
+              {t('action.batchProcess', { count: selected.length })}
+            </Button>
+          </>
+        }
         rowSelection={{
           selectedRowKeys: selected,
           onChange: (keys) => setSelected(keys as number[]),
@@ -143,21 +130,24 @@ export function MessageListView() {
           {
             key: 'title',
             title: t('column.title'),
+            card: 'title',
+            long: 260,
             render: (_, row) => (
-              <Space orientation="vertical" size={0}>
+              <span>
                 <Typography.Text strong={!row.read} data-testid="message-title">
                   {row.title}
                 </Typography.Text>
-                <Typography.Text type="secondary">{row.content}</Typography.Text>
-              </Space>
+                {row.content ? <Typography.Text type="secondary"> {row.content}</Typography.Text> : null}
+              </span>
             ),
           },
-          { key: 'device', title: t('column.device'), render: (_, row) => row.deviceName || row.deviceGuid || '-' },
-          { key: 'type', title: t('column.type'), render: (_, row) => t(`type.${row.type}`) },
-          { key: 'values', title: t('column.values'), render: (_, row) => (row.alarm ? alarmValues(row.alarm) : '-') },
+          { key: 'device', title: t('column.device'), long: 160, render: (_, row) => row.deviceName || row.deviceGuid || '-' },
+          { key: 'type', title: t('column.type'), desktopOnly: true, render: (_, row) => t(`type.${row.type}`) },
+          { key: 'values', title: t('column.values'), important: true, render: (_, row) => (row.alarm ? alarmValues(row.alarm) : '-') },
           {
             key: 'state',
             title: t('column.state'),
+            important: true,
             render: (_, row) =>
               row.alarm ? (
                 <Tag color={STATE_COLORS[row.alarm.processState]} data-testid="message-state">
@@ -167,8 +157,8 @@ export function MessageListView() {
                 '-'
               ),
           },
-          { key: 'result', title: t('column.result'), render: (_, row) => row.alarm?.result || '-' },
-          { key: 'time', title: t('column.time'), render: (_, row) => formatTime(row.gmtCreate) },
+          { key: 'result', title: t('column.result'), long: 140, render: (_, row) => row.alarm?.result || '-' },
+          { key: 'time', title: t('column.time'), important: true, render: (_, row) => <span style={{ whiteSpace: 'nowrap' }}>{formatTime(row.gmtCreate)}</span> },
           {
             key: 'actions',
             title: t('column.actions'),
@@ -177,7 +167,9 @@ export function MessageListView() {
                 <Button size="small" type="link" onClick={() => setProcessing([row.id])} data-testid="message-process">
                   {t('action.process')}
                 </Button>
-              ) : null,
+              ) : (
+                '-'
+              ),
           },
         ]}
       />

@@ -1,15 +1,15 @@
 import { Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
-import useSWR from 'swr';
-import { alarmNotifications, type Notification } from '@/api/alarm';
+import { useRead } from '@/hooks/useRead';
+import { alarmNotificationsKey, type Notification } from '@/api/alarm';
 import { formatTime } from '@/components/device/format';
 
-const STATUS_COLORS: Record<Notification['status'], string> = { pending: 'processing', sent: 'success', failed: 'error' };
+const STATUS_COLORS: Record<Notification['status'], string> = { pending: 'processing', sent: 'success', logged: 'warning', failed: 'error' };
 
 /** The outbox record of one alarm: each send, to whom, by which channel, and what became of it. */
 export function NotificationList({ alarmId }: { alarmId: number }) {
   const { t } = useTranslation('alarm');
-  const { data, isLoading } = useSWR(['alarm-notifications', alarmId], () => alarmNotifications(alarmId), { refreshInterval: 10_000 });
+  const { data, isLoading } = useRead<Notification[]>(alarmNotificationsKey(alarmId), { refreshInterval: 10_000 });
   return (
     <Table<Notification>
       rowKey="id"

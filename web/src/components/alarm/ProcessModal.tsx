@@ -1,7 +1,9 @@
-import { Form, Input, Modal, Radio } from 'antd';
+import { Form, Modal, Radio } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import { processMessages, RESULT_MAX, RESULT_STATES, type ResultState } from '@/api/alarm';
+import { useFormSubmit } from '@/hooks/useFormSubmit';
+import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
 
 interface ProcessModalProps {
   ids: number[];
@@ -30,13 +32,15 @@ export function ProcessModal({ ids, open, onClose, onDone }: ProcessModalProps) 
     }
   };
 
+  // Spec 9: every form and modal submits once per 500 ms.
+  const { submit: submitOnce } = useFormSubmit(null, submit);
   return (
     <Modal
       open={open}
       title={t('process.title', { count: ids.length })}
       okText={t('process.submit')}
       cancelText={t('process.cancel')}
-      onOk={() => void submit()}
+      onOk={() => submitOnce(undefined)}
       onCancel={onClose}
       confirmLoading={saving}
       destroyOnHidden
@@ -47,7 +51,7 @@ export function ProcessModal({ ids, open, onClose, onDone }: ProcessModalProps) 
           <Radio.Group options={RESULT_STATES.map((state) => ({ value: state, label: t(`state.${state}`) }))} />
         </Form.Item>
         <Form.Item name="result" label={t('process.result')} rules={[{ max: RESULT_MAX, message: t('process.resultMax', { max: RESULT_MAX }) }]}>
-          <Input.TextArea rows={3} maxLength={RESULT_MAX} showCount data-testid="process-result" />
+          <SymbolFreeInput textarea rows={3} maxLength={RESULT_MAX} data-testid="process-result" />
         </Form.Item>
       </Form>
     </Modal>

@@ -17,6 +17,7 @@ import {
 import type { DeviceDetail } from '@/api/device';
 import { usePushSetting, useSensorLimits } from '@/hooks/useAlarms';
 import { levelTimesRise, MAX_LEVELS } from './push';
+import { useFormSubmit } from '@/hooks/useFormSubmit';
 
 interface LimitRow {
   upperLimit: number | null;
@@ -59,6 +60,8 @@ function LimitsCard({ device }: { device: DeviceDetail }) {
       setSaving(false);
     }
   };
+  // Spec 9: every form and modal submits once per 500 ms.
+  const { submit: saveOnce } = useFormSubmit(null, save);
 
   // The form shows once the stored limits are in, so filling it never races their arrival.
   if (!data)
@@ -70,7 +73,7 @@ function LimitsCard({ device }: { device: DeviceDetail }) {
 
   return (
     <Card size="small" title={t('limits.title')} data-testid="limits-card">
-      <Form form={form} layout="vertical" initialValues={initial} onFinish={(values) => void save(values)}>
+      <Form form={form} layout="vertical" initialValues={initial} onFinish={saveOnce}>
         {sensors.map((param) => {
           const key = String(param.probeId);
           const ordered = ({ getFieldValue }: { getFieldValue: (name: string[]) => unknown }) => ({
@@ -181,18 +184,18 @@ function PushCard({ device }: { device: DeviceDetail }) {
     const setting = fromForm(device.id, values);
     if (!levelTimesRise(setting.levels.map((level) => level.minutes))) {
       void message.error(t('push.timeError'));
-      return;
+      throw new Error(t('push.timeError')); // a refusal: the corrected form may be sent at once
     }
     setSaving(true);
     try {
       await mutate(savePushSetting(setting), { revalidate: false });
       void message.success(t('saved'));
-    } catch {
-      // The request client showed the error.
     } finally {
       setSaving(false);
     }
   };
+  // Spec 9: every form and modal submits once per 500 ms.
+  const { submit: saveOnce } = useFormSubmit(null, save);
 
   const recipientRules = (levelIndex: number, recipientIndex: number) => [
     ({ getFieldValue }: { getFieldValue: (name: (string | number)[]) => unknown }) => ({
@@ -212,7 +215,7 @@ function PushCard({ device }: { device: DeviceDetail }) {
 
   return (
     <Card size="small" title={t('push.title')} data-testid="push-card">
-      <Form form={form} layout="vertical" onFinish={(values) => void save(values)} initialValues={toForm(data)}>
+      <Form form={form} layout="vertical" onFinish={saveOnce} initialValues={toForm(data)}>
         <Space wrap size="large">
           <Form.Item name="enabled" label={t('push.enabled')} valuePropName="checked">
             <Switch data-testid="push-enabled" />
@@ -288,9 +291,20 @@ function PushCard({ device }: { device: DeviceDetail }) {
           <Checkbox.Group options={CHANNELS.map((channel) => ({ value: channel, label: t(`channel.${channel}`) }))} data-testid="push-channels" />
         </Form.Item>
         {channels.includes('webhook') ? (
-          <Form.Item name="webhookUrl" label={t('push.webhookUrl')} extra={data?.webhookSecret ? t('push.webhookSecret', { secret: data.webhookSecret }) : t('push.webhookHint')} rules={[{ required: true, type: 'url', message: t('push.webhookInvalid') }]}>
-            <Input placeholder="https://" data-testid="push-webhook" />
-          </Form.Item>
+          <>
+            <Form.Item name="webhookUrl" label={t('push.webhookUrl')} extra={t('push.webhookHint')} rules={[{ required: true, type: 'url', message: t('push.webhookInvalid') }]}>
+              <Input placeholder="https://" data-testid="push-webhook" />
+            </Form.Item>
+            {/* Write-only: the api never sends the secret back; it only says whether one is set. */}
+            <Form.Item
+              name="webhookSecret"
+              label={t('push.webhookSecret')}
+              extra={data?.webhookSecretSet ? t('push.webhookSecretSet') : t('push.webhookSecretHint')}
+              rules={[{ required: !data?.webhookSecretSet, min: 16, max: 128, message: t('push.webhookSecretInvalid') }]}
+            >
+              <Input.Password autoComplete="new-password" data-testid="push-webhook-secret" />
+            </Form.Item>
+          </>
         ) : null}
         <Space wrap size="large">
           <Form.Item name="repeatCount" label={t('push.repeatCount')}>

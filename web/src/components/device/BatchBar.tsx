@@ -1,8 +1,9 @@
-import { App, Button, List, Space, Tag, Typography } from 'antd';
+import { App, Button, List, Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import styled from 'styled-components';
 import { batchAction, type BatchAction, type BatchResult, type Device } from '@/api/device';
+import { BatchParamsModal } from './BatchParamsModal';
 
 /** The batch actions of the device list, in toolbar order; the last two are confirmed as dangerous. */
 export const BATCH_ACTIONS: BatchAction[] = ['enable', 'stopUsing', 'pin', 'unpin', 'scrap', 'delete'];
@@ -46,45 +47,57 @@ interface BatchBarProps {
  * Batch actions on the chosen devices: enable, disable, pin, unpin, scrap, delete. Each device
  * answers on its own; when some are refused the list of results says which and why.
  */
+/** Batch parameters need one model that takes them: the reason the button is off, or null. */
+export function batchParamsBlocker(chosen: Pick<Device, 'typeName' | 'batchParam'>[]): 'oneModel' | 'notBatch' | null {
+  if (new Set(chosen.map((device) => device.typeName)).size !== 1) return 'oneModel';
+  return chosen.every((device) => device.batchParam) ? null : 'notBatch';
+}
+
 export function BatchBar({ selected, devices, onClear, onDone }: BatchBarProps) {
   const { t } = useTranslation('device');
   const { modal, message } = App.useApp();
   const [running, setRunning] = useState<BatchAction | null>(null);
+  const [settingParams, setSettingParams] = useState(false);
   if (!selected.length) return null;
+  const chosen = devices.filter((device) => selected.includes(device.id));
+  const paramsBlocker = chosen.length === selected.length ? batchParamsBlocker(chosen) : 'oneModel';
+
+  const showResults = (results: BatchResult[]) => {
+    const refused = results.filter((result) => !result.ok);
+    onDone();
+    if (!refused.length) {
+      void message.success(t('batch.allDone', { count: results.length }));
+      onClear();
+      return;
+    }
+    modal.info({
+      title: t('batch.resultTitle', { ok: results.length - refused.length, failed: refused.length }),
+      width: 560,
+      okText: t('batch.close'),
+      content: (
+        <List
+          size="small"
+          data-testid="batch-results"
+          dataSource={describeResults(results, devices)}
+          renderItem={(result) => (
+            <List.Item>
+              <Space wrap>
+                <Typography.Text strong>{result.name}</Typography.Text>
+                <Tag color={result.ok ? 'success' : 'error'}>{t(result.ok ? 'batch.ok' : 'batch.failed')}</Tag>
+                {result.msg ? <Typography.Text type="secondary">{result.msg}</Typography.Text> : null}
+              </Space>
+            </List.Item>
+          )}
+        />
+      ),
+    });
+    onClear();
+  };
 
   const run = async (action: BatchAction) => {
     setRunning(action);
     try {
-      const results = await batchAction(action, selected);
-      const refused = results.filter((result) => !result.ok);
-      onDone();
-      if (!refused.length) {
-        void message.success(t('batch.allDone', { count: results.length }));
-        onClear();
-        return;
-      }
-      modal.info({
-        title: t('batch.resultTitle', { ok: results.length - refused.length, failed: refused.length }),
-        width: 560,
-        okText: t('batch.close'),
-        content: (
-          <List
-            size="small"
-            data-testid="batch-results"
-            dataSource={describeResults(results, devices)}
-            renderItem={(result) => (
-              <List.Item>
-                <Space wrap>
-                  <Typography.Text strong>{result.name}</Typography.Text>
-                  <Tag color={result.ok ? 'success' : 'error'}>{t(result.ok ? 'batch.ok' : 'batch.failed')}</Tag>
-                  {result.msg ? <Typography.Text type="secondary">{result.msg}</Typography.Text> : null}
-                </Space>
-              </List.Item>
-            )}
-          />
-        ),
-      });
-      onClear();
+      showResults(await batchAction(action, selected));
     } catch {
       // Shown by the request client.
     } finally {
@@ -115,6 +128,12 @@ export function BatchBar({ selected, devices, onClear, onDone }: BatchBarProps) 
           {t(`action.${actionKey(action)}`)}
         </Button>
       ))}
+      <Tooltip title={paramsBlocker ? t(`batchParams.${paramsBlocker}`) : undefined}>
+        <Button size="small" disabled={paramsBlocker !== null || running !== null} onClick={() => setSettingParams(true)} data-testid="batch-params-open">
+          {t('batchParams.open')}
+        </Button>
+      </Tooltip>
+      <BatchParamsModal open={settingParams} deviceIds={selected} onClose={() => setSettingParams(false)} onResults={showResults} />
       <Button size="small" type="link" onClick={onClear}>
         {t('batch.clear')}
       </Button>

@@ -16,12 +16,14 @@ import {
   type DeviceParam,
 } from '@/api/device';
 import { ApexChart } from './ApexChart';
+import { chartLocale } from './chartAxes';
 import { formatDate, formatTime } from './format';
 import { checkSetting, formatValue, unitLabel, valueOf, writableParams } from './helpers';
 import { LIST_REFRESH_MS } from './DeviceListView';
 import { Permitted } from '@/components/ui/Permitted';
 import { devicePermissionState } from '@/routes/permissions';
 import { StatusTag } from './StatusTag';
+import { useFormSubmit } from '@/hooks/useFormSubmit';
 
 const Grid = styled.div`
   display: grid;
@@ -102,7 +104,6 @@ export function ParamsTab({ device }: { device: DeviceDetail }) {
   const names = useMemo(() => Object.fromEntries(device.params.map((param) => [param.paramKey, param.paramName])), [device.params]);
   const current = useMemo(() => appliedValues(commands.data ?? []), [commands.data]);
 
-  if (!writable.length) return <Empty description={t('params.none')} />;
 
   const send = async (values: Record<string, number | null>) => {
     const params = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null && value !== undefined)) as Record<string, number>;
@@ -127,9 +128,12 @@ export function ParamsTab({ device }: { device: DeviceDetail }) {
         : Promise.reject(new Error(t('params.outOfRange', { min: param.paramMin, max: param.paramMax }))),
   });
 
+  // Spec 9: every form and modal submits once per 500 ms.
+  const { submit: sendOnce } = useFormSubmit(null, send);
+  if (!writable.length) return <Empty description={t('params.none')} />;
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }} data-testid="device-params">
-      <Form form={form} layout="vertical" onFinish={send} style={{ maxWidth: 520 }}>
+      <Form form={form} layout="vertical" onFinish={sendOnce} style={{ maxWidth: 520 }}>
         {writable.map((param) => (
           <Form.Item
             key={param.paramKey}
@@ -194,12 +198,12 @@ export function ParamsTab({ device }: { device: DeviceDetail }) {
 
 /** Energy consumption of the last 12 months (devices with an energy parameter). */
 export function EnergyTab({ device }: { device: DeviceDetail }) {
-  const { t } = useTranslation('device');
+  const { t, i18n } = useTranslation('device');
   const theme = useTheme();
   const { data } = useSWR(['device-energy', device.id], () => energyData(device.id));
   const months = data ?? [];
   const options: ApexOptions = {
-    chart: { id: 'energy-chart', toolbar: { show: false }, foreColor: theme.colors.textSecondary, fontFamily: theme.fontFamily },
+    chart: { id: 'energy-chart', toolbar: { show: false }, foreColor: theme.colors.textSecondary, fontFamily: theme.fontFamily, ...chartLocale(i18n.language) },
     colors: [theme.colors.primary],
     dataLabels: { enabled: false },
     grid: { borderColor: theme.colors.border },

@@ -3,9 +3,10 @@ import { Button, Result, Skeleton, Space, Tabs, Typography } from 'antd';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import useSWR from 'swr';
-import { deviceDetail } from '@/api/device';
+import { useDeviceDetail } from '@/hooks/resources';
 import { AlarmStatusTab } from '@/components/alarm/AlarmStatusTab';
+import { TopUpTab } from '@/components/billing/TopUpTab';
+import { DeviceCalibration } from '@/components/calibration/DeviceCalibration';
 import { PushSettingsTab } from '@/components/alarm/PushSettingsTab';
 import { ExportButton } from '@/components/report/ExportDialog';
 import { useShareDialogs } from '@/components/organization/DeviceShareActions';
@@ -18,11 +19,11 @@ import { RecordsTab } from './RecordsTab';
 import { StatusTag } from './StatusTag';
 import { TrackTab } from './TrackTab';
 
-/** Device detail (business spec 2): its tabs; the top-up tab comes later. */
+/** Device detail (business spec 2): its tabs, the top-up tab (billing) last. */
 export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
   const { t } = useTranslation('device');
   const router = useRouter();
-  const { data: device, error } = useSWR(deviceId ? ['device-detail', deviceId] : null, () => deviceDetail(deviceId as number));
+  const { data: device, error } = useDeviceDetail(deviceId);
   // Local state, not the address: every address gets its own tab in the shell's tab bar.
   const [tab, setTab] = useState('realtime');
   const { t: to } = useTranslation('organization');
@@ -42,6 +43,7 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
     ...(hasEnergy(device.params) ? [{ key: 'energy', label: t('tabs.energy'), children: <EnergyTab device={device} /> }] : []),
     { key: 'log', label: t('tabs.log'), children: <LogTab device={device} /> },
     { key: 'records', label: t('tabs.records'), children: <RecordsTab deviceId={device.id} /> },
+    ...(device.shareFlag ? [] : [{ key: 'topUp', label: t('tabs.topUp'), children: <TopUpTab device={device} /> }]),
     // A shared device shows only the blocks its permission template lets the account see.
   ].filter((item) => devicePermissionState(device.permissions, item.key) !== 'hidden');
   const owned = !device.shareFlag && !device.permissions;
@@ -58,6 +60,7 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
           {device.typeName} · {device.deviceGuid}
         </Typography.Text>
         <ExportButton device={device} />
+        <DeviceCalibration deviceId={device.id} />
         {owned ? (
           <Permitted route="device.list" action="share">
             <Button size="small" onClick={() => shareDialogs.open('share', device)} data-testid="device-share">

@@ -1,19 +1,13 @@
-import { Form, Input, Modal, Select } from 'antd';
+import { Form, Input, Modal, Select, Switch } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { addDevice, updateDevice, type Device, type DeviceForm } from '@/api/device';
 import { ApiError } from '@/api/errors';
 import { showServerErrors } from '@/components/account/serverErrors';
+import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
+import { useTimeZones } from '@/hooks/useTimeZones';
 import { DEVICE_GUID_MAX, DEVICE_NAME_MAX, DEVICE_REMARK_MAX, GUID_PATTERN } from './helpers';
-
-function timeZones(): string[] {
-  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: string) => string[] };
-  try {
-    return intl.supportedValuesOf?.('timeZone') ?? ['UTC'];
-  } catch {
-    return ['UTC'];
-  }
-}
+import { useFormSubmit } from '@/hooks/useFormSubmit';
 
 interface DeviceFormModalProps {
   /** null: add; a device: edit it. */
@@ -23,20 +17,22 @@ interface DeviceFormModalProps {
   onSaved: () => void;
 }
 
-/** Add a device by GUID, or edit its name, time zone and remark (business spec 5). */
+/** Add a device by GUID, or edit its name (emoji and symbols cleared), time zone, remark and quick-search flag (business spec 3, 5). */
 export function DeviceFormModal({ device, open, onClose, onSaved }: DeviceFormModalProps) {
   const { t } = useTranslation('device');
   const [form] = Form.useForm<DeviceForm>();
   const [saving, setSaving] = useState(false);
-  const zones = useMemo(() => timeZones().map((zone) => ({ value: zone, label: zone })), []);
   const browserZone = typeof Intl !== 'undefined' ? Intl.DateTimeFormat().resolvedOptions().timeZone : 'UTC';
+  const { options: zones } = useTimeZones(device?.timeZone ?? browserZone);
 
   const submit = async (values: DeviceForm) => {
     setSaving(true);
     try {
       const options = { handleErrors: false };
       const remark = values.remark?.trim() || undefined;
-      if (device) await updateDevice(device.id, { deviceName: values.deviceName.trim(), timeZone: values.timeZone, remark }, options);
+      // The quick-search flag is sent only when it changed: only the owner may change it.
+      const quickSearch = device && values.quickSearch !== device.quickSearch ? { quickSearch: values.quickSearch } : {};
+      if (device) await updateDevice(device.id, { deviceName: values.deviceName.trim(), timeZone: values.timeZone, remark, ...quickSearch }, options);
       else await addDevice({ ...values, deviceGuid: values.deviceGuid.trim(), deviceName: values.deviceName.trim(), remark }, options);
       onSaved();
     } catch (error) {
@@ -49,6 +45,8 @@ export function DeviceFormModal({ device, open, onClose, onSaved }: DeviceFormMo
     }
   };
 
+  // Spec 9: every form and modal submits once per 500 ms.
+  const { submit: submitOnce } = useFormSubmit(null, submit);
   return (
     <Modal
       open={open}
@@ -68,10 +66,10 @@ export function DeviceFormModal({ device, open, onClose, onSaved }: DeviceFormMo
         data-testid="device-form"
         initialValues={
           device
-            ? { deviceGuid: device.deviceGuid, deviceName: device.deviceName, timeZone: device.timeZone, remark: device.remark ?? '' }
+            ? { deviceGuid: device.deviceGuid, deviceName: device.deviceName, timeZone: device.timeZone, remark: device.remark ?? '', quickSearch: device.quickSearch }
             : { deviceGuid: '', deviceName: '', timeZone: browserZone, remark: '' }
         }
-        onFinish={submit}
+        onFinish={submitOnce}
       >
         <Form.Item
           name="deviceGuid"
@@ -92,14 +90,19 @@ export function DeviceFormModal({ device, open, onClose, onSaved }: DeviceFormMo
             { max: DEVICE_NAME_MAX, message: t('form.nameMax', { max: DEVICE_NAME_MAX }) },
           ]}
         >
-          <Input autoComplete="off" />
+          <SymbolFreeInput />
         </Form.Item>
         <Form.Item name="timeZone" label={t('form.timeZone')} rules={[{ required: true, message: t('form.timeZoneRequired') }]}>
-          <Select showSearch options={zones} />
+          <Select showSearch optionFilterProp="label" options={zones} />
         </Form.Item>
         <Form.Item name="remark" label={t('form.remark')} rules={[{ max: DEVICE_REMARK_MAX, message: t('form.remarkMax', { max: DEVICE_REMARK_MAX }) }]}>
           <Input.TextArea rows={3} />
         </Form.Item>
+        {device && !device.shareFlag ? (
+          <Form.Item name="quickSearch" label={t('form.quickSearch')} valuePropName="checked" extra={t('form.quickSearchHint')}>
+            <Switch data-testid="quick-search-switch" />
+          </Form.Item>
+        ) : null}
       </Form>
     </Modal>
   );

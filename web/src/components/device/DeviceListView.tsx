@@ -1,10 +1,11 @@
 import { AppstoreOutlined, BarsOutlined, EnvironmentOutlined, PlusOutlined, SearchOutlined, TableOutlined } from '@ant-design/icons';
 import { Button, Input, Pagination, Segmented, Select, Space, Tabs } from 'antd';
+import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';
-import { devicePage, type Device, type DeviceCategory, type DevicePageQuery, type DeviceStatus, type ExpiryFilter } from '@/api/device';
+import { devicePageKey, type Device, type DeviceCategory, type DevicePageQuery, type DeviceStatus, type ExpiryFilter } from '@/api/device';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { DeviceFormModal } from './DeviceFormModal';
 import { BatchBar } from './BatchBar';
@@ -85,7 +86,7 @@ export function DeviceListView() {
   }
 
   const query = queryOf(filters);
-  const { data, loading, pagination, mutate } = usePagedQuery<Device, typeof query>('device-page', query, (args) => devicePage(args));
+  const { data, loading, pagination, mutate } = usePagedQuery<Device, typeof query>(devicePageKey, query);
   const reload = useCallback(() => void mutate(), [mutate]);
   const onRowAction = useDeviceActions(reload);
   const shareDialogs = useShareDialogs();
@@ -111,6 +112,13 @@ export function DeviceListView() {
         activeKey={filters.category}
         onChange={(key) => set({ category: key as Filters['category'] })}
         items={CATEGORIES.map((category) => ({ key: category, label: t(`category.${category}`) }))}
+        tabBarExtraContent={
+          filters.category === 'cold_storage' || filters.category === 'freezer' ? (
+            <Link href={filters.category === 'freezer' ? '/freezer/list' : '/storage/list'} data-testid="category-storage-link">
+              {t('category.openList', { name: t(`category.${filters.category}`) })}
+            </Link>
+          ) : null
+        }
       />
       <Toolbar>
         <Space wrap>

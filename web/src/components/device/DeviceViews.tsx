@@ -1,6 +1,6 @@
 import { PushpinFilled } from '@ant-design/icons';
 import { Button, Card, Checkbox, Dropdown, Empty, Space, Table, Typography } from 'antd';
-import type { ColumnsType, TablePaginationConfig } from 'antd/es/table';
+import type { TablePaginationConfig } from 'antd/es/table';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
@@ -9,6 +9,7 @@ import styled from 'styled-components';
 import type { Device } from '@/api/device';
 import { DeviceMap, MapLegend, type MapMarker } from '@/components/map/DeviceMap';
 import type { ShareAction } from '@/components/organization/DeviceShareActions';
+import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { Permitted } from '@/components/ui/Permitted';
 import { useSession } from '@/components/session/SessionContext';
 import { hasPermission } from '@/routes/permissions';
@@ -115,29 +116,30 @@ function Name({ device }: { device: Device }) {
   );
 }
 
+/** The list mode: the shared list (table on desktop and tablet, cards below the tablet breakpoint). */
 export function DeviceTable({ devices, loading, onAction, onEdit, pagination, selected, onSelect }: ViewProps & { pagination: TablePaginationConfig }) {
   const { t } = useTranslation('device');
-  const columns: ColumnsType<Device> = [
-    { key: 'name', title: t('column.name'), render: (_, device) => <Name device={device} />, fixed: 'left' },
-    { key: 'guid', title: t('column.guid'), dataIndex: 'deviceGuid' },
-    { key: 'type', title: t('column.type'), dataIndex: 'typeName', responsive: ['lg'] },
-    { key: 'status', title: t('column.status'), render: (_, device) => <StatusTag status={device.status} /> },
-    { key: 'values', title: t('column.values'), render: (_, device) => <Values device={device} /> },
-    { key: 'lastData', title: t('column.lastData'), render: (_, device) => formatTime(device.lastDataTime), responsive: ['md'] },
-    { key: 'serviceExpiry', title: t('column.serviceExpiry'), render: (_, device) => formatDate(device.serviceExpiredDate), responsive: ['xl'] },
+  const columns: ListColumn<Device>[] = [
+    { key: 'name', title: t('column.name'), card: 'title', render: (_, device) => <Name device={device} />, fixed: 'left' },
+    { key: 'guid', title: t('column.guid'), dataIndex: 'deviceGuid', desktopOnly: true },
+    { key: 'type', title: t('column.type'), dataIndex: 'typeName', long: 140, responsive: ['lg'], card: false },
+    { key: 'status', title: t('column.status'), important: true, render: (_, device) => <StatusTag status={device.status} /> },
+    // A bounded width: a controller's many probes wrap inside it instead of pushing the column under the actions.
+    { key: 'values', title: t('column.values'), important: true, width: 300, render: (_, device) => <Values device={device} /> },
+    { key: 'lastData', title: t('column.lastData'), render: (_, device) => formatTime(device.lastDataTime), desktopOnly: true },
+    { key: 'serviceExpiry', title: t('column.serviceExpiry'), render: (_, device) => formatDate(device.serviceExpiredDate), responsive: ['xl'], card: false },
     { key: 'actions', title: t('column.actions'), render: (_, device) => <Actions device={device} onAction={onAction} onEdit={onEdit} /> },
   ];
   return (
-    <Table<Device>
+    <DataList<Device>
       rowKey="id"
-      data-testid="device-table"
+      testId="device-table"
       columns={columns}
-      dataSource={devices}
+      data={devices}
       loading={loading}
       pagination={pagination}
-      scroll={{ x: 'max-content' }}
       rowSelection={{ selectedRowKeys: selected, onChange: (keys) => onSelect(keys.map(Number)), preserveSelectedRowKeys: true }}
-      locale={{ emptyText: <Empty description={t('empty')} /> }}
+      emptyText={t('empty')}
     />
   );
 }
@@ -266,7 +268,7 @@ export function DeviceMapView({ devices }: Pick<ViewProps, 'devices'>) {
             title: t('column.position'),
             render: (_, device) => (device.lat !== null && device.lng !== null ? `${device.lat.toFixed(4)}, ${device.lng.toFixed(4)}` : t('map.noPosition')),
           },
-          { key: 'lastData', title: t('column.lastData'), render: (_, device) => formatTime(device.lastDataTime), responsive: ['md'] },
+          { key: 'lastData', title: t('column.lastData'), render: (_, device) => formatTime(device.lastDataTime) },
         ]}
       />
     </Space>

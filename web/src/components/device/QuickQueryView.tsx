@@ -12,6 +12,7 @@ import { formatTime } from './format';
 import { DEVICE_GUID_MAX, formatValue, GUID_PATTERN, sensorParams, unitLabel, valueOf } from './helpers';
 import { SensorChart } from './SensorChart';
 import { StatusTag } from './StatusTag';
+import { useRemRoot } from '@/hooks/useRemRoot';
 
 const Page = styled.main<{ $mobile: boolean }>`
   max-width: ${({ $mobile }) => ($mobile ? '640px' : '1100px')};
@@ -58,6 +59,7 @@ function firstOf(value: string | string[] | undefined): string {
 export function QuickQueryView({ variant = 'pc' }: { variant?: QuickQueryVariant }) {
   const { t } = useTranslation('device');
   const mobile = variant === 'mobile';
+  useRemRoot(mobile);
   const router = useRouter();
   const guid = firstOf(router.query.guid);
   const valid = GUID_PATTERN.test(guid) && guid.length <= DEVICE_GUID_MAX;
@@ -111,11 +113,12 @@ export function QuickQueryView({ variant = 'pc' }: { variant?: QuickQueryVariant
         </Button>
       </Form>
       {valid && isLoading ? <Skeleton active /> : null}
-      {error ? <Result status="warning" title={error instanceof ApiError && error.failure.serverMessage ? error.failure.serverMessage : t('quick.notFound')} data-testid="quick-not-found" /> : null}
+      {error || (guid && !valid) ? (
+        <Result status="warning" title={error instanceof ApiError && error.failure.serverMessage ? error.failure.serverMessage : t('quick.notFound')} data-testid="quick-not-found" />
+      ) : null}
       {data ? (
         <Space orientation="vertical" size="large" style={{ width: '100%' }}>
           <Descriptions bordered size="small" column={mobile ? 1 : { xs: 1, md: 2 }}>
-            <Descriptions.Item label={t('column.name')}>{data.deviceName}</Descriptions.Item>
             <Descriptions.Item label={t('column.guid')}>{data.deviceGuid}</Descriptions.Item>
             <Descriptions.Item label={t('column.type')}>{data.typeName}</Descriptions.Item>
             <Descriptions.Item label={t('column.status')}>

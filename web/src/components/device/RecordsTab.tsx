@@ -1,4 +1,4 @@
-import { App, Button, DatePicker, Form, Input, Modal, Segmented, Space, Table } from 'antd';
+import { App, Button, DatePicker, Form, Input, Modal, Segmented, Space } from 'antd';
 import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
@@ -6,7 +6,7 @@ import { useCallback, useState } from 'react';
 import {
   deleteMaintenance,
   insertMaintenance,
-  maintenancePage,
+  maintenancePageKey,
   updateMaintenance,
   type MaintenanceInput,
   type MaintenanceRecord,
@@ -15,6 +15,8 @@ import {
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { formatTime } from './format';
 import { isoWithOffset } from './helpers';
+import { DataList } from '@/components/ui/DataList';
+import { useFormSubmit } from '@/hooks/useFormSubmit';
 
 /** Field limits of business spec 5 (maintenance). */
 export const RECORD_LIMITS = { person: 50, approver: 20, repairer: 50, reason: 1000, content: 1000, result: 1000, standard: 10000 } as const;
@@ -65,9 +67,11 @@ function RecordModal({ deviceId, kind, record, onClose, onSaved }: { deviceId: n
       }
     : { reportTime: dayjs() };
 
+  // Spec 9: every form and modal submits once per 500 ms.
+  const { submit: submitOnce } = useFormSubmit(null, submit);
   return (
     <Modal open title={t(record ? 'records.editTitle' : 'records.add')} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={saving} onOk={() => form.submit()} onCancel={onClose} width={640}>
-      <Form<RecordValues> form={form} layout="vertical" initialValues={initial} onFinish={submit} data-testid="record-form">
+      <Form<RecordValues> form={form} layout="vertical" initialValues={initial} onFinish={submitOnce} data-testid="record-form">
         <Form.Item name="reportTime" label={t('records.reportTime')} rules={[{ required: true, message: t('records.required') }]}>
           <DatePicker showTime style={{ width: '100%' }} />
         </Form.Item>
@@ -101,7 +105,7 @@ export function RecordsTab({ deviceId }: { deviceId: number }) {
   const [kind, setKind] = useState<RecordKind>('maintenance');
   const [editing, setEditing] = useState<{ record: MaintenanceRecord | null } | null>(null);
   const filters = { deviceId, kind };
-  const { data, loading, pagination, mutate } = usePagedQuery<MaintenanceRecord, typeof filters>('device-records', filters, (args) => maintenancePage(args));
+  const { data, loading, pagination, mutate } = usePagedQuery<MaintenanceRecord, typeof filters>(maintenancePageKey, filters);
   const reload = useCallback(() => void mutate(), [mutate]);
 
   const remove = (record: MaintenanceRecord) =>
@@ -121,20 +125,20 @@ export function RecordsTab({ deviceId }: { deviceId: number }) {
           {t('records.add')}
         </Button>
       </Space>
-      <Table<MaintenanceRecord>
+      <DataList<MaintenanceRecord>
         rowKey="id"
         size="small"
         loading={loading}
-        dataSource={data}
+        data={data}
         pagination={pagination}
-        scroll={{ x: 'max-content' }}
+        testId="records-table"
         columns={[
-          { key: 'reportTime', title: t('records.reportTime'), render: (_, record) => formatTime(record.reportTime) },
+          { key: 'reportTime', title: t('records.reportTime'), important: true, card: 'title', render: (_, record) => formatTime(record.reportTime) },
           { key: 'startTime', title: t('records.startTime'), render: (_, record) => formatTime(record.startTime) },
           { key: 'endTime', title: t('records.endTime'), render: (_, record) => formatTime(record.endTime) },
           { key: 'person', title: t('records.person'), dataIndex: 'person' },
-          { key: 'content', title: t('records.content'), dataIndex: 'content', ellipsis: true },
-          { key: 'result', title: t('records.result'), dataIndex: 'result', ellipsis: true },
+          { key: 'content', title: t('records.content'), dataIndex: 'content', long: 200 },
+          { key: 'result', title: t('records.result'), dataIndex: 'result', long: 160 },
           {
             key: 'actions',
             title: t('column.actions'),

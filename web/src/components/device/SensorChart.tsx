@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { useTheme } from 'styled-components';
 import type { ChartPoint, DeviceParam, TemperatureUnit } from '@/api/device';
 import { ApexChart } from './ApexChart';
+import { chartLocale, legendName, seriesUnits, unitAxes } from './chartAxes';
 import { sensorSeries, unitLabel, type ApexSeries } from './helpers';
 
 interface SensorChartProps {
@@ -31,7 +32,7 @@ export interface LimitLine {
  * each sensor's min / max band as a range area.
  */
 export function SensorChart({ params, series, bucketSeconds, unit, loading = false, height = 380, limitLines = NO_LINES }: SensorChartProps) {
-  const { t } = useTranslation('device');
+  const { t, i18n } = useTranslation('device');
   const theme = useTheme();
   const { token } = antdTheme.useToken();
   const bucketed = bucketSeconds > 0;
@@ -39,9 +40,10 @@ export function SensorChart({ params, series, bucketSeconds, unit, loading = fal
     () =>
       params.flatMap((param) => {
         const points = series?.[String(param.probeId)] ?? [];
-        return sensorSeries(param.paramName, points, bucketed, t('chart.band', { name: param.paramName }));
+        const name = legendName(param.paramName, unitLabel(param, unit));
+        return sensorSeries(name, points, bucketed, t('chart.band', { name }));
       }),
-    [params, series, bucketed, t],
+    [params, series, bucketed, t, unit],
   );
   const hasPoints = chartSeries.some((item) => item.data.length > 0);
   const colors = useMemo(
@@ -51,16 +53,18 @@ export function SensorChart({ params, series, bucketSeconds, unit, loading = fal
     }),
     [params, bucketed, theme.chartPalette],
   );
-  const yUnit = params[0] ? unitLabel(params[0], unit) : '';
+  // One y-axis per unit: the temperature unit on the left, %RH and others on the right.
+  const units = useMemo(() => seriesUnits(params, unit, bucketed), [params, unit, bucketed]);
   const yRange = useMemo(() => {
     if (!limitLines.length) return {};
-    const values = chartSeries.flatMap((item) => item.data.flatMap((point) => (Array.isArray(point.y) ? point.y : point.y === null ? [] : [point.y])));
+    const left = units[0];
+    const values = chartSeries.filter((_, index) => units[index] === left).flatMap((item) => item.data.flatMap((point) => (Array.isArray(point.y) ? point.y : point.y === null ? [] : [point.y])));
     const all = [...values, ...limitLines.map((line) => line.y)];
     const low = Math.min(...all);
     const high = Math.max(...all);
     const pad = Math.max((high - low) * 0.05, 0.5);
     return { min: Math.floor((low - pad) * 10) / 10, max: Math.ceil((high + pad) * 10) / 10 };
-  }, [chartSeries, limitLines]);
+  }, [chartSeries, limitLines, units]);
   const options = useMemo<ApexOptions>(
     () => ({
       chart: {
@@ -70,6 +74,7 @@ export function SensorChart({ params, series, bucketSeconds, unit, loading = fal
         toolbar: { show: true, tools: { download: false, zoom: true, zoomin: true, zoomout: true, pan: true, reset: true } },
         foreColor: theme.colors.textSecondary,
         fontFamily: theme.fontFamily,
+        ...chartLocale(i18n.language),
       },
       colors,
       stroke: { curve: 'straight', width: chartSeries.map((item) => (item.type === 'rangeArea' ? 0 : 2)) },
@@ -79,12 +84,13 @@ export function SensorChart({ params, series, bucketSeconds, unit, loading = fal
       markers: { size: 0 },
       grid: { borderColor: theme.colors.border },
       xaxis: { type: 'datetime', labels: { datetimeUTC: false } },
-      yaxis: { decimalsInFloat: 1, title: { text: yUnit }, ...yRange },
+      yaxis: unitAxes(chartSeries, units, yRange),
       annotations: {
         yaxis: limitLines.map((line) => {
           const color = line.kind === 'upper' ? token.colorError : token.colorInfo;
           return {
             y: line.y,
+            yAxisIndex: 0,
             borderColor: color,
             strokeDashArray: 6,
             label: { text: line.label, borderColor: color, style: { color: token.colorTextLightSolid, background: color }, position: 'left', textAnchor: 'start', offsetX: 4 },
@@ -93,13 +99,13 @@ export function SensorChart({ params, series, bucketSeconds, unit, loading = fal
       },
       tooltip: { shared: true, x: { format: 'yyyy-MM-dd HH:mm' } },
     }),
-    [colors, chartSeries, theme, yUnit, yRange, limitLines, token],
+    [colors, chartSeries, theme, units, yRange, limitLines, token, i18n.language],
   );
 
   if (loading && !hasPoints) return <Spin description={t('chart.loading')}><div style={{ height }} /></Spin>;
   if (!hasPoints) return <Empty description={t('chart.noData')} data-testid="chart-empty" />;
   return (
-    <div data-testid="sensor-chart">
+    <div data-testid="sensor-chart" data-units={[...new Set(units)].join(' ')}>
       <ApexChart type={bucketed ? 'rangeArea' : 'line'} series={chartSeries as ApexOptions['series']} options={options} height={height} />
     </div>
   );

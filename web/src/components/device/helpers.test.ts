@@ -134,7 +134,11 @@ describe('sensorSeries', () => {
   it('adds a min/max band when bucketed', () => {
     const [band, line] = sensorSeries('P1', points, true, 'band');
     expect(band.type).toBe('rangeArea');
-    expect(band.data).toEqual([{ x: 1, y: [1, 3] }]);
+    // A point without a value is the api's gap marker: the band breaks there (y null) like the line.
+    expect(band.data).toEqual([
+      { x: 1, y: [1, 3] },
+      { x: 2, y: null },
+    ]);
     expect(line.type).toBe('line');
   });
 });

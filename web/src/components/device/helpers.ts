@@ -134,12 +134,13 @@ export interface ApexSeries {
 export function sensorSeries(name: string, points: ChartPoint[], bucketed: boolean, bandName: string): ApexSeries[] {
   const line: ApexSeries = { name, type: 'line', data: points.map((point) => ({ x: point.t, y: point.v })) };
   if (!bucketed) return [line];
+  // A point with no value is the api's gap marker: the band breaks there too (y null), like the line.
   const band: ApexSeries = {
     name: bandName,
     type: 'rangeArea',
     data: points
-      .filter((point) => point.min !== null && point.min !== undefined && point.max !== null && point.max !== undefined)
-      .map((point) => ({ x: point.t, y: [point.min as number, point.max as number] })),
+      .filter((point) => point.v === null || (point.min !== null && point.min !== undefined && point.max !== null && point.max !== undefined))
+      .map((point) => ({ x: point.t, y: point.v === null ? null : [point.min as number, point.max as number] })),
   };
   return [band, line];
 }

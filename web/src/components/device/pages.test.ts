@@ -3,7 +3,7 @@ import type { SensorLimit } from '@/api/alarm';
 import type { BatchResult, DeviceCommand, DeviceParam } from '@/api/device';
 import { normalizePanels, statusListHref, HOME_PANELS, MIN_HOME_PANELS } from '@/components/home/homePanels';
 import { fitProjection, trackPath } from '@/components/map/projection';
-import { actionKey, describeResults } from './BatchBar';
+import { actionKey, batchParamsBlocker, describeResults } from './BatchBar';
 import { limitLinesOf } from './ChartTab';
 import { appliedValues } from './DetailTabs';
 import { queryStatus } from './DeviceListView';
@@ -125,6 +125,12 @@ describe('batch results and applied settings', () => {
     ]);
     expect(actionKey('stopUsing')).toBe('disable');
     expect(actionKey('pin')).toBe('pin');
+  });
+  it('offers batch parameters only for devices of one model that takes them', () => {
+    const th2 = { typeName: 'TH-2', batchParam: true };
+    expect(batchParamsBlocker([th2, th2])).toBeNull();
+    expect(batchParamsBlocker([th2, { typeName: 'CS-4', batchParam: true }])).toBe('oneModel');
+    expect(batchParamsBlocker([{ typeName: 'TL-1', batchParam: false }])).toBe('notBatch');
   });
   it('takes the newest applied value of each parameter', () => {
     const command = (id: number, status: DeviceCommand['status'], params: Record<string, number>): DeviceCommand => ({ id, status, params, gmtCreate: '', ackedAt: null });

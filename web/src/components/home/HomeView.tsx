@@ -5,8 +5,12 @@ import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
+import { devicePageKey, expiredServiceDevicesKey, type Device, type DeviceCategory, type ExpiredDevice, type StatusCount } from '@/api/device';
+import { fetchRead, type ReadKey } from '@/api/read';
+import { useDevicePage, useStatusCount } from '@/hooks/resources';
+import { useRead } from '@/hooks/useRead';
 import useSWR from 'swr';
-import { devicePage, expiredServiceDevices, statusCount, type Device, type DeviceCategory, type StatusCount } from '@/api/device';
+import type { Page } from '@/components/ui/table';
 import { useSession } from '@/components/session/SessionContext';
 import { formatDate, formatTime, valueEntries } from '@/components/device/format';
 import { positioned } from '@/components/device/helpers';
@@ -14,6 +18,7 @@ import { LIST_REFRESH_MS } from '@/components/device/DeviceListView';
 import { StatusTag } from '@/components/device/StatusTag';
 import { DeviceMap, MapLegend, type MapMarker } from '@/components/map/DeviceMap';
 import { HOME_PANELS, loadPanels, MIN_HOME_PANELS, savePanels, statusListHref, type HomePanel } from './homePanels';
+import { CloudControlPromotion } from './CloudControlPromotion';
 
 /** The counts of the home page, in the spec's order, with the answer's key of each. */
 export const COUNT_KEYS: { key: keyof StatusCount; status: string }[] = [
@@ -104,7 +109,7 @@ function DeviceLine({ device }: { device: Device }) {
 }
 
 /**
- * Home (business spec 2): device search, status counts, a map of the devices and panels the user
+ * Home (business spec 2): device search, order search (the receipt of an order by its code), status counts, a map of the devices and panels the user
  * chooses in a drawer (at least five kept): pinned devices, latest reports, expiring services and
  * devices per category. Counts and values refresh every 30 s.
  */
@@ -117,13 +122,14 @@ export function HomeView() {
   const [drawer, setDrawer] = useState<HomePanel[] | null>(null);
   const on = (panel: HomePanel) => panels.includes(panel);
 
-  const counts = useSWR('home-counts', statusCount, { refreshInterval: LIST_REFRESH_MS });
-  const devices = useSWR('home-devices', () => devicePage({ start: 1, pageSize: HOME_MAP_DEVICES }), { refreshInterval: LIST_REFRESH_MS });
-  const expiring = useSWR(on('expiring') && info ? ['home-expiring', info.baseAccount.id] : null, () =>
-    expiredServiceDevices({ start: 1, pageSize: 5, accountId: info?.baseAccount.id, expiredFlag: 1 }),
+  const counts = useStatusCount({ refreshInterval: LIST_REFRESH_MS });
+  const devices = useDevicePage({ start: 1, pageSize: HOME_MAP_DEVICES }, { refreshInterval: LIST_REFRESH_MS });
+  const expiring = useRead<Page<ExpiredDevice>>(
+    on('expiring') && info ? expiredServiceDevicesKey({ start: 1, pageSize: 5, accountId: info.baseAccount.id, expiredFlag: 1 }) : null,
   );
-  const categories = useSWR(on('categories') ? 'home-categories' : null, () =>
-    Promise.all(CATEGORIES.map(async (category) => ({ category, total: (await devicePage({ start: 1, pageSize: 1, category })).total }))),
+  // One total per category: the key is the list of requests themselves.
+  const categories = useSWR(on('categories') ? CATEGORIES.map((category) => devicePageKey({ start: 1, pageSize: 1, category })) : null, (keys: ReadKey[]) =>
+    Promise.all(keys.map(async (key, index) => ({ category: CATEGORIES[index], total: (await fetchRead<Page<Device>>(key)).total }))),
   );
 
   const list = useMemo(() => devices.data?.list ?? [], [devices.data]);
@@ -154,6 +160,13 @@ export function HomeView() {
         ) : (
           <span />
         )}
+        <Input.Search
+          placeholder={t('home.orderSearch')}
+          allowClear
+          onSearch={(value) => value.trim() && void router.push(`/receipt?orderCode=${encodeURIComponent(value.trim().toUpperCase())}`)}
+          style={{ maxWidth: 260, flex: '1 1 180px' }}
+          data-testid="home-order-search"
+        />
         <Button icon={<SettingOutlined />} onClick={() => setDrawer(panels)} data-testid="home-customize">
           {t('home.customize')}
         </Button>
@@ -168,6 +181,8 @@ export function HomeView() {
           ))}
         </Counts>
       ) : null}
+
+      <CloudControlPromotion />
 
       {on('map') ? (
         <Card size="small" title={t('home.map')} extra={<MapLegend statuses={markers.map((marker) => marker.status)} />} data-testid="home-map">

@@ -6,6 +6,7 @@ import { loginByEmail, sendEmailCode } from '@/api/account';
 import { CODE_RESEND_SECONDS, SUBMIT_DEBOUNCE_MS } from '@/components/ui/constants';
 import { useCountdown } from '@/hooks/useCountdown';
 import { useDebouncedCallback } from '@/hooks/useDebouncedCallback';
+import { useCodeCaptcha } from './CodeCaptcha';
 import { InputWithAction } from './FormRow';
 import { useSignedIn } from './useSignedIn';
 
@@ -23,13 +24,14 @@ export function EmailLoginForm() {
   const signedIn = useSignedIn();
   const [sending, setSending] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  const { withCaptcha, dialog } = useCodeCaptcha();
 
   const sendCode = async () => {
     const { email } = await form.validateFields(['email']).catch(() => ({ email: '' }));
     if (!email) return;
     setSending(true);
     try {
-      await sendEmailCode(email.trim());
+      if (!(await withCaptcha((captcha) => sendEmailCode(email.trim(), captcha)))) return;
       countdown.start();
       void message.success(t('emailCode.sent'));
     } catch {
@@ -70,6 +72,7 @@ export function EmailLoginForm() {
           {countdown.running ? t('emailCode.resend', { seconds: countdown.left }) : t('emailCode.send')}
         </Button>
       </InputWithAction>
+      {dialog}
       <Form.Item>
         <Button type="primary" htmlType="submit" block loading={submitting}>
           {t('submit')}

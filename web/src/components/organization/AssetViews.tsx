@@ -1,16 +1,16 @@
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Descriptions, Form, Input, Result, Skeleton, Space, Table, Tag } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import useSWR from 'swr';
-import { assetDetail, assetPage, deleteAsset, saveAsset, switchAsset, type Asset, type AssetInput } from '@/api/organization';
+import { assetDetail, assetPageKey, deleteAsset, saveAsset, switchAsset, type Asset, type AssetInput } from '@/api/organization';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { ConfirmAction, treeOptions, useDeviceOptions, useOrganizations } from './common';
+import { DataList, type ListColumn } from '@/components/ui/DataList';
 
 export const MAX_ASSET_DEVICES = 5;
 
@@ -130,9 +130,9 @@ export function AssetListView() {
   const { t } = useTranslation('organization');
   const [name, setName] = useState('');
   const [editing, setEditing] = useState<{ asset: Asset | null } | null>(null);
-  const { data, loading, pagination, mutate } = usePagedQuery<Asset, { combName?: string }>('assets', { combName: name || undefined }, (args) => assetPage(args));
+  const { data, loading, pagination, mutate } = usePagedQuery<Asset, { combName?: string }>(assetPageKey, { combName: name || undefined });
   const reload = () => void mutate();
-  const columns: ColumnsType<Asset> = [
+  const columns: ListColumn<Asset>[] = [
     { key: 'name', title: t('asset.combName'), render: (_, a) => <Link href={`/asset/detail/${a.id}`}>{a.combName}</Link> },
     { key: 'num', title: t('asset.combNum'), dataIndex: 'combNum', responsive: ['md'] },
     { key: 'type', title: t('asset.combTypeName'), dataIndex: 'combTypeName', responsive: ['lg'] },
@@ -166,7 +166,7 @@ export function AssetListView() {
           </Button>
         </Permitted>
       </Space>
-      <Table<Asset> rowKey="id" columns={columns} dataSource={data} loading={loading} pagination={pagination} scroll={{ x: 'max-content' }} />
+      <DataList<Asset> rowKey="id" columns={columns} data={data} loading={loading} pagination={pagination} />
       <AssetDrawer asset={editing?.asset ?? null} open={Boolean(editing)} onClose={() => setEditing(null)} onSaved={reload} />
     </div>
   );

@@ -5,6 +5,7 @@ import type { Device } from '@/api/device';
 import { offerTransfer } from '@/api/organization';
 import { showServerErrors } from '@/components/account/serverErrors';
 import { ShareModal } from './ShareModal';
+import { useFormSubmit } from '@/hooks/useFormSubmit';
 
 export type ShareAction = 'share' | 'transfer';
 export const SHARE_ACTIONS: readonly ShareAction[] = ['share', 'transfer'];
@@ -24,9 +25,11 @@ function TransferModal({ device, onClose }: { device: Device | null; onClose: ()
       showServerErrors(form, error, { userName: 'recipient', phone: 'recipient', email: 'recipient' });
     }
   };
+  // Spec 9: every form and modal submits once per 500 ms.
+  const { submit: submitOnce } = useFormSubmit(null, submit);
   return (
     <Modal open={Boolean(device)} title={t('transfer.offer', { name: device?.deviceName ?? '' })} onCancel={onClose} onOk={() => form.submit()} okText={t('ok')} cancelText={t('cancel')} destroyOnHidden>
-      <Form form={form} layout="vertical" onFinish={submit} initialValues={{ kind: 'userName' }}>
+      <Form form={form} layout="vertical" onFinish={submitOnce} initialValues={{ kind: 'userName' }}>
         <Form.Item name="kind" label={t('share.recipientKind')}>
           <Radio.Group
             options={[

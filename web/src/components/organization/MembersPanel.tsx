@@ -1,5 +1,4 @@
-import { App, Button, Input, Select, Space, Table, Tag } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { App, Button, Input, Select, Space, Tag } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import {
@@ -9,7 +8,7 @@ import {
   invite,
   organizationAddUser,
   queryAccountByUEP,
-  queryUserByCondition,
+  queryUserByConditionKey,
   updateAccountOrganizationRel,
   updateRoleInOrganization,
   type Member,
@@ -19,6 +18,7 @@ import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { ConfirmAction, treeOptions, useOrganizations, useRoleOptions } from './common';
+import { DataList, type ListColumn } from '@/components/ui/DataList';
 
 type Dialog = { kind: 'invite' } | { kind: 'add' } | { kind: 'edit'; member: Member } | null;
 
@@ -47,10 +47,10 @@ export function MembersPanel({ organizationId }: { organizationId?: number }) {
   const inviteInitial = useMemo(() => ({ contact: 'email' as const, organizationId }), [organizationId]);
   const addInitial = useMemo(() => ({ organizationId }), [organizationId]);
   const query = { ...filters, organizationId: organizationId ?? filters.organizationId };
-  const { data, loading, pagination, mutate } = usePagedQuery<Member, MemberQuery>('org-members', query, (args) => queryUserByCondition(args));
+  const { data, loading, pagination, mutate } = usePagedQuery<Member, MemberQuery>(queryUserByConditionKey, query);
   const reload = () => void mutate();
 
-  const columns: ColumnsType<Member> = [
+  const columns: ListColumn<Member>[] = [
     { key: 'userName', title: t('member.userName'), dataIndex: 'userName' },
     { key: 'realName', title: t('member.realName'), dataIndex: 'realName', responsive: ['md'] },
     { key: 'phone', title: t('member.phone'), dataIndex: 'phone', responsive: ['lg'] },
@@ -141,7 +141,7 @@ export function MembersPanel({ organizationId }: { organizationId?: number }) {
           </Permitted>
         </Space>
       </Space>
-      <Table<Member> rowKey={(m) => `${m.organizationId}-${m.accountId}`} columns={columns} dataSource={data} loading={loading} pagination={pagination} scroll={{ x: 'max-content' }} />
+      <DataList<Member> rowKey={(m) => `${m.organizationId}-${m.accountId}`} columns={columns} data={data} loading={loading} pagination={pagination} />
       <DrawerForm<InviteValues>
         open={dialog?.kind === 'invite'}
         title={t('member.invite')}
@@ -168,11 +168,11 @@ export function MembersPanel({ organizationId }: { organizationId?: number }) {
         onSubmit={async (v) => {
           const keyword = v.keyword.trim();
           const found = keyword.includes('@') ? await accountByEmail(keyword) : /^\+?\d{6,}$/.test(keyword) ? await accountByPhone(keyword) : await queryAccountByUEP(keyword);
-          if (!found) {
-            void message.error(t('member.notFound'));
-            throw new Error(t('member.notFound'));
+          if (!found?.ticket) {
+            void message.error(t(found ? 'member.notYourself' : 'member.notFound'));
+            throw new Error(t(found ? 'member.notYourself' : 'member.notFound'));
           }
-          await organizationAddUser(v.organizationId, found.id, v.roleId ?? null);
+          await organizationAddUser(v.organizationId, found.ticket, v.roleId ?? null);
           reload();
         }}
       />

@@ -1,5 +1,4 @@
-import { Button, Card, Empty, Select, Space, Table, Tabs, Tree, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, Card, Empty, Select, Skeleton, Space, Tabs, Tree, Typography } from 'antd';
 import Link from 'next/link';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
@@ -9,7 +8,7 @@ import {
   bindDevices,
   deleteOrganization,
   insertOrganization,
-  organizationDevices,
+  organizationDevicesKey,
   transferCreator,
   unbindDevices,
   updateOrganization,
@@ -20,14 +19,20 @@ import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { ConfirmAction, treeOptions, useDeviceOptions, useOrganizations } from './common';
 import { MembersPanel } from './MembersPanel';
+import { DataList, type ListColumn } from '@/components/ui/DataList';
 
 const Layout = styled.div`
   display: grid;
-  grid-template-columns: minmax(240px, 320px) 1fr;
+  grid-template-columns: minmax(240px, 320px) minmax(0, 1fr);
   gap: 16px;
+  min-width: 0;
+
+  > * {
+    min-width: 0;
+  }
 
   @media (max-width: 900px) {
-    grid-template-columns: 1fr;
+    grid-template-columns: minmax(0, 1fr);
   }
 `;
 
@@ -46,8 +51,8 @@ function OrganizationDevices({ organizationId }: { organizationId: number }) {
   const { t } = useTranslation('organization');
   const options = useDeviceOptions().filter((option) => !option.shared);
   const [chosen, setChosen] = useState<number[]>([]);
-  const { data, loading, pagination, mutate } = usePagedQuery<Device, { organizationId: number }>('org-devices', { organizationId }, (args) => organizationDevices(args));
-  const columns: ColumnsType<Device> = [
+  const { data, loading, pagination, mutate } = usePagedQuery<Device, { organizationId: number }>(organizationDevicesKey, { organizationId });
+  const columns: ListColumn<Device>[] = [
     { key: 'name', title: t('device.name'), render: (_, d) => <Link href={`/device/detail/${d.id}`}>{d.deviceName}</Link> },
     { key: 'guid', title: t('device.guid'), dataIndex: 'deviceGuid' },
     { key: 'type', title: t('device.type'), dataIndex: 'typeName', responsive: ['md'] },
@@ -71,7 +76,7 @@ function OrganizationDevices({ organizationId }: { organizationId: number }) {
           </Button>
         </Space>
       </Permitted>
-      <Table<Device> rowKey="id" columns={columns} dataSource={data} loading={loading} pagination={pagination} scroll={{ x: 'max-content' }} />
+      <DataList<Device> rowKey="id" columns={columns} data={data} loading={loading} pagination={pagination} />
     </>
   );
 }
@@ -106,7 +111,10 @@ export function OrganizationListView() {
           </Permitted>
         }
       >
-        {nodes.length ? (
+        {/* While the tree loads, a skeleton: not "no organisations" for a moment. */}
+        {tree === undefined ? (
+          <Skeleton active paragraph={{ rows: 3 }} />
+        ) : nodes.length ? (
           <Tree
             defaultExpandAll
             showLine
@@ -153,6 +161,8 @@ export function OrganizationListView() {
               ]}
             />
           </>
+        ) : tree === undefined ? (
+          <Skeleton active />
         ) : (
           <Empty />
         )}

@@ -1,11 +1,14 @@
-import { App, Button, Card, Descriptions, Form, Input, Radio, Select, Space } from 'antd';
+import { App, Button, Card, Descriptions, Form, Radio, Select, Space } from 'antd';
 import Link from 'next/link';
 import { useTranslation } from 'next-i18next/pages';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { updateInfo, type ProfileInput } from '@/api/organization';
 import { showServerErrors } from '@/components/account/serverErrors';
 import { useSession } from '@/components/session/SessionContext';
 import { ChangePasswordDrawer } from '@/components/shell/ChangePasswordDrawer';
+import { useFormSubmit } from '@/hooks/useFormSubmit';
+import { useTimeZones } from '@/hooks/useTimeZones';
+import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
 
 /** /consumer/info: profile (real name max 20, company 2-50, time zone, C / F), password, bindings. */
 export function ProfileView() {
@@ -16,11 +19,10 @@ export function ProfileView() {
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [saving, setSaving] = useState(false);
   const account = info?.baseAccount;
-  const zones = useMemo(() => (typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['Asia/Shanghai', 'UTC']).map((zone) => ({ value: zone, label: zone })), []);
+  const { options: zones } = useTimeZones(account?.timeZone);
   useEffect(() => {
     if (account) form.setFieldsValue({ realName: account.realName, companyName: account.companyName, timeZone: account.timeZone, temperatureUnit: account.temperatureUnit as 'C' | 'F' });
   }, [account, form]);
-  if (!account) return null;
   const save = async (values: ProfileInput) => {
     setSaving(true);
     try {
@@ -32,6 +34,9 @@ export function ProfileView() {
       setSaving(false);
     }
   };
+  // Spec 9: every form and modal submits once per 500 ms.
+  const { submit: saveOnce } = useFormSubmit(null, save);
+  if (!account) return null;
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="consumer-info">
       <Card size="small" title={t('profile.account')}>
@@ -48,15 +53,15 @@ export function ProfileView() {
         <Button onClick={() => setPasswordOpen(true)}>{t('profile.changePassword')}</Button>
       </Card>
       <Card size="small" title={t('profile.title')}>
-        <Form<ProfileInput> form={form} layout="vertical" onFinish={save} style={{ maxWidth: 480 }}>
+        <Form<ProfileInput> form={form} layout="vertical" onFinish={saveOnce} style={{ maxWidth: 480 }}>
           <Form.Item name="realName" label={t('member.realName')} rules={[{ max: 20, message: t('max', { max: 20 }) }]}>
-            <Input maxLength={20} />
+            <SymbolFreeInput maxLength={20} />
           </Form.Item>
           <Form.Item name="companyName" label={t('profile.company')} rules={[{ min: 2, max: 50, message: t('length', { min: 2, max: 50 }) }]}>
-            <Input maxLength={50} />
+            <SymbolFreeInput maxLength={50} />
           </Form.Item>
           <Form.Item name="timeZone" label={t('profile.timeZone')} rules={[{ required: true, message: t('required') }]}>
-            <Select showSearch options={zones} />
+            <Select showSearch optionFilterProp="label" options={zones} />
           </Form.Item>
           <Form.Item name="temperatureUnit" label={t('profile.temperatureUnit')}>
             <Radio.Group options={[{ value: 'C', label: '°C' }, { value: 'F', label: '°F' }]} />

@@ -1,13 +1,13 @@
-import { Button, Input, Space, Table } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, Input, Space } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
-import { deleteProject, projectPage, saveProject, type Project } from '@/api/organization';
+import { deleteProject, projectPageKey, saveProject, type Project } from '@/api/organization';
 import { formatTime } from '@/components/device/format';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { ConfirmAction, useDeviceOptions } from './common';
+import { DataList, type ListColumn } from '@/components/ui/DataList';
 
 /** /project/list: projects (name 2-20) and their devices. */
 export function ProjectListView() {
@@ -16,8 +16,8 @@ export function ProjectListView() {
   const [editing, setEditing] = useState<{ project: Project | null } | null>(null);
   const devices = useDeviceOptions();
   const names = new Map(devices.map((d) => [d.value, d.label]));
-  const { data, loading, pagination, mutate } = usePagedQuery<Project, { projectName?: string }>('projects', { projectName: name || undefined }, (args) => projectPage(args));
-  const columns: ColumnsType<Project> = [
+  const { data, loading, pagination, mutate } = usePagedQuery<Project, { projectName?: string }>(projectPageKey, { projectName: name || undefined });
+  const columns: ListColumn<Project>[] = [
     { key: 'name', title: t('project.name'), dataIndex: 'projectName' },
     { key: 'devices', title: t('project.devices'), render: (_, p) => p.deviceIds.map((id) => names.get(id) ?? `#${id}`).join(', ') || '-' },
     { key: 'created', title: t('created'), render: (_, p) => formatTime(p.gmtCreate), responsive: ['md'] },
@@ -54,7 +54,7 @@ export function ProjectListView() {
           </Button>
         </Permitted>
       </Space>
-      <Table<Project> rowKey="id" columns={columns} dataSource={data} loading={loading} pagination={pagination} scroll={{ x: 'max-content' }} />
+      <DataList<Project> rowKey="id" columns={columns} data={data} loading={loading} pagination={pagination} />
       <DrawerForm<{ projectName: string; deviceIds: number[] }>
         key={project?.id ?? 'new'}
         open={Boolean(editing)}

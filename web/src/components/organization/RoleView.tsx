@@ -1,14 +1,14 @@
-import { Button, Input, Space, Table, Tag, Tree } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, Input, Space, Tag, Tree } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
-import useSWR from 'swr';
-import { deleteRole, permissionTree, rolePage, saveRole, type PermissionNode, type Role } from '@/api/organization';
+import { usePermissionTree } from '@/hooks/resources';
+import { deleteRole, rolePageKey, saveRole, type PermissionNode, type Role } from '@/api/organization';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { ConfirmAction } from './common';
 import { checkedKeys, storedKeys } from './permissionKeys';
+import { DataList, type ListColumn } from '@/components/ui/DataList';
 
 interface KeyNode {
   key: string;
@@ -43,9 +43,9 @@ export function RoleView() {
   const { t } = useTranslation('organization');
   const [name, setName] = useState('');
   const [editing, setEditing] = useState<{ role: Role | null } | null>(null);
-  const { data: tree } = useSWR('permission-tree', permissionTree);
-  const { data, loading, pagination, mutate } = usePagedQuery<Role, { roleName?: string }>('roles', { roleName: name || undefined }, (args) => rolePage(args));
-  const columns: ColumnsType<Role> = [
+  const { data: tree } = usePermissionTree();
+  const { data, loading, pagination, mutate } = usePagedQuery<Role, { roleName?: string }>(rolePageKey, { roleName: name || undefined });
+  const columns: ListColumn<Role>[] = [
     { key: 'name', title: t('role.name'), render: (_, role) => <Space>{role.roleName}{role.preset ? <Tag>{t('role.preset')}</Tag> : null}</Space> },
     { key: 'description', title: t('role.description'), dataIndex: 'description', responsive: ['md'] },
     { key: 'count', title: t('role.keys'), render: (_, role) => role.permissions.length },
@@ -83,7 +83,7 @@ export function RoleView() {
           </Button>
         </Permitted>
       </Space>
-      <Table<Role> rowKey="id" columns={columns} dataSource={data} loading={loading} pagination={pagination} scroll={{ x: 'max-content' }} />
+      <DataList<Role> rowKey="id" columns={columns} data={data} loading={loading} pagination={pagination} />
       <DrawerForm<{ roleName: string; description: string; permissions: string[] }>
         key={role?.id ?? 'new'}
         open={Boolean(editing)}

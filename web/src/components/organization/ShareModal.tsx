@@ -2,9 +2,10 @@ import { App, DatePicker, Form, Input, Modal, Radio, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import useSWR from 'swr';
-import { shareDevices, templateList, type ShareExpiry } from '@/api/organization';
+import { useTemplates } from '@/hooks/resources';
+import { shareDevices, type ShareExpiry } from '@/api/organization';
 import { showServerErrors } from '@/components/account/serverErrors';
+import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
 
 interface ShareValues {
   recipientKind: 'userName' | 'phone' | 'email';
@@ -23,7 +24,7 @@ export function ShareModal({ deviceIds, open, onClose }: { deviceIds: number[]; 
   const { message } = App.useApp();
   const [form] = Form.useForm<ShareValues>();
   const [saving, setSaving] = useState(false);
-  const { data: templates } = useSWR(open ? 'share-templates' : null, templateList);
+  const { data: templates } = useTemplates(open);
   const expire = Form.useWatch('expire', form);
   const submit = async (values: ShareValues) => {
     setSaving(true);
@@ -61,7 +62,7 @@ export function ShareModal({ deviceIds, open, onClose }: { deviceIds: number[]; 
           <Input data-testid="share-recipient" />
         </Form.Item>
         <Form.Item name="sharerName" label={t('share.sharerName')} rules={[{ required: true, min: 2, max: 20, message: t('length', { min: 2, max: 20 }) }]}>
-          <Input maxLength={20} data-testid="share-name" />
+          <SymbolFreeInput maxLength={20} data-testid="share-name" />
         </Form.Item>
         <Form.Item name="templateId" label={t('share.template')} rules={[{ required: true, message: t('share.templateRequired') }]} extra={templates && !templates.length ? t('share.noTemplate') : undefined}>
           <Select options={(templates ?? []).map((tpl) => ({ value: tpl.id, label: tpl.name }))} data-testid="share-template" />

@@ -1,20 +1,17 @@
 import { App, Button, Checkbox, Form, Input, Modal, Space, Table, Tabs, Tag } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
 import Link from 'next/link';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import useSWR from 'swr';
+import { useTemplateCodes, useTemplates } from '@/hooks/resources';
 import {
   decideTransfer,
   deleteShare,
   deleteTemplate,
   quitShare,
-  receivedShares,
+  receivedSharesKey,
   saveTemplate,
-  sharePage,
-  templateCodes,
-  templateList,
-  transferPage,
+  sharePageKey,
+  transferPageKey,
   type PermissionTemplate,
   type Share,
   type Transfer,
@@ -25,6 +22,9 @@ import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import type { DevicePermission } from '@/routes/permissions';
 import { ConfirmAction } from './common';
+import { DataList, type ListColumn } from '@/components/ui/DataList';
+import { useFormSubmit } from '@/hooks/useFormSubmit';
+import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
 
 function recipientOf(share: Share): string {
   return share.recipientName ?? share.recipientPhone ?? share.recipientEmail ?? '-';
@@ -33,10 +33,8 @@ function recipientOf(share: Share): string {
 function SharesTable({ received }: { received: boolean }) {
   const { t } = useTranslation('organization');
   const [keyword, setKeyword] = useState('');
-  const { data, loading, pagination, mutate } = usePagedQuery<Share, { keyword?: string }>(received ? 'shares-received' : 'shares-given', { keyword: keyword || undefined }, (args) =>
-    received ? receivedShares(args) : sharePage(args),
-  );
-  const columns: ColumnsType<Share> = [
+  const { data, loading, pagination, mutate } = usePagedQuery<Share, { keyword?: string }>(received ? receivedSharesKey : sharePageKey, { keyword: keyword || undefined });
+  const columns: ListColumn<Share>[] = [
     { key: 'device', title: t('device.name'), render: (_, s) => (received ? <Link href={`/device/detail/${s.deviceId}`}>{s.deviceName}</Link> : s.deviceName) },
     { key: 'guid', title: t('device.guid'), dataIndex: 'deviceGuid', responsive: ['md'] },
     { key: 'sharer', title: t('share.sharerName'), dataIndex: 'sharerName' },
@@ -61,7 +59,7 @@ function SharesTable({ received }: { received: boolean }) {
   return (
     <>
       <Input allowClear placeholder={t('share.search')} value={keyword} onChange={(e) => setKeyword(e.target.value)} style={{ width: 220, marginBottom: 12 }} />
-      <Table<Share> rowKey="id" columns={columns} dataSource={data} loading={loading} pagination={pagination} scroll={{ x: 'max-content' }} />
+      <DataList<Share> rowKey="id" columns={columns} data={data} loading={loading} pagination={pagination} />
     </>
   );
 }
@@ -76,7 +74,7 @@ function TemplateEditor({ template, open, onClose }: { template: PermissionTempl
   const { t } = useTranslation('organization');
   const { t: td } = useTranslation('device');
   const [form] = Form.useForm<{ name: string }>();
-  const { data: codes } = useSWR(open ? 'template-codes' : null, templateCodes);
+  const { data: codes } = useTemplateCodes(open);
   const [items, setItems] = useState<Record<string, DevicePermission>>(() =>
     Object.fromEntries((template?.items ?? []).map((item) => [item.permissionCode, item])),
   );
@@ -97,11 +95,13 @@ function TemplateEditor({ template, open, onClose }: { template: PermissionTempl
       showServerErrors(form, error);
     }
   };
+  // Spec 9: every form and modal submits once per 500 ms.
+  const { submit: submitOnce } = useFormSubmit(null, submit);
   return (
     <Modal open={open} title={template ? t('template.edit') : t('template.add')} onCancel={onClose} onOk={() => form.submit()} okText={t('save')} cancelText={t('cancel')} width={560} destroyOnHidden>
-      <Form form={form} layout="vertical" onFinish={submit} initialValues={{ name: template?.name ?? '' }}>
+      <Form form={form} layout="vertical" onFinish={submitOnce} initialValues={{ name: template?.name ?? '' }}>
         <Form.Item name="name" label={t('template.name')} rules={[{ required: true, max: 10, message: t('max', { max: 10 }) }]}>
-          <Input maxLength={10} data-testid="template-name" />
+          <SymbolFreeInput maxLength={10} data-testid="template-name" />
         </Form.Item>
       </Form>
       <Table<CodeRow>
@@ -135,9 +135,9 @@ function TemplateEditor({ template, open, onClose }: { template: PermissionTempl
 
 function TemplatesTable() {
   const { t } = useTranslation('organization');
-  const { data, isLoading, mutate } = useSWR('templates', templateList);
+  const { data, isLoading, mutate } = useTemplates();
   const [editing, setEditing] = useState<{ template: PermissionTemplate | null } | null>(null);
-  const columns: ColumnsType<PermissionTemplate> = [
+  const columns: ListColumn<PermissionTemplate>[] = [
     { key: 'name', title: t('template.name'), dataIndex: 'name' },
     { key: 'visible', title: t('template.visibleCount'), render: (_, tpl) => tpl.items.filter((i) => i.viewStatus === 1).length },
     { key: 'operable', title: t('template.operableCount'), render: (_, tpl) => tpl.items.filter((i) => i.setStatus === 1).length },
@@ -165,7 +165,7 @@ function TemplatesTable() {
           {t('template.add')}
         </Button>
       </Permitted>
-      <Table<PermissionTemplate> rowKey="id" columns={columns} dataSource={data ?? []} loading={isLoading} pagination={false} scroll={{ x: 'max-content' }} />
+      <DataList<PermissionTemplate> rowKey="id" columns={columns} data={data ?? []} loading={isLoading} pagination={false} />
       {editing ? (
         <TemplateEditor
           key={editing.template?.id ?? 'new'}
@@ -184,7 +184,7 @@ function TemplatesTable() {
 function TransfersTable() {
   const { t } = useTranslation('organization');
   const { message } = App.useApp();
-  const { data, loading, pagination, mutate } = usePagedQuery<Transfer, Record<string, never>>('transfers', {}, (args) => transferPage(args));
+  const { data, loading, pagination, mutate } = usePagedQuery<Transfer, Record<string, never>>(transferPageKey, {});
   const decide = (id: number, decision: 'accept' | 'reject' | 'cancel') =>
     void decideTransfer(id, decision)
       .then(() => {
@@ -192,7 +192,7 @@ function TransfersTable() {
         void mutate();
       })
       .catch(() => undefined);
-  const columns: ColumnsType<Transfer> = [
+  const columns: ListColumn<Transfer>[] = [
     { key: 'device', title: t('device.name'), dataIndex: 'deviceName' },
     { key: 'guid', title: t('device.guid'), dataIndex: 'deviceGuid', responsive: ['md'] },
     { key: 'from', title: t('transfer.from'), dataIndex: 'fromName' },
@@ -219,7 +219,7 @@ function TransfersTable() {
         ),
     },
   ];
-  return <Table<Transfer> rowKey="id" columns={columns} dataSource={data} loading={loading} pagination={pagination} scroll={{ x: 'max-content' }} />;
+  return <DataList<Transfer> rowKey="id" columns={columns} data={data} loading={loading} pagination={pagination} />;
 }
 
 /** /consumer/sharer: shares made and received, permission templates, device transfers. */

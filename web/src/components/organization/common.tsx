@@ -1,19 +1,18 @@
 import { App, Button, Popconfirm } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import type { ReactNode } from 'react';
-import useSWR from 'swr';
-import { devicePage } from '@/api/device';
-import { organizationTree, rolesByOrganizationType, type OrganizationNode } from '@/api/organization';
+import type { OrganizationNode } from '@/api/organization';
 import { Permitted } from '@/components/ui/Permitted';
+import { useDeviceChoices, useOrganizationTree, useRoles } from '@/hooks/resources';
 
 /** Options of the account's devices (for projects, assets, organisations, sharing). */
 export function useDeviceOptions(enabled = true) {
-  const { data } = useSWR(enabled ? 'org-device-options' : null, () => devicePage({ start: 1, pageSize: 200 }));
-  return (data?.list ?? []).map((device) => ({ value: device.id, label: `${device.deviceName} (${device.deviceGuid})`, shared: device.shareFlag }));
+  const { data } = useDeviceChoices(enabled);
+  return (data?.list ?? []).map((device) => ({ value: device.id, label: `${device.deviceName} (${device.deviceGuid})`, shared: device.shareFlag, waybill: device.waybillSupport }));
 }
 
 export function useRoleOptions() {
-  const { data } = useSWR('org-roles', () => rolesByOrganizationType('enterprise'));
+  const { data } = useRoles();
   return (data ?? []).map((role) => ({ value: role.id, label: role.roleName }));
 }
 
@@ -29,7 +28,7 @@ export function treeOptions(nodes: OrganizationNode[]): TreeOption[] {
 }
 
 export function useOrganizations() {
-  return useSWR('org-tree', organizationTree);
+  return useOrganizationTree();
 }
 
 /** A delete (or other risky) link guarded by its permission and a confirmation. */

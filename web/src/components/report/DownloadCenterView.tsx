@@ -1,10 +1,12 @@
-import { App, Button, Progress, Space, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Progress, Space, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import { deleteFile, downloadFile, saveBlob, type ExportFile, type FileStatus } from '@/api/report';
 import { formatTime } from '@/components/device/format';
 import { useExportFiles } from '@/hooks/useExportFiles';
-import { useViewport } from '@/hooks/useViewport';
+import { DataList } from '@/components/ui/DataList';
+import { DOWNLOAD_DEBOUNCE_MS } from '@/components/ui/constants';
+import { useDebouncedCallback } from '@/hooks/useDebouncedCallback';
 import { formatSize } from './helpers';
 import { ScheduledReportsView } from './ScheduledReportsView';
 
@@ -44,10 +46,9 @@ export function FileTable() {
   const { modal } = App.useApp();
   const { rows, loading, pagination, mutate } = useExportFiles();
   const [downloading, setDownloading] = useState<number | null>(null);
-  // Phones: name with status, size and time under it, then the actions; no sideways scrolling.
-  const mobile = useViewport() === 'mobile';
 
-  const download = async (file: ExportFile) => {
+  // Spec 9: a file download is debounced 1,000 ms (a double click downloads once).
+  const download = useDebouncedCallback(async (file: ExportFile) => {
     setDownloading(file.id);
     try {
       saveBlob(await downloadFile(file.id), file.fileName);
@@ -56,7 +57,7 @@ export function FileTable() {
     } finally {
       setDownloading(null);
     }
-  };
+  }, DOWNLOAD_DEBOUNCE_MS);
 
   const remove = (file: ExportFile) =>
     modal.confirm({
@@ -68,50 +69,26 @@ export function FileTable() {
     });
 
   return (
-    <Table<ExportFile>
+    <DataList<ExportFile>
       rowKey="id"
-      size="middle"
       loading={loading}
-      dataSource={rows}
+      data={rows}
       pagination={pagination}
-      scroll={mobile ? undefined : { x: 'max-content' }}
-      data-testid="file-table"
-      onRow={(file) => ({ 'data-file-id': file.id }) as React.HTMLAttributes<HTMLElement>}
+      testId="file-table"
+      rowProps={(file) => ({ 'data-file-id': file.id })}
       columns={[
-        {
-          key: 'name',
-          title: t('column.fileName'),
-          render: (_, file) =>
-            mobile ? (
-              <Space orientation="vertical" size={2}>
-                <span data-testid="file-name" style={{ overflowWrap: 'anywhere' }}>
-                  {file.fileName}
-                </span>
-                <FileStatusCell file={file} />
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {formatSize(file.fileSize)} · {formatTime(file.createTime)}
-                </Typography.Text>
-              </Space>
-            ) : (
-              <span data-testid="file-name">{file.fileName}</span>
-            ),
-        },
-        ...(mobile
-          ? []
-          : [
-              { key: 'type', title: t('column.fileType'), render: (_: unknown, file: ExportFile) => file.fileType.toUpperCase() },
-              { key: 'status', title: t('column.status'), render: (_: unknown, file: ExportFile) => <FileStatusCell file={file} /> },
-              { key: 'size', title: t('column.size'), render: (_: unknown, file: ExportFile) => formatSize(file.fileSize) },
-              { key: 'created', title: t('column.createTime'), render: (_: unknown, file: ExportFile) => formatTime(file.createTime) },
-              { key: 'expires', title: t('column.expireTime'), render: (_: unknown, file: ExportFile) => formatTime(file.expireTime) },
-            ]),
+        { key: 'name', title: t('column.fileName'), card: 'title', long: 260, render: (_, file) => <span data-testid="file-name">{file.fileName}</span> },
+        { key: 'type', title: t('column.fileType'), render: (_, file) => file.fileType.toUpperCase() },
+        { key: 'status', title: t('column.status'), important: true, render: (_, file) => <FileStatusCell file={file} /> },
+        { key: 'size', title: t('column.size'), render: (_, file) => formatSize(file.fileSize) },
+        { key: 'created', title: t('column.createTime'), important: true, render: (_, file) => formatTime(file.createTime) },
+        { key: 'expires', title: t('column.expireTime'), render: (_, file) => formatTime(file.expireTime) },
         {
           key: 'actions',
           title: t('column.actions'),
-          fixed: mobile ? undefined : ('right' as const),
-          render: (_: unknown, file: ExportFile) => (
-            <Space size={4} orientation={mobile ? 'vertical' : 'horizontal'}>
-              <Button type="link" size="small" disabled={file.status !== 'generated'} loading={downloading === file.id} onClick={() => void download(file)} data-testid="file-download">
+          render: (_, file) => (
+            <Space size={4}>
+              <Button type="link" size="small" disabled={file.status !== 'generated'} loading={downloading === file.id} onClick={() => download(file)} data-testid="file-download">
                 {t('action.download')}
               </Button>
               <Button type="link" size="small" danger onClick={() => remove(file)} data-testid="file-delete">

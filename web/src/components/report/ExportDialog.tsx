@@ -8,6 +8,7 @@ import { requestExport, type FileType } from '@/api/report';
 import { isoWithOffset } from '@/components/device/helpers';
 import { useSession } from '@/components/session/SessionContext';
 import { MAX_EXPORT_DAYS, QUICK_RANGES, quickRange } from './helpers';
+import { useFormSubmit } from '@/hooks/useFormSubmit';
 
 interface ExportValues {
   range: [Dayjs, Dayjs];
@@ -22,41 +23,35 @@ export function ExportDialog({ device, onClose }: { device: DeviceDetail; onClos
   const { message } = App.useApp();
   const session = useSession();
   const [form] = Form.useForm<ExportValues>();
-  const [saving, setSaving] = useState(false);
   const sensors = device.params.filter((param) => param.paramType === 'sensor' && param.probeId !== null);
   const accountUnit: TemperatureUnit = session.info?.baseAccount.temperatureUnit === 'F' ? 'F' : 'C';
 
   const submit = async (values: ExportValues) => {
-    setSaving(true);
-    try {
-      await requestExport({
-        deviceIds: [device.id],
-        sensors: values.sensors,
-        startTime: isoWithOffset(values.range[0].toDate()),
-        endTime: isoWithOffset(values.range[1].toDate()),
-        fileType: values.fileType,
-        unit: values.unit,
-      });
-      message.success(
-        <span data-testid="export-queued">
-          {t('export.queued')} <Link href="/consumer/download">{t('export.openCenter')}</Link>
-        </span>,
-      );
-      onClose();
-    } catch {
-      // Shown by the request client.
-    } finally {
-      setSaving(false);
-    }
+    await requestExport({
+      deviceIds: [device.id],
+      sensors: values.sensors,
+      startTime: isoWithOffset(values.range[0].toDate()),
+      endTime: isoWithOffset(values.range[1].toDate()),
+      fileType: values.fileType,
+      unit: values.unit,
+    });
+    message.success(
+      <span data-testid="export-queued">
+        {t('export.queued')} <Link href="/consumer/download">{t('export.openCenter')}</Link>
+      </span>,
+    );
+    onClose();
   };
 
+  // Spec 9: every form and modal submits once per 500 ms.
+  const { submit: submitOnce, submitting } = useFormSubmit(null, submit);
   return (
     <Modal
       open
       title={t('export.title')}
       okText={t('export.submit')}
       cancelText={t('action.cancel')}
-      confirmLoading={saving}
+      confirmLoading={submitting}
       onOk={() => form.submit()}
       onCancel={onClose}
       okButtonProps={{ 'data-testid': 'export-submit' } as ButtonProps}
@@ -65,7 +60,7 @@ export function ExportDialog({ device, onClose }: { device: DeviceDetail; onClos
       <Form<ExportValues>
         form={form}
         layout="vertical"
-        onFinish={submit}
+        onFinish={submitOnce}
         data-testid="export-form"
         initialValues={{ range: quickRange('day'), sensors: sensors.map((param) => param.probeId as number), fileType: 'csv', unit: accountUnit }}
       >

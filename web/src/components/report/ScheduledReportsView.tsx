@@ -1,16 +1,17 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, DatePicker, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, DatePicker, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useCallback, useState } from 'react';
-import useSWR from 'swr';
-import { devicePage } from '@/api/device';
+import { useDeviceChoices } from '@/hooks/resources';
+import { useRead } from '@/hooks/useRead';
 import { ApiError } from '@/api/errors';
 import {
   deleteReport,
   insertReport,
-  reportKinds,
-  reportPage,
+  reportKindsKey,
+  type ReportKind,
+  reportPageKey,
   sendReportNow,
   updateReport,
   type FileType,
@@ -24,6 +25,9 @@ import { formatTime } from '@/components/device/format';
 import { isoWithOffset } from '@/components/device/helpers';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { firstDuplicateReceiver, REPORT_NAME_MAX } from './helpers';
+import { DataList } from '@/components/ui/DataList';
+import { useFormSubmit } from '@/hooks/useFormSubmit';
+import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
 
 const FREQUENCIES: Frequency[] = ['daily', 'weekly', 'monthly'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -43,8 +47,8 @@ function ReportModal({ report, onClose, onSaved }: { report: ScheduledReport | n
   const { message } = App.useApp();
   const [form] = Form.useForm<ReportValues>();
   const [saving, setSaving] = useState(false);
-  const { data: kinds } = useSWR(['report-kinds'], () => reportKinds());
-  const { data: devices } = useSWR(['report-devices'], () => devicePage({ start: 1, pageSize: 200 }));
+  const { data: kinds } = useRead<ReportKind[]>(reportKindsKey());
+  const { data: devices } = useDeviceChoices();
 
   const submit = async (values: ReportValues) => {
     const body: ScheduledReportInput = {
@@ -72,11 +76,13 @@ function ReportModal({ report, onClose, onSaved }: { report: ScheduledReport | n
     ? { ...report, fileType: report.fileType ?? 'pdf', nextReportTime: dayjs(report.nextReportTime) }
     : { reportType: 'device', fileType: 'pdf', frequency: 'daily', receivers: [{ name: '' }], nextReportTime: dayjs().add(1, 'day').startOf('day').hour(8) };
 
+  // Spec 9: every form and modal submits once per 500 ms.
+  const { submit: submitOnce } = useFormSubmit(null, submit);
   return (
     <Modal open title={t(report ? 'scheduled.edit' : 'scheduled.add')} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={saving} onOk={() => form.submit()} onCancel={onClose} width={680}>
-      <Form<ReportValues> form={form} layout="vertical" initialValues={initial} onFinish={submit} data-testid="report-form">
+      <Form<ReportValues> form={form} layout="vertical" initialValues={initial} onFinish={submitOnce} data-testid="report-form">
         <Form.Item name="reportName" label={t('scheduled.reportName')} rules={[{ required: true, whitespace: true, message: t('form.required') }, { max: REPORT_NAME_MAX, message: t('form.max', { max: REPORT_NAME_MAX }) }]}>
-          <Input maxLength={REPORT_NAME_MAX} showCount />
+          <SymbolFreeInput maxLength={REPORT_NAME_MAX} showCount />
         </Form.Item>
         <Space wrap size="middle" style={{ width: '100%' }}>
           <Form.Item name="reportType" label={t('scheduled.type')} rules={[{ required: true, message: t('form.required') }]}>
@@ -117,7 +123,7 @@ function ReportModal({ report, onClose, onSaved }: { report: ScheduledReport | n
               {fields.map((field) => (
                 <Space key={field.key} align="start" wrap style={{ display: 'flex', marginTop: 8 }}>
                   <Form.Item name={[field.name, 'name']} rules={[{ required: true, whitespace: true, message: t('form.required') }, { max: 50, message: t('form.max', { max: 50 }) }]} style={{ marginBottom: 0 }}>
-                    <Input placeholder={t('scheduled.receiverName')} maxLength={50} />
+                    <SymbolFreeInput placeholder={t('scheduled.receiverName')} maxLength={50} />
                   </Form.Item>
                   <Form.Item name={[field.name, 'phone']} style={{ marginBottom: 0 }}>
                     <Input placeholder={t('scheduled.phone')} maxLength={20} />
@@ -160,7 +166,7 @@ export function ScheduledReportsView({ embedded = false }: { embedded?: boolean 
   const [editing, setEditing] = useState<{ report: ScheduledReport | null } | null>(null);
   const [name, setName] = useState('');
   const filters = { reportName: name || undefined };
-  const { data, loading, pagination, mutate } = usePagedQuery<ScheduledReport, typeof filters>('scheduled-reports', filters, (args) => reportPage(args));
+  const { data, loading, pagination, mutate } = usePagedQuery<ScheduledReport, typeof filters>(reportPageKey, filters);
   const reload = useCallback(() => void mutate(), [mutate]);
 
   const remove = (report: ScheduledReport) =>
@@ -194,28 +200,26 @@ export function ScheduledReportsView({ embedded = false }: { embedded?: boolean 
           {t('scheduled.add')}
         </Button>
       </Space>
-      <Table<ScheduledReport>
+      <DataList<ScheduledReport>
         rowKey="id"
-        size="middle"
         loading={loading}
-        dataSource={data}
+        data={data}
         pagination={pagination}
-        scroll={{ x: 'max-content' }}
-        data-testid="report-table"
+        testId="report-table"
         columns={[
-          { key: 'name', title: t('scheduled.reportName'), dataIndex: 'reportName' },
+          { key: 'name', title: t('scheduled.reportName'), dataIndex: 'reportName', long: 180, card: 'title' },
           { key: 'frequency', title: t('scheduled.frequency'), render: (_, report) => <Tag>{t(`frequency.${report.frequency}`)}</Tag> },
           { key: 'devices', title: t('scheduled.devices'), render: (_, report) => report.deviceIds.length },
           {
             key: 'receivers',
             title: t('scheduled.receivers'),
+            long: 200,
             render: (_, report) => report.receivers.map((receiver) => receiver.name).join(', '),
           },
-          { key: 'next', title: t('scheduled.nextReportTime'), render: (_, report) => formatTime(report.nextReportTime) },
+          { key: 'next', title: t('scheduled.nextReportTime'), important: true, render: (_, report) => formatTime(report.nextReportTime) },
           {
             key: 'actions',
             title: t('column.actions'),
-            fixed: 'right',
             render: (_, report) => (
               <Space size={4}>
                 <Button type="link" size="small" onClick={() => void sendNow(report)} data-testid="report-send-now">

@@ -3,7 +3,6 @@ import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, type ReactNode } from 'react';
 import { loginRedirectFor } from '@/api/session';
-import { ErrorView } from '@/components/errors/ErrorView';
 import { ConsoleLayout } from '@/components/shell/ConsoleLayout';
 import { useMenuLabel } from '@/components/shell/menuLabel';
 import { CenteredPage } from '@/components/ui/CenteredPage';
@@ -50,13 +49,13 @@ export function ConsoleGate({ match, children }: { match: RouteMatch; children: 
   }, [status, access, redirect, router]);
 
   if (status !== 'ready' || !access || redirect !== undefined) return <Waiting title={head} />;
-  // The calibration service's own pages arrive with its issue.
+  // The calibration service's pages bring their own layouts (components/calibration).
   if (calibration) {
     return (
-      <CenteredPage>
+      <>
         {head}
-        <ErrorView status={404} home={access.landing} />
-      </CenteredPage>
+        {children}
+      </>
     );
   }
   return (

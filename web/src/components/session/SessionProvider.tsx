@@ -14,6 +14,7 @@ import { loginPathFor } from '@/routes/match';
 import { grantedSet } from '@/routes/permissions';
 import { ACCOUNT_INFO_KEY, loadAccountInfo, NoRolesError } from './accountInfo';
 import { SessionContext, type Session, type SessionStatus } from './SessionContext';
+import { useIdleSignOut } from '@/hooks/useIdleSignOut';
 
 /** Store a token found in the address (spec 2.1) and show the address without it. */
 function adoptTokenFromAddress(): void {
@@ -53,10 +54,17 @@ export function SessionProvider({ needsAccount, children }: { needsAccount: bool
   const [ending, setEnding] = useState(false);
   const endingRef = useRef(false);
 
+  // Signing out or in clears the whole SWR cache (design 7): reads are keyed by the request alone,
+  // so a second account on this browser must never be shown the first one's answers.
+  const forgetAccount = useCallback(() => {
+    void mutateCache(() => true, undefined, { revalidate: false });
+  }, [mutateCache]);
+
   useEffect(() => {
     const stop = onTokenChange((value) => {
       if (!value) return;
-      // A new sign-in ends the signing-out state.
+      // A new sign-in ends the signing-out state and starts from an empty cache.
+      forgetAccount();
       endingRef.current = false;
       setEnding(false);
     });
@@ -69,16 +77,13 @@ export function SessionProvider({ needsAccount, children }: { needsAccount: bool
       stop();
       window.removeEventListener('storage', onStorage);
     };
-  }, []);
+  }, [forgetAccount]);
 
   // Spec 2.1: a token in the query is stored and removed from the address (first load and later).
   useEffect(() => {
     adoptTokenFromAddress();
   }, [router.asPath]);
 
-  const forgetAccount = useCallback(() => {
-    void mutateCache((key) => Array.isArray(key) && key[0] === ACCOUNT_INFO_KEY, undefined, { revalidate: false });
-  }, [mutateCache]);
 
   const endSession = useCallback(() => {
     if (endingRef.current) return;
@@ -136,10 +141,23 @@ export function SessionProvider({ needsAccount, children }: { needsAccount: bool
     endSession();
   }, [error, info, notification, t, endSession]);
 
+  // FDA mode: no input for the server's idle limit signs out here too (the server refuses it anyway).
+  const signOutIdle = useCallback(
+    (minutes: number) => {
+      if (endingRef.current) return;
+      notification.warning({ title: t('session.idleSignedOut', { minutes }), description: t('session.loggedOut'), key: 'session-ended' });
+      endSession();
+    },
+    [notification, t, endSession],
+  );
+  useIdleSignOut(Boolean(token) && !ending, signOutIdle);
+
   const granted = useMemo(() => grantedSet(info?.permissionRoutes), [info]);
+  const plcUrl = branding?.plcUrl;
+  const calibrationUrl = branding?.calibrationUrl;
   const access = useMemo(
-    () => (info ? buildAccess(branding?.styleModel, granted, info.userProfile?.homePage) : undefined),
-    [branding?.styleModel, granted, info],
+    () => (info ? buildAccess(branding?.styleModel, granted, info.userProfile?.homePage, { plc: plcUrl, calibrationServe: calibrationUrl }) : undefined),
+    [branding?.styleModel, granted, info, plcUrl, calibrationUrl],
   );
 
   let status: SessionStatus;

@@ -67,6 +67,16 @@ function initialCollapsed(viewport: Viewport): boolean {
   return viewport === 'tablet';
 }
 
+// On a phone the sidebar (a drawer) opens when the console is entered, once per page load: later
+// pages of the same visit do not cover themselves with it again.
+let mobileMenuShown = false;
+
+function openMobileMenuOnce(viewport: Viewport): boolean {
+  if (viewport !== 'mobile' || mobileMenuShown) return false;
+  mobileMenuShown = true;
+  return true;
+}
+
 interface ConsoleLayoutProps {
   route: RouteDef;
   /** allowed: the page; forbidden: 403; missing: 404 (not on this site or not built). */
@@ -84,7 +94,7 @@ export function ConsoleLayout({ route, verdict, children }: ConsoleLayoutProps) 
   const { info, access } = useSession();
   const viewport = useViewport();
   const [collapsed, setCollapsed] = useState(() => initialCollapsed(viewport));
-  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(() => openMobileMenuOnce(viewport));
   const [tabs, setTabs] = useState<TabsState>(() => openTab(EMPTY_TABS, { key: router.asPath, name: route.name }));
   const [tabbedPath, setTabbedPath] = useState(router.asPath);
   const [changingPassword, setChangingPassword] = useState(false);
@@ -94,7 +104,7 @@ export function ConsoleLayout({ route, verdict, children }: ConsoleLayoutProps) 
   if (shownViewport !== viewport) {
     setShownViewport(viewport);
     setCollapsed(initialCollapsed(viewport));
-    setDrawerOpen(false);
+    setDrawerOpen(openMobileMenuOnce(viewport));
   }
 
   // Every page opened gets (or focuses) its tab.

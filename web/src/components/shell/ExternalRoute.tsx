@@ -3,13 +3,15 @@ import { Button, Result } from 'antd';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useRef, type ReactNode } from 'react';
+import type { Branding } from '@/api/customPage';
+import { useSiteBranding } from '@/components/site/SiteContext';
 import { matchRoute } from '@/routes/match';
+import type { ExternalSite } from '@/routes/routes';
 
-/** Addresses of the external sites (build settings; their hosts are not in the spec). */
-const EXTERNAL_URLS = {
-  plc: process.env.NEXT_PUBLIC_PLC_URL ?? '',
-  calibrationServe: process.env.NEXT_PUBLIC_CALIBRATION_URL ?? '',
-};
+/** The addresses of the external sites: platform settings of the operator, in the site's branding. */
+export function externalUrls(branding: Branding | null | undefined): Record<ExternalSite, string> {
+  return { plc: branding?.plcUrl ?? '', calibrationServe: branding?.calibrationUrl ?? '' };
+}
 
 /**
  * Spec 2.1: the plc route opens the external SCADA login in a new window, the calibration-serve
@@ -18,8 +20,9 @@ const EXTERNAL_URLS = {
 export function ExternalRoute({ fallback }: { fallback: ReactNode }) {
   const router = useRouter();
   const { t } = useTranslation('shell');
+  const branding = useSiteBranding();
   const external = matchRoute(router.asPath)?.route.external;
-  const url = external ? EXTERNAL_URLS[external] : '';
+  const url = external ? externalUrls(branding)[external] : '';
   const opened = useRef(false);
   useEffect(() => {
     if (url && !opened.current) {

@@ -6,7 +6,9 @@ import {
   BgColorsOutlined,
   CarOutlined,
   CloudOutlined,
+  ControlOutlined,
   DatabaseOutlined,
+  ExperimentOutlined,
   HddOutlined,
   HomeOutlined,
   InboxOutlined,
@@ -36,4 +38,6 @@ export const MENU_ICONS: Record<string, ReactNode> = {
   cloud: <CloudOutlined />,
   notice: <NotificationOutlined />,
   api: <ApiOutlined />,
+  plc: <ControlOutlined />,
+  calibration: <ExperimentOutlined />,
 };

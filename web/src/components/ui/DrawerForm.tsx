@@ -7,12 +7,11 @@
 import { Button, Drawer, Form, Input, InputNumber, Radio, Select, Space, Switch, TreeSelect, Typography, type FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'next-i18next/pages';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { confirmPasswordRules } from '@/components/account/rules';
-import { showServerErrors } from '@/components/account/serverErrors';
-import { useDebouncedCallback } from '@/hooks/useDebouncedCallback';
+import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { useViewport } from '@/hooks/useViewport';
-import { SUBMIT_DEBOUNCE_MS } from './constants';
+import { lengthRules } from './lengthRules';
 import { SymbolFreeInput } from './SymbolFreeInput';
 
 interface Option {
@@ -44,14 +43,14 @@ export type DrawerField =
   | (FieldBase & { type: 'title' })
   | (FieldBase & { type: 'slot'; render: (form: FormInstance) => ReactNode })
   | (FieldBase & { type: 'text'; format?: (value: unknown) => ReactNode })
-  | (FieldBase & { type: 'select'; options: Option[]; multiple?: boolean; allowClear?: boolean })
+  | (FieldBase & { type: 'select'; options: Option[]; multiple?: boolean; allowClear?: boolean; /** type to narrow long lists */ search?: boolean })
   | (FieldBase & { type: 'treeSelect'; treeData: TreeOption[]; multiple?: boolean })
   | (FieldBase & { type: 'radio'; options: Option[] })
   | (FieldBase & { type: 'switch' })
   | (FieldBase & { type: 'number'; min?: number; max?: number; precision?: number; step?: number; addonAfter?: ReactNode })
   | (FieldBase & { type: 'password'; maxLength?: number })
   | (FieldBase & { type: 'confirmPassword'; passwordField?: string; maxLength?: number })
-  | (FieldBase & { type: 'input'; maxLength?: number; textarea?: boolean; clearSymbols?: boolean });
+  | (FieldBase & { type: 'input'; maxLength?: number; minLength?: number; textarea?: boolean; clearSymbols?: boolean });
 
 export type FieldType = DrawerField['type'];
 
@@ -71,7 +70,14 @@ function control(field: DrawerField, form: FormInstance): ReactNode {
   switch (field.type) {
     case 'select':
       return (
-        <Select options={field.options as never} mode={field.multiple ? 'multiple' : undefined} allowClear={field.allowClear} disabled={field.disabled} placeholder={field.placeholder} />
+        <Select
+          options={field.options as never}
+          mode={field.multiple ? 'multiple' : undefined}
+          allowClear={field.allowClear}
+          disabled={field.disabled}
+          placeholder={field.placeholder}
+          showSearch={field.search ? { optionFilterProp: 'label' } : undefined}
+        />
       );
     case 'treeSelect':
       return <TreeSelect treeData={field.treeData as never} multiple={field.multiple} disabled={field.disabled} placeholder={field.placeholder} treeDefaultExpandAll />;
@@ -96,7 +102,8 @@ function control(field: DrawerField, form: FormInstance): ReactNode {
     case 'confirmPassword':
       return <Input.Password maxLength={field.maxLength ?? 20} autoComplete="new-password" disabled={field.disabled} placeholder={field.placeholder} />;
     case 'input':
-      if (field.clearSymbols) return <SymbolFreeInput maxLength={field.maxLength} textarea={field.textarea} disabled={field.disabled} placeholder={field.placeholder} />;
+      // Spec 5: names and remarks drop emoji and special symbols (opt out with clearSymbols: false).
+      if (field.clearSymbols !== false) return <SymbolFreeInput maxLength={field.maxLength} textarea={field.textarea} disabled={field.disabled} placeholder={field.placeholder} />;
       return field.textarea ? (
         <Input.TextArea maxLength={field.maxLength} showCount={Boolean(field.maxLength)} autoSize={{ minRows: 3 }} disabled={field.disabled} placeholder={field.placeholder} />
       ) : (
@@ -135,10 +142,12 @@ export function DrawerFormFields({ fields, form }: { fields: DrawerField[]; form
             </Form.Item>
           );
         }
+        // Every field with a length limit enforces it itself, before the api's message.
+        const lengthRule = field.type === 'input' ? lengthRules(t, field.maxLength, field.minLength) : [];
         const rules =
           field.type === 'confirmPassword'
             ? [...confirmPasswordRules((key) => t(`drawerForm.${key}`), field.passwordField ?? 'password'), ...(field.rules ?? [])]
-            : field.rules;
+            : [...(field.rules ?? []), ...lengthRule];
         return (
           <Form.Item
             key={field.name}
@@ -169,27 +178,27 @@ export function DrawerForm<V extends Record<string, unknown>>({
 }: DrawerFormProps<V>) {
   const { t } = useTranslation('shell');
   const [form] = Form.useForm<V>();
-  const [submitting, setSubmitting] = useState(false);
   const viewport = useViewport();
 
+  // Reset when the drawer opens or its values really change: callers often pass a fresh object on
+  // every render, and a reset then would wipe what the user typed whenever a list loads.
+  const initialKey = JSON.stringify(initialValues ?? null);
+  const latestInitial = useRef(initialValues);
+  useEffect(() => {
+    latestInitial.current = initialValues;
+  });
   useEffect(() => {
     if (open) {
       form.resetFields();
-      if (initialValues) form.setFieldsValue(initialValues as never);
+      if (latestInitial.current) form.setFieldsValue(latestInitial.current as never);
     }
-  }, [open, initialValues, form]);
+  }, [open, initialKey, form]);
 
-  const submit = useDebouncedCallback(async (values: V) => {
-    setSubmitting(true);
-    try {
-      await onSubmit(values);
-      onClose();
-    } catch (error) {
-      showServerErrors(form, error);
-    } finally {
-      setSubmitting(false);
-    }
-  }, SUBMIT_DEBOUNCE_MS);
+  // Spec 9: submit debounced 500 ms; the api's field errors go on the fields.
+  const { submit, submitting } = useFormSubmit<V>(form, async (values) => {
+    await onSubmit(values);
+    onClose();
+  });
 
   return (
     <Drawer

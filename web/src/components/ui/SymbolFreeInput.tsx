@@ -1,21 +1,21 @@
 import { Input } from 'antd';
+import type { InputProps } from 'antd';
 import type { ChangeEvent } from 'react';
 import { stripSymbols } from '@/utils/symbols';
 
-interface SymbolFreeInputProps {
+type SymbolFreeInputProps = Omit<InputProps, 'value' | 'onChange' | 'onKeyUp' | 'onBlur' | 'onCompositionEnd'> & {
   value?: string;
   onChange?: (value: string) => void;
-  maxLength?: number;
   textarea?: boolean;
-  disabled?: boolean;
-  placeholder?: string;
-}
+  /** Rows of the text area (it grows with its text from there). */
+  rows?: number;
+};
 
 /**
  * An input marked to clear emoji and special symbols (spec section 5): the value is cleaned on key
  * release, on blur and when a text composition (an input method) ends, not while composing.
  */
-export function SymbolFreeInput({ value, onChange, textarea, ...rest }: SymbolFreeInputProps) {
+export function SymbolFreeInput({ value, onChange, textarea, rows = 3, ...rest }: SymbolFreeInputProps) {
   const clean = (current: string) => {
     const stripped = stripSymbols(current);
     if (stripped !== current) onChange?.(stripped);
@@ -29,5 +29,17 @@ export function SymbolFreeInput({ value, onChange, textarea, ...rest }: SymbolFr
     onBlur: (event: { currentTarget: { value: string } }) => clean(event.currentTarget.value),
     onCompositionEnd: (event: { currentTarget: { value: string } }) => clean(event.currentTarget.value),
   };
-  return textarea ? <Input.TextArea {...rest} {...handlers} autoSize={{ minRows: 3 }} /> : <Input {...rest} {...handlers} />;
+  if (textarea) {
+    const { maxLength, disabled, placeholder, id } = rest;
+    const testId = (rest as Record<string, unknown>)['data-testid'] as string | undefined;
+    return (
+      <Input.TextArea
+        {...{ maxLength, disabled, placeholder, id, 'data-testid': testId }}
+        {...handlers}
+        showCount={Boolean(maxLength)}
+        autoSize={{ minRows: rows }}
+      />
+    );
+  }
+  return <Input {...rest} {...handlers} />;
 }

@@ -1,7 +1,7 @@
 import { LoginResultView } from '@/components/account/LoginResultView';
 import { sitePageProps } from '@/server/pageProps';
 
-export const getServerSideProps = sitePageProps(['account']);
+export const getServerSideProps = sitePageProps(['account', 'login']);
 
 export default function LoginResultPage() {
   return <LoginResultView />;

@@ -2,7 +2,7 @@ import { useRouter } from 'next/router';
 import { DeviceDetailView } from '@/components/device/DeviceDetailView';
 import { consolePageProps } from '@/server/pageProps';
 
-export const getServerSideProps = consolePageProps(['alarm', 'report']);
+export const getServerSideProps = consolePageProps(['alarm', 'report', 'billing', 'calibration']);
 
 export default function DeviceDetailPage() {
   const { query } = useRouter();

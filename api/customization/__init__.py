@@ -1,0 +1,1 @@
+"""Platform customization (/customized/list): branded sites managed by the operator and their resellers."""

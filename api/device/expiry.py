@@ -1,0 +1,102 @@
+"""Service-expiry notices: the owner of a device whose service ends in 30, 7 or 1 days is told once
+per reminder (email and SMS through the outbox; the dedupe key names device, expiry date and
+reminder, so a run repeated or overlapping writes nothing twice)."""
+
+from __future__ import annotations
+
+import calendar
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from flask_babel import force_locale, gettext
+from sqlalchemy import select
+
+from api.account.models import Account
+from api.device.models import Device
+from api.extensions.db import db
+from api.extensions.i18n import local_text
+from api.notify.models import Channel
+from api.notify.services import add_message
+from api.platform.models import Platform
+
+REMINDER_DAYS = (30, 7, 1)
+SERVICE_PERIOD = timedelta(days=365)  # the first year a claimed device gets
+DATA_GRACE = timedelta(days=91)  # uploads continue three months after service expiry
+
+
+def add_months(moment: datetime, months: int) -> datetime:
+    """The same day `months` later (the month's last day when it is shorter: Jan 31 + 1 = Feb 28)."""
+    index = moment.month - 1 + months
+    year, month = moment.year + index // 12, index % 12 + 1
+    return moment.replace(year=year, month=month, day=min(moment.day, calendar.monthrange(year, month)[1]))
+
+
+def extend_service(
+    device: Device, now: datetime, *, months: int = 0, days: int = 0, sms: int = 0, voice: int = 0
+) -> tuple[datetime | None, datetime]:
+    """Extend a device's service (paid orders, recharge cards, offline purchases, free service): from
+    its current end, or from now when it has already ended; the data window follows, and SMS / voice
+    counts are credited. Returns the expiry before and after."""
+    before = device.service_expires_at
+    start = before if before is not None and before > now else now
+    device.service_expires_at = add_months(start, months) + timedelta(days=days)
+    device.data_expires_at = device.service_expires_at + DATA_GRACE
+    device.sms_count += sms
+    device.voice_count += voice
+    return before, device.service_expires_at
+
+
+def due_reminder(expires_at: datetime, now: datetime) -> int | None:
+    """The reminder due now: the smallest of REMINDER_DAYS not less than the time left (None when
+    the service has ended or ends later than the first reminder)."""
+    left = expires_at - now
+    if left <= timedelta(0):
+        return None
+    due = [days for days in REMINDER_DAYS if left <= timedelta(days=days)]
+    return min(due) if due else None
+
+
+def send_expiry_notices(now: datetime) -> int:
+    """Write the reminders due now; returns how many outbox rows are new (sent after commit)."""
+    rows = db.session.execute(
+        select(Device, Account, Platform)
+        .join(Account, Account.id == Device.owner_account_id)
+        .join(Platform, Platform.id == Device.platform_id)
+        .where(
+            Device.deleted.is_(False),
+            Device.service_expires_at > now,
+            Device.service_expires_at <= now + timedelta(days=max(REMINDER_DAYS)),
+        )
+        .order_by(Device.id)
+    ).all()
+    written = 0
+    for device, owner, platform in rows:
+        days = due_reminder(device.service_expires_at, now)
+        if days is None:
+            continue
+        lang = platform.default_locale or "zh-CN"
+        with force_locale(lang.replace("-", "_")):
+            ends = local_text(device.service_expires_at, ZoneInfo(device.time_zone), seconds=False)
+            name = device.name or device.guid
+            subject = gettext("The service of %(device)s ends in %(days)s days", device=name, days=days)
+            body = gettext(
+                "The service of %(device)s (%(guid)s) ends on %(time)s. Renew it to keep receiving its data and "
+                "alarms; three months after the end its data can no longer be viewed or downloaded.",
+                device=name,
+                guid=device.guid,
+                time=ends,
+            )
+        key = f"expiry:{device.id}:{device.service_expires_at:%Y%m%d%H%M}:D{days}"
+        for channel, address in ((Channel.EMAIL, owner.email), (Channel.SMS, owner.phone)):
+            if address and add_message(
+                platform.id,
+                channel,
+                address,
+                body,
+                subject=subject if channel == Channel.EMAIL else None,
+                dedupe_key=f"{key}:{channel.value}",
+                lang=lang,
+            ):
+                written += 1
+    db.session.commit()
+    return written

@@ -1,0 +1,1 @@
+"""Dictionaries every form shares (time zones ...): /api/base/BaseDict."""

@@ -1,0 +1,1 @@
+"""The help centre: categories and articles each site publishes per language, read by anyone."""

@@ -1,0 +1,630 @@
+"""A real fleet on one machine (issue 27): many devices, one small record per message, over the network.
+
+- fleet_mqtt_msgs_per_s / fleet_mqtt_p99_ms: BENCH_FLEET_DEVICES (10,000) devices, several publisher
+  processes sharing a pool of MQTT connections, each message ONE record of 4 readings (plus battery
+  and signal) at QoS 1, offered at BENCH_FLEET_RATE (5,000) messages/s for BENCH_FLEET_S (60) s
+  through a private Mosquitto to `flask ingest mqtt --workers BENCH_FLEET_SUBSCRIBERS` (alarms
+  evaluated, state and samples written). The rate is the messages stored over the time from the first
+  publish to the last stored reading; the latency is publish (the record's own timestamp, taken when
+  it is published) -> stored (`received_at`, the time of the committing transaction's insert). Every
+  message must be stored exactly once: readings, rollup counts and samples are counted, and the
+  subscribers' own counts must equal the published messages with no duplicate reading.
+- fleet_http_msgs_per_s / fleet_http_p99_ms: the same records over HTTP to gunicorn, one record per
+  request, keep-alive clients (BENCH_HTTP_CLIENTS threads in 2 processes, closed loop).
+- ingest_batch_vs_copy: the 500-record batches of bench/telemetry.py posted to gunicorn over HTTP,
+  as a ratio to COPY measured in the same run.
+- offline_sweep_10k_ms / offline_sweep_100k_ms: the periodic offline / battery sweep (run until it
+  finds nothing) over 10,000 and 100,000 live devices, 1% of them past their deadline;
+  expiry_sweep_10k_ms / expiry_sweep_100k_ms: the service-expiry reminders over the same devices.
+- soak_rss_mb_growth / soak_rss_growth_pct: RSS of gunicorn's workers, an RQ worker and the MQTT
+  subscribers, after a warm-up and at the end of a BENCH_SOAK_S (120 s; 600 for the full soak) fleet
+  run (MQTT at BENCH_SOAK_RATE messages/s plus HTTP uploads); the largest growth of any process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import psutil
+from sqlalchemy import select, text
+
+from api.account.models import AccountType
+from api.account.services import ensure_account
+from api.alarm.evaluation import sweep
+from api.device.catalogue import sync_catalogue
+from api.device.credentials import device_secret
+from api.device.expiry import send_expiry_notices
+from api.device.models import Device
+from api.extensions.db import db, utcnow
+from api.jobs import QUEUES
+from api.platform.services import sync_tenants
+from api.telemetry.partitions import ensure_partitions
+from api.tenancy import find_platform
+from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, percentile, report
+from bench.telemetry import BATCH_RECORDS, UPLOADS, batches, bench_copy
+from tests.reliability.engines import free_port, wait_port
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+DEVICES = int(os.environ.get("BENCH_FLEET_DEVICES", "10000"))
+RATE = float(os.environ.get("BENCH_FLEET_RATE", "5000"))
+SECONDS = float(os.environ.get("BENCH_FLEET_S", "60"))
+SUBSCRIBERS = int(os.environ.get("BENCH_FLEET_SUBSCRIBERS", "2"))
+PUBLISHERS = int(os.environ.get("BENCH_FLEET_PUBLISHERS", "2"))
+CONNECTIONS = int(os.environ.get("BENCH_FLEET_CONNECTIONS", "50"))  # MQTT connections per publisher process
+HTTP_CLIENTS = int(os.environ.get("BENCH_HTTP_CLIENTS", "16"))
+HTTP_SECONDS = float(os.environ.get("BENCH_HTTP_S", "30"))
+SOAK_SECONDS = float(os.environ.get("BENCH_SOAK_S", "120"))
+SOAK_RATE = float(os.environ.get("BENCH_SOAK_RATE", "500"))
+SWEEP_SIZES = tuple(int(n) for n in os.environ.get("BENCH_SWEEP_SIZES", "10000,100000").split(","))
+GUNICORN_WORKERS = os.environ.get("BENCH_GUNICORN_WORKERS", "2")
+GUNICORN_THREADS = os.environ.get("BENCH_GUNICORN_THREADS", "4")
+DEVICE_KEY = "bench-fleet-device-key"
+PASSWORD = "Bench#2026"
+TYPE_CODE = 0x8003  # a 4-probe controller
+FIRST_GUID = 7_000_000_000_000  # 13 digits: GUIDs of the fleet
+SWEEP_FIRST_GUID = 8_000_000_000_000
+
+
+def run() -> None:
+    app = bench_app()
+    app.config["DEVICE_KEY_SECRET"] = DEVICE_KEY
+    offline_sweeps(app)
+    fleet = make_fleet(app, DEVICES)
+    broker = PrivateBroker()
+    try:
+        fleet_mqtt(app, fleet, broker)
+        with Gunicorn(broker.url) as api:
+            fleet_http(app, fleet, api)
+            batch_vs_copy(app, fleet, api)
+        soak(app, fleet, broker)
+    finally:
+        broker.close()
+
+
+# ---- engines and processes -----------------------------------------------------------------------
+
+
+class PrivateBroker:
+    """The real Mosquitto on its own port, so the fleet never loads the shared broker. Its queue per
+    session holds 10 million messages (not 0, "no limit": Mosquitto 2.0.11 then stops sending queued
+    messages to a client that had a backlog; and not the default of 1,000, which drops QoS 1 messages of a subscriber
+    that falls behind, which the exact count would then report as lost)."""
+
+    def __init__(self):
+        self.dir = Path(tempfile.mkdtemp(prefix="bench-fleet-mqtt-"))
+        self.port = free_port()
+        conf = [
+            f"listener {self.port} 127.0.0.1",
+            "allow_anonymous true",
+            "persistence false",
+            "max_queued_messages 10000000",
+            "max_inflight_messages 1000",
+        ]
+        if os.geteuid() == 0:
+            conf.append("user root")
+        if os.environ.get("BENCH_MQTT_LOG"):
+            conf += [f"log_dest file {os.environ['BENCH_MQTT_LOG']}", "log_type all"]
+        (self.dir / "mosquitto.conf").write_text("\n".join(conf) + "\n", encoding="utf-8")
+        binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+        self.process = subprocess.Popen(  # noqa: S603 - the real broker
+            [binary, "-c", str(self.dir / "mosquitto.conf")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        wait_port(self.port, timeout=60.0)
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def server_env(mqtt_url: str) -> dict:
+    return {
+        **os.environ,
+        "APP_ENV": "production",
+        "SECRET_KEY": "bench-secret-key-fleet",
+        "DEVICE_KEY_SECRET": DEVICE_KEY,
+        "HOST_ALIASES": "localhost=default",
+        "DATABASE_URL": BENCH_DATABASE_URL,
+        "REDIS_URL": BENCH_REDIS_URL,
+        "MQTT_URL": mqtt_url,
+        "MQTT_SHARE_GROUP": "bench-ingest",
+        "RATELIMIT_ENABLED": "0",
+        "FLASK_APP": "api",
+    }
+
+
+class Subscribers:
+    """`flask ingest mqtt --workers N`; on exit each subscriber prints what it handled."""
+
+    def __init__(self, mqtt_url: str, workers: int = SUBSCRIBERS):
+        self.client_id = f"bench-ingest-{os.getpid()}"
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="bench-ingest-", suffix=".log")  # noqa: SIM115
+        self.process = subprocess.Popen(  # noqa: S603 - our own subscriber
+            [str(BIN / "flask"), "ingest", "mqtt", "--workers", str(workers), "--client-id", self.client_id],
+            cwd=ROOT,
+            env=server_env(mqtt_url),
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def ready(self, workers: int = SUBSCRIBERS, timeout: float = 120.0) -> Subscribers:
+        """Wait until every subscriber's subscription is acknowledged: a message published before
+        that has no subscriber and is rightly never delivered."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._ready_lines() >= workers:
+                return self
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.2)
+        raise RuntimeError("the MQTT subscribers did not subscribe")
+
+    def _ready_lines(self) -> int:
+        self.log.seek(0)
+        return sum(1 for line in self.log.read().splitlines() if "MQTT ingest" in line and " ready (" in line)
+
+    def pids(self) -> list[int]:
+        return [child.pid for child in psutil.Process(self.process.pid).children()]
+
+    def stop(self) -> tuple[int, int]:
+        """(messages handled, duplicate readings) over all subscribers."""
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(30)
+        self.log.seek(0)
+        messages = duplicates = 0
+        text = self.log.read()
+        Path(tempfile.gettempdir(), "bench-ingest-last.log").write_text(text, encoding="utf-8")
+        for line in text.splitlines():
+            if line.startswith("MQTT ingest summary"):
+                fields = dict(part.split("=", 1) for part in line.split()[3:])
+                messages += int(fields["messages"])
+                duplicates += int(fields["duplicates"])
+            elif "Traceback" in line or "Error" in line:
+                print(f"  subscriber: {line}", file=sys.stderr)
+        self.log.close()
+        return messages, duplicates
+
+
+class Gunicorn:
+    def __init__(self, mqtt_url: str):
+        self.port = free_port()
+        command = [str(BIN / "gunicorn"), "-w", GUNICORN_WORKERS, "--threads", GUNICORN_THREADS]
+        command += ["--keep-alive", "30", "--backlog", "2048", "-b", f"127.0.0.1:{self.port}", "bench._load_app:app"]
+        self.process = subprocess.Popen(  # noqa: S603 - our own gunicorn
+            command, cwd=ROOT, env=server_env(mqtt_url), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+
+    def __enter__(self) -> Gunicorn:
+        wait_port(self.port, timeout=60.0)
+        for _ in range(100):
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+                connection.request("GET", "/api/health", headers={"Host": "localhost"})
+                if connection.getresponse().status == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.2)
+        return self
+
+    def pids(self) -> list[int]:
+        return [child.pid for child in psutil.Process(self.process.pid).children()]
+
+    def __exit__(self, *exc) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+# ---- the fleet -----------------------------------------------------------------------------------
+
+
+def make_fleet(app, count: int, first_guid: int = FIRST_GUID, user: str = "fleetbench", limits: bool = True):
+    """`count` claimed, live devices (COPY), with limits on probe 1; returns [(id, guid, key)]."""
+    now = datetime.now(UTC)
+    with app.app_context():
+        sync_tenants()
+        types = sync_catalogue()
+        platform = find_platform("localhost")
+        account = ensure_account(platform, user, PASSWORD, account_type=AccountType.ENTERPRISE)
+        db.session.commit()
+        with db.engine.begin() as connection:
+            ensure_partitions(connection, now, months_back=13)
+        raw = db.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            cursor.execute("SELECT coalesce(max(id), 0) FROM device")
+            first_id = cursor.fetchone()[0] + 1
+            with cursor.copy(
+                "COPY device (id, guid, device_type_id, platform_id, owner_account_id, name, time_zone, "
+                "interval_s, enabled, deleted, focus, credential_version, claimed_at, service_expires_at, "
+                "sensor_settings, created_at, updated_at) FROM STDIN"
+            ) as copy:
+                for i in range(count):
+                    # 1 in 50 devices' service ends within 30 days (the expiry run finds them).
+                    expires = now + (timedelta(days=1 + i % 29) if i % 50 == 0 else timedelta(days=365))
+                    copy.write_row(
+                        (
+                            *(first_id + i, str(first_guid + i), types[TYPE_CODE].id, platform.id, account.id),
+                            *(f"Cold room {i}", "UTC", 60, True, False, False, 1, now, expires, "{}"),
+                            *(now - timedelta(days=30), now),
+                        )
+                    )
+            if limits:
+                with cursor.copy(
+                    "COPY sensor_limit (device_id, sensor, upper, lower, delay_minutes, enabled) FROM STDIN"
+                ) as copy:
+                    for i in range(count):
+                        copy.write_row((first_id + i, 1, -10.0, -25.0, 0, True))
+            cursor.execute("SELECT setval('device_id_seq', (SELECT max(id) FROM device))")
+            cursor.execute("ANALYZE device")
+            raw.commit()
+        finally:
+            raw.close()
+        return [(first_id + i, str(first_guid + i), device_secret(str(first_guid + i), 1)) for i in range(count)]
+
+
+def record(rng: random.Random) -> dict:
+    return {
+        "ts": int(time.time() * 1000),
+        "readings": {str(s): round(-18 + rng.gauss(0, 1), 1) for s in (1, 2, 3, 4)},
+        "battery": 87,
+        "signal": -71,
+    }
+
+
+def fleet_counts(app, first_id: int, last_id: int) -> tuple[int, int, int]:
+    """(readings, rollup count, samples) of the fleet's devices."""
+    with app.app_context():
+        row = db.session.execute(
+            text("""
+            SELECT (SELECT count(*) FROM reading WHERE device_id BETWEEN :a AND :b),
+                   (SELECT coalesce(sum(count), 0) FROM reading_hourly WHERE device_id BETWEEN :a AND :b),
+                   (SELECT count(*) FROM device_sample WHERE device_id BETWEEN :a AND :b)"""),
+            {"a": first_id, "b": last_id},
+        ).one()
+        db.session.remove()
+    return int(row[0]), int(row[1]), int(row[2])
+
+
+def wait_stored(app, first_id: int, last_id: int, expected: int, stall_s: float = 30.0) -> int:
+    """Wait until `expected` readings are stored (or nothing moved for `stall_s`)."""
+    last, moved = -1, time.monotonic()
+    while True:
+        stored = fleet_counts(app, first_id, last_id)[0]
+        if stored >= expected:
+            return stored
+        if stored != last:
+            last, moved = stored, time.monotonic()
+        elif time.monotonic() - moved > stall_s:
+            return stored
+        time.sleep(0.5)
+
+
+# ---- MQTT ------------------------------------------------------------------------------------------
+
+
+def _publisher(port: int, devices: list, rate: float, seconds: float, connections: int, out) -> None:
+    """One publisher process: `connections` MQTT clients, the devices spread over them round robin,
+    one message per device in turn at `rate` messages/s."""
+    rng = random.Random(os.getpid())  # noqa: S311 - benchmark data
+    clients = []
+    for n in range(connections):
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"bench-pub-{os.getpid()}-{n}")
+        client.max_inflight_messages_set(1000)
+        client.max_queued_messages_set(0)
+        client.connect("127.0.0.1", port, keepalive=60)
+        client.loop_start()
+        clients.append(client)
+    time.sleep(0.5)
+    sent, infos = 0, []
+    started = time.perf_counter()
+    while (elapsed := time.perf_counter() - started) < seconds:
+        due = int(elapsed * rate)
+        while sent < due:
+            _id, guid, key = devices[sent % len(devices)]
+            payload = json.dumps({"guid": guid, "key": key, "records": [record(rng)]})
+            infos.append(clients[sent % connections].publish(f"devices/{guid}/telemetry", payload, qos=1))
+            sent += 1
+        time.sleep(0.002)
+    acknowledged = 0
+    for info in infos:
+        info.wait_for_publish(timeout=60)
+        acknowledged += info.is_published()
+    for client in clients:
+        client.loop_stop()
+        client.disconnect()
+    out.put((sent, acknowledged))
+
+
+def publish_fleet(port: int, fleet: list, rate: float, seconds: float) -> tuple[int, int]:
+    context = multiprocessing.get_context("fork")
+    out = context.Queue()
+    shares = [fleet[n::PUBLISHERS] for n in range(PUBLISHERS)]
+    processes = [
+        context.Process(target=_publisher, args=(port, share, rate / PUBLISHERS, seconds, CONNECTIONS, out))
+        for share in shares
+    ]
+    for process in processes:
+        process.start()
+    results = [out.get(timeout=seconds + 300) for _ in processes]
+    for process in processes:
+        process.join(30)
+    return sum(r[0] for r in results), sum(r[1] for r in results)
+
+
+def fleet_mqtt(app, fleet: list, broker: PrivateBroker) -> None:
+    first_id, last_id = fleet[0][0], fleet[-1][0]
+    before = fleet_counts(app, first_id, last_id)
+    subscribers = Subscribers(broker.url).ready()
+    since = utcnow()
+    sent, acknowledged = publish_fleet(broker.port, fleet, RATE, SECONDS)
+    expected = before[0] + sent * 4
+    wait_stored(app, first_id, last_id, expected)
+    handled, duplicates = subscribers.stop()
+    readings, rolled, samples = (a - b for a, b in zip(fleet_counts(app, first_id, last_id), before, strict=True))
+    with app.app_context():
+        first_ts, last_stored, p50, p99 = db.session.execute(
+            text("""
+            SELECT min(ts), max(received_at),
+                   percentile_cont(0.5) WITHIN GROUP (ORDER BY received_at - ts),
+                   percentile_cont(0.99) WITHIN GROUP (ORDER BY received_at - ts)
+            FROM reading WHERE device_id BETWEEN :a AND :b AND sensor = 1 AND received_at >= :since"""),
+            {"a": first_id, "b": last_id, "since": since},
+        ).one()
+        db.session.remove()
+    elapsed = (last_stored - first_ts).total_seconds()
+    print(
+        f"  fleet mqtt: {len(fleet)} devices, offered {RATE:.0f}/s for {SECONDS:.0f} s: published {sent}, "
+        f"acknowledged {acknowledged}, handled {handled}, duplicate readings {duplicates}, readings {readings}, "
+        f"rollup {rolled}, samples {samples}, over {elapsed:.1f} s",
+        file=sys.stderr,
+    )
+    exact = acknowledged == sent and handled == sent and duplicates == 0
+    exact = exact and readings == rolled == sent * 4 and samples == sent
+    report("fleet_mqtt_messages", sent, "messages")
+    report("fleet_mqtt_exact", int(exact), "bool")
+    report("fleet_mqtt_msgs_per_s", sent / elapsed, "messages/s")
+    report("fleet_mqtt_readings_per_s", sent * 4 / elapsed, "readings/s")
+    report("fleet_mqtt_p50_ms", p50.total_seconds() * 1000, "ms")
+    report("fleet_mqtt_p99_ms", p99.total_seconds() * 1000, "ms")
+    if not exact:
+        raise RuntimeError("fleet MQTT: a message was lost or stored twice (see the counts above)")
+
+
+# ---- HTTP ------------------------------------------------------------------------------------------
+
+
+def _http_clients(port: int, devices: list, threads: int, seconds: float, out) -> None:
+    latencies: list[float] = []
+    errors = [0]
+    lock = threading.Lock()
+    until = time.perf_counter() + seconds
+
+    def client(number: int) -> None:
+        rng = random.Random(os.getpid() * 1000 + number)  # noqa: S311 - benchmark data
+        mine = devices[number::threads]
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        n = 0
+        while time.perf_counter() < until:
+            _id, guid, key = mine[n % len(mine)]
+            n += 1
+            body = json.dumps({"guid": guid, "records": [record(rng)]})
+            headers = {
+                "Host": "localhost",
+                "Content-Type": "application/json",
+                "X-Device-Id": guid,
+                "X-Device-Key": key,
+            }
+            sent = time.perf_counter()
+            try:
+                connection.request("POST", "/api/device/DeviceData/upload", body=body, headers=headers)
+                response = connection.getresponse()
+                response.read()
+                ok = response.status == 200
+            except (OSError, http.client.HTTPException):
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                ok = False
+            took = (time.perf_counter() - sent) * 1000
+            with lock:
+                if ok:
+                    latencies.append(took)
+                else:
+                    errors[0] += 1
+        connection.close()
+
+    workers = [threading.Thread(target=client, args=(n,)) for n in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    out.put((latencies, errors[0]))
+
+
+def fleet_http(app, fleet: list, api: Gunicorn) -> None:
+    first_id, last_id = fleet[0][0], fleet[-1][0]
+    before = fleet_counts(app, first_id, last_id)[0]
+    context = multiprocessing.get_context("fork")
+    out = context.Queue()
+    processes = 2
+    shares = [fleet[n::processes] for n in range(processes)]
+    workers = [
+        context.Process(target=_http_clients, args=(api.port, share, HTTP_CLIENTS // processes, HTTP_SECONDS, out))
+        for share in shares
+    ]
+    for worker in workers:
+        worker.start()
+    results = [out.get(timeout=HTTP_SECONDS + 120) for _ in workers]
+    for worker in workers:
+        worker.join(30)
+    latencies = [ms for r in results for ms in r[0]]
+    errors = sum(r[1] for r in results)
+    stored = fleet_counts(app, first_id, last_id)[0] - before
+    print(
+        f"  fleet http: {HTTP_CLIENTS} keep-alive clients for {HTTP_SECONDS:.0f} s: {len(latencies)} answered 200, "
+        f"{errors} errors, {stored} readings stored",
+        file=sys.stderr,
+    )
+    report("fleet_http_msgs_per_s", len(latencies) / HTTP_SECONDS, "requests/s")
+    report("fleet_http_p50_ms", percentile(latencies, 50), "ms")
+    report("fleet_http_p99_ms", percentile(latencies, 99), "ms")
+    report("fleet_http_errors", errors, "requests")
+    report("fleet_http_exact", int(stored == len(latencies) * 4 and errors == 0), "bool")
+
+
+def batch_vs_copy(app, fleet: list, api: Gunicorn) -> None:
+    _id, guid, key = fleet[0]
+    bodies = [
+        json.dumps({"guid": guid, "records": records}) for records in batches(utcnow() - timedelta(days=3), UPLOADS)
+    ]
+    headers = {"Host": "localhost", "Content-Type": "application/json", "X-Device-Id": guid, "X-Device-Key": key}
+    connection = http.client.HTTPConnection("127.0.0.1", api.port, timeout=120)
+    stored = 0
+    started = time.perf_counter()
+    for body in bodies:
+        connection.request("POST", "/api/device/DeviceData/upload", body=body, headers=headers)
+        answer = json.loads(connection.getresponse().read())
+        stored += answer["data"]["accepted"]
+    elapsed = time.perf_counter() - started
+    connection.close()
+    if stored != UPLOADS * BATCH_RECORDS * 4:
+        raise RuntimeError(f"HTTP batches stored {stored}")
+    copy_rate = bench_copy(app)
+    report("ingest_batch_http_per_s", stored / elapsed, "readings/s")
+    report("ingest_batch_copy_per_s", copy_rate, "readings/s")
+    report("ingest_batch_vs_copy", stored / elapsed / copy_rate, "ratio")
+
+
+# ---- soak --------------------------------------------------------------------------------------------
+
+
+def rss_mb(pids: list[int]) -> dict[int, float]:
+    sizes = {}
+    for pid in pids:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            sizes[pid] = psutil.Process(pid).memory_info().rss / 2**20
+    return sizes
+
+
+def soak(app, fleet: list, broker: PrivateBroker) -> None:
+    """The fleet at a steady rate against the api, a worker and the subscribers; RSS after a warm-up
+    (a fifth of the run) and at the end."""
+    worker = subprocess.Popen(  # noqa: S603 - our own worker
+        [str(BIN / "rq"), "worker", "--worker-class", "api.jobs.worker.AppWorker", "--url", BENCH_REDIS_URL, *QUEUES],
+        cwd=ROOT,
+        env=server_env(broker.url),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    subscribers = Subscribers(broker.url).ready()
+    context = multiprocessing.get_context("fork")
+    try:
+        with Gunicorn(broker.url) as api:
+            time.sleep(3)
+            out = context.Queue()
+            publisher = context.Process(
+                target=_publisher, args=(broker.port, fleet, SOAK_RATE, SOAK_SECONDS, CONNECTIONS, out)
+            )
+            http_out = context.Queue()
+            uploader = context.Process(target=_http_clients, args=(api.port, fleet, 2, SOAK_SECONDS, http_out))
+            publisher.start()
+            uploader.start()
+            time.sleep(SOAK_SECONDS / 5)
+            pids = {"api": api.pids(), "worker": [worker.pid], "ingest": subscribers.pids()}
+            warm = {name: rss_mb(group) for name, group in pids.items()}
+            out.get(timeout=SOAK_SECONDS + 300)
+            http_out.get(timeout=SOAK_SECONDS + 300)
+            publisher.join(30)
+            uploader.join(30)
+            end = {name: rss_mb(group) for name, group in pids.items()}
+    finally:
+        subscribers.stop()
+        worker.terminate()
+        worker.wait(30)
+    growth_mb, growth_pct = 0.0, 0.0
+    for name, sizes in warm.items():
+        for pid, before in sizes.items():
+            after = end[name].get(pid, before)
+            print(f"  soak {name} {pid}: {before:.1f} -> {after:.1f} MB", file=sys.stderr)
+            growth_mb = max(growth_mb, after - before)
+            growth_pct = max(growth_pct, 100 * (after - before) / before)
+    report("soak_seconds", SOAK_SECONDS, "s")
+    report("soak_rss_mb_growth", growth_mb, "MB")
+    report("soak_rss_growth_pct", growth_pct, "%")
+
+
+# ---- sweeps ------------------------------------------------------------------------------------------
+
+
+def offline_sweeps(app) -> None:
+    """The sweeps over growing fleets (cumulative: the 100k run includes the 10k devices)."""
+    made = 0
+    for size in SWEEP_SIZES:
+        add = size - made
+        devices = make_fleet(app, add, SWEEP_FIRST_GUID + made, user="sweepbench", limits=False)
+        made = size
+        now = utcnow()
+        with app.app_context():
+            raw = db.engine.raw_connection()
+            try:
+                cursor = raw.cursor()
+                # Every device reported recently; 1% are past their deadline.
+                with cursor.copy(
+                    "COPY device_state (device_id, last_data_at, offline_at, values, battery, signal, "
+                    "alarm_active, fault) FROM STDIN"
+                ) as copy:
+                    for n, (device_id, _guid, _key) in enumerate(devices):
+                        late = n % 100 == 0
+                        last = now - timedelta(minutes=30 if late else 1)
+                        offline_at = last + timedelta(minutes=15)
+                        copy.write_row((device_id, last, offline_at, '{"1": -18.0}', 80, -70, False, False))
+                cursor.execute("ANALYZE device")
+                cursor.execute("ANALYZE device_state")
+                raw.commit()
+            finally:
+                raw.close()
+            started = time.perf_counter()
+            opened = 0
+            while True:
+                found = sweep(now)
+                opened += found
+                if not found:
+                    break
+            offline_ms = (time.perf_counter() - started) * 1000
+            started = time.perf_counter()
+            reminders = send_expiry_notices(now)
+            db.session.commit()
+            expiry_ms = (time.perf_counter() - started) * 1000
+            live = db.session.scalar(select(db.func.count()).select_from(Device))
+            db.session.remove()
+        label = f"{size // 1000}k"
+        print(
+            f"  sweep {label}: {live} devices, {opened} offline alarms opened, {reminders} reminders",
+            file=sys.stderr,
+        )
+        report(f"offline_sweep_{label}_ms", offline_ms, "ms")
+        report(f"expiry_sweep_{label}_ms", expiry_ms, "ms")

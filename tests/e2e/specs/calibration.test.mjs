@@ -1,0 +1,189 @@
+// Issue 25 in the browser: the calibration service. A customer (demouser) applies on the phone
+// layout, the lab admin (labadmin, seed-demo) records results per point and confirms the
+// calibration, the customer downloads the certificate PDF (file name from content-disposition) on
+// the phone and on the desktop; a cancelled order's download shows 'this order has been cancelled'.
+// At 390 and 1440 px, in both languages.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { api, apiLogin, collectErrors, contextFor, launch, screenshot, signInWithForm, siteUrl, useToken } from './browser.mjs';
+
+const PHONE = { width: 390, height: 844 };
+const APP = '/calibration/Application';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function ok(answer) {
+  assert.equal(answer.body?.code, 0, JSON.stringify(answer.body));
+  return answer.body.data;
+}
+
+async function confirmPopover(page) {
+  const button = page.locator('.ant-popover:not(.ant-popover-hidden) .ant-btn-primary');
+  await button.waitFor();
+  await page.waitForTimeout(200);
+  await button.click();
+}
+
+function realErrors(errors) {
+  return errors.filter((e) => !e.includes('Failed to load resource'));
+}
+
+describe('calibration service (issue 25)', () => {
+  for (const [lang, labels] of [
+    ['en-US', { title: 'Calibration Service', cancelled: 'this order has been cancelled', completed: 'Completed' }],
+    ['zh-CN', { title: '校准服务', cancelled: '该订单已取消', completed: '已完成' }],
+  ]) {
+    test(`apply on the phone, lab records and confirms, certificate downloaded (${lang}, 390 + 1440 px)`, async () => {
+      const serial = `SN-E2E-${lang}-${Date.now() % 100000}`;
+      // 1. The customer signs in on the phone and applies.
+      const phone = await contextFor(browser, 'localhost', lang, PHONE);
+      const page = await phone.newPage();
+      const errors = collectErrors(page);
+      await page.goto(siteUrl('localhost', '/mobile/calibration/login'));
+      await page.getByTestId('calibration-login-mobile').waitFor();
+      assert.equal(await page.title(), labels.title);
+      await signInWithForm(page, 'demouser');
+      await page.waitForURL(/\/mobile\/calibration\/home/);
+      await page.getByTestId('calibration-mobile-orders').waitFor();
+      await page.getByTestId('calibration-search').waitFor();
+      await screenshot(page, `calibration-mobile-home-${lang}-390`);
+      await page.getByTestId('calibration-new-order').click();
+      await page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item').first().click();
+      await page.waitForURL(/\/mobile\/calibration\/apply/);
+      // An empty item list is refused in the form.
+      await page.getByTestId('calibration-remove-item-0').click();
+      await page.getByTestId('calibration-company').fill('Demo Cold Chain Co.');
+      await page.getByTestId('calibration-contact').fill('Demo User');
+      await page.getByTestId('calibration-phone').fill('13800000000');
+      await page.getByTestId('calibration-preview').click();
+      await page.locator('.ant-form-item-explain-error').first().waitFor();
+      await page.getByTestId('calibration-add-item').click();
+      await page.getByTestId('calibration-model-0').fill('TH-20');
+      await page.getByTestId('calibration-serial-0').fill(serial);
+      await page.getByTestId('calibration-points-0').fill('-20, 0, 25');
+      await screenshot(page, `calibration-mobile-apply-${lang}-390`);
+      await page.getByTestId('calibration-preview').click();
+      await page.getByTestId('calibration-preview-page').waitFor();
+      await page.getByTestId('calibration-total').waitFor();
+      await screenshot(page, `calibration-mobile-preview-${lang}-390`);
+      await page.getByTestId('calibration-submit').click();
+      await page.getByTestId('calibration-apply-success').waitFor();
+      const applicationId = Number(new URL(page.url()).searchParams.get('id'));
+      assert.ok(applicationId > 0, page.url());
+      await screenshot(page, `calibration-mobile-success-${lang}-390`);
+
+      // 2. The lab confirms the order; the customer ships (tracking number) on the phone.
+      const labToken = await apiLogin('localhost', 'labadmin');
+      await ok(await api('localhost', 'PUT', `${APP}/applicationStatus`, { token: labToken, body: { applicationId, status: 2 } }));
+      await page.goto(siteUrl('localhost', `/mobile/calibration/order/${applicationId}`));
+      await page.getByTestId('calibration-tracking-form').waitFor();
+      await page.locator('#trackingCompany').fill('SF Express');
+      await page.getByTestId('calibration-tracking-number').fill('SF1234567890');
+      await page.getByTestId('calibration-tracking-submit').click();
+      await page.getByTestId('calibration-tracking-form').waitFor({ state: 'detached' });
+
+      // 3. The lab admin signs in on the desktop, receives, records results per point and confirms.
+      const desk = await contextFor(browser, 'localhost', lang);
+      const lab = await desk.newPage();
+      const labErrors = collectErrors(lab);
+      await lab.goto(siteUrl('localhost', `/calibration/admin/order/${applicationId}`));
+      await lab.waitForURL(/\/calibration\/admin\/login/);
+      await signInWithForm(lab, 'labadmin');
+      await lab.waitForURL(new RegExp(`/calibration/admin/order/${applicationId}`));
+      await lab.getByTestId('calibration-admin-actions').waitFor();
+      await lab.getByTestId('calibration-enter-certificate').waitFor();
+      await lab.getByTestId('calibration-quick-list-link').waitFor();
+      await lab.getByTestId('calibration-move-4').click();
+      await confirmPopover(lab);
+      await lab.getByTestId('calibration-move-5').waitFor();
+      const detail = await ok(await api('localhost', 'GET', `${APP}/get/applicationInfo?applicationId=${applicationId}`, { token: labToken }));
+      const itemId = detail.items[0].itemId;
+      const form = lab.getByTestId(`calibration-results-${itemId}`);
+      const inputs = form.locator('input.ant-input-number-input');
+      const readings = [
+        ['-20.08', '0.08'],
+        ['0.03', '0.06'],
+        ['25.11', '0.07'],
+      ];
+      for (const [row, [reading, uncertainty]] of readings.entries()) {
+        await inputs.nth(row * 3 + 1).fill(reading);
+        await inputs.nth(row * 3 + 2).fill(uncertainty);
+      }
+      await screenshot(lab, `calibration-admin-results-${lang}-1440`);
+      await lab.getByTestId(`calibration-save-results-${itemId}`).click();
+      await lab.getByTestId('calibration-confirm').waitFor();
+      await lab.getByTestId('calibration-confirm').click();
+      await confirmPopover(lab);
+      await lab.getByTestId('calibration-status').filter({ hasText: labels.completed }).first().waitFor();
+      await lab.getByTestId('calibration-verify-link').first().waitFor();
+      await screenshot(lab, `calibration-admin-confirmed-${lang}-1440`);
+      const results = await ok(await api('localhost', 'GET', `/calibration/ResultInfo/queryResultList?applicationId=${applicationId}`, { token: labToken }));
+      assert.deepEqual(
+        results[0].results.map((r) => r.reading),
+        [-20.08, 0.03, 25.11],
+      );
+
+      // 4. The customer downloads the certificate on the phone and on the desktop.
+      await page.goto(siteUrl('localhost', `/mobile/calibration/order/${applicationId}`));
+      const [phoneDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('calibration-download').click()]);
+      assert.match(phoneDownload.suggestedFilename(), /^certificate-CA\d+\.pdf$|^[A-Z]+-\d{4}-\d+\.pdf$/);
+      await screenshot(page, `calibration-mobile-detail-${lang}-390`);
+      const customerToken = await apiLogin('localhost', 'demouser');
+      const customerDesk = await contextFor(browser, 'localhost', lang);
+      const customer = await customerDesk.newPage();
+      const customerErrors = collectErrors(customer);
+      await useToken(customer, 'localhost', customerToken);
+      await customer.goto(siteUrl('localhost', `/calibration/order/${applicationId}`));
+      await customer.getByTestId('calibration-history').waitFor();
+      const [deskDownload] = await Promise.all([customer.waitForEvent('download'), customer.getByTestId('calibration-download').click()]);
+      assert.ok(deskDownload.suggestedFilename().endsWith('.pdf'), deskDownload.suggestedFilename());
+      await screenshot(customer, `calibration-detail-${lang}-1440`);
+
+      assert.deepEqual(realErrors(errors), []);
+      assert.deepEqual(realErrors(labErrors), []);
+      assert.deepEqual(realErrors(customerErrors), []);
+      await phone.close();
+      await desk.close();
+      await customerDesk.close();
+    });
+
+    for (const [width, viewport] of [
+      [1440, undefined],
+      [390, PHONE],
+    ]) {
+      test(`a cancelled order's download shows the message (${lang}, ${width} px)`, async () => {
+        const token = await apiLogin('localhost', 'demouser');
+        const page_ = await ok(await api('localhost', 'POST', `${APP}/page/ApplicationOrder`, { token, body: { status: 7, pageSize: 10 } }));
+        const cancelled = page_.list[0];
+        assert.ok(cancelled, 'seed-demo gives demouser a cancelled order');
+        const context = await contextFor(browser, 'localhost', lang, viewport);
+        const page = await context.newPage();
+        const errors = collectErrors(page);
+        await useToken(page, 'localhost', token);
+        if (width === 1440) {
+          await page.goto(siteUrl('localhost', '/calibration/orders'));
+          await page.getByTestId('calibration-orders').waitFor();
+        } else {
+          await page.goto(siteUrl('localhost', `/mobile/calibration/home?orderNo=${cancelled.orderNo}`));
+          await page.getByTestId('calibration-mobile-orders').waitFor();
+        }
+        let downloads = 0;
+        page.on('download', () => {
+          downloads += 1;
+        });
+        await page.getByTestId(`calibration-download-${cancelled.orderNo}`).click();
+        await page.locator('.ant-message').getByText(labels.cancelled).waitFor();
+        await screenshot(page, `calibration-cancelled-${lang}-${width}`);
+        assert.equal(downloads, 0);
+        assert.deepEqual(realErrors(errors), []);
+        await context.close();
+      });
+    }
+  }
+});

@@ -1,0 +1,80 @@
+import { del, get, post, put } from './client';
+import { readKey } from './read';
+import type { Branding } from './customPage';
+import type { Page } from '@/components/ui/table';
+
+/** A platform as the customization page (/customized/list) edits it (business-domain section 3). */
+export interface CustomPage extends Branding {
+  titles: Record<string, string>;
+  pageManaged: boolean;
+  adminAccountId: number | null;
+  adminUserName: string | null;
+  gmtCreate: string;
+  gmtModified: string;
+}
+
+export interface CustomPageAdmin {
+  userName: string;
+  realName?: string;
+  email?: string;
+  phone?: string;
+}
+
+export interface CustomPageInput {
+  id?: number;
+  enterpriseName?: string;
+  title?: Record<string, string>;
+  topDomain?: string;
+  domains?: string[];
+  https?: boolean;
+  loginPage?: string;
+  themeColor?: string;
+  styleModel?: string;
+  defaultLocale?: string;
+  enableRegister?: boolean;
+  independent?: boolean;
+  loginLogo?: string | null;
+  indexLogo?: string | null;
+  loginBackground?: string | null;
+  browserLogo?: string | null;
+  recordCompany?: string | null;
+  recordNumber?: string | null;
+  recordLink?: string | null;
+  remark?: string | null;
+  admin?: CustomPageAdmin | null;
+}
+
+export type UploadField = 'loginLogo' | 'indexLogo' | 'loginBackground' | 'browserLogo';
+
+const BASE = '/base/BaseCustomPage';
+
+export const customPagePageKey = (args: { start: number; pageSize: number; keyword?: string }) => readKey(`${BASE}/get/page`, args, 'post');
+
+export function customPagePage(args: { start: number; pageSize: number; keyword?: string }): Promise<Page<CustomPage>> {
+  return post<Page<CustomPage>>(`${BASE}/get/page`, args);
+}
+
+export function insertCustomPage(input: CustomPageInput): Promise<CustomPage> {
+  return post<CustomPage>(`${BASE}/insert`, input);
+}
+
+export function updateCustomPage(input: CustomPageInput): Promise<CustomPage> {
+  return put<CustomPage>(`${BASE}/update`, input);
+}
+
+export function deleteCustomPage(id: number): Promise<null> {
+  return del<null>(`${BASE}/delete`, { id });
+}
+
+export function getCustomPage(id: number): Promise<CustomPage> {
+  return get<CustomPage>(`${BASE}/get/${id}`);
+}
+
+/** Upload a logo, background or icon (checked by content on the server); resolves with its url. */
+export function uploadBranding(field: UploadField, file: File): Promise<{ url: string; field: UploadField }> {
+  const form = new FormData();
+  form.append('field', field);
+  form.append('file', file);
+  // multipart: the browser writes the boundary (axios drops the content type of FormData there).
+  return post<{ url: string; field: UploadField }>(`${BASE}/upload`, form, { headers: { 'Content-Type': 'multipart/form-data' } });
+}

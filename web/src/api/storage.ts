@@ -1,0 +1,269 @@
+/** Storage calls (all under /storage): cold storages, freezers, virtual storages and cloud control. */
+import type { Page } from '@/components/ui/table';
+import type { ChartPoint, EnergyMonth, TemperatureUnit } from './device';
+import type { ExportFile } from './report';
+import { del, get, post, put, type RequestOptions } from './client';
+import { readKey } from './read';
+
+const BASE = '/storage';
+
+export type StorageKind = 'storage' | 'freezer' | 'virtual';
+export type StorageStatus = 'online' | 'offline' | 'alarm' | 'empty';
+export type Zone = 'door' | 'middle' | 'evaporator' | 'return_air' | 'other';
+export type StorageBlock = 'realtime' | 'chart' | 'alarm' | 'push' | 'params' | 'energy' | 'info';
+export const ZONES: Zone[] = ['door', 'middle', 'evaporator', 'return_air', 'other'];
+
+/** The api entity of each kind: /storage/{entity}/{action}. */
+export const ENTITY: Record<StorageKind, string> = { storage: 'ColdStorage', freezer: 'Freezer', virtual: 'VirtualStorage' };
+
+export interface Probe {
+  id: number;
+  deviceId: number;
+  deviceName: string | null;
+  deviceGuid: string;
+  sensor: number;
+  zone: Zone;
+  probeName: string | null;
+  unit: string | null;
+  precision: number;
+  value: number | null;
+  lastDataTime: string | null;
+  online: boolean;
+  upper: number | null;
+  lower: number | null;
+  alarm: boolean;
+}
+
+export interface Controller {
+  deviceId: number;
+  deviceGuid: string;
+  deviceName: string | null;
+  typeName: string;
+  typeCode: number;
+  online: boolean;
+  status: string;
+}
+
+export interface Storage {
+  id: number;
+  kind: StorageKind;
+  storageName: string;
+  volume: string | null;
+  area: string | null;
+  compressor: string | null;
+  airCooler: string | null;
+  electricBox: string | null;
+  brand: string | null;
+  model: string | null;
+  address: string | null;
+  lat: number | null;
+  lng: number | null;
+  images: string[];
+  imageUrls: string[];
+  timeZone: string;
+  remark: string | null;
+  mktEnabled: boolean;
+  mktWindowHours: number;
+  mktLimit: number | null;
+  controller: Controller | null;
+  probes: Probe[];
+  status: StorageStatus;
+  openAlarms: number;
+  mine: boolean;
+  writable: boolean;
+  blocks: StorageBlock[];
+  gmtCreate: string;
+}
+
+export interface ProbeInput {
+  deviceId: number;
+  sensor: number;
+  zone: Zone;
+  probeName?: string | null;
+}
+
+export interface StorageForm {
+  storageName: string;
+  volume?: string | null;
+  area?: string | null;
+  compressor?: string | null;
+  airCooler?: string | null;
+  electricBox?: string | null;
+  brand?: string | null;
+  model?: string | null;
+  address?: string | null;
+  lat?: number | null;
+  lng?: number | null;
+  images?: string[];
+  timeZone?: string;
+  controllerGuid?: string | null;
+  probes?: ProbeInput[];
+  remark?: string | null;
+  mktEnabled?: boolean;
+  mktWindowHours?: number;
+  mktLimit?: number | null;
+}
+
+export interface StorageCounts {
+  all: number;
+  online: number;
+  offline: number;
+  alarm: number;
+  empty: number;
+}
+
+export interface Overview {
+  storageId: number;
+  status: StorageStatus;
+  probes: Probe[];
+  setpoint: number | null;
+  compressor: boolean | null;
+  fan: boolean | null;
+  defrost: boolean | null;
+  door: boolean | null;
+  light: boolean | null;
+  controllerOnline: boolean | null;
+  lastDataTime: string | null;
+  alarm: boolean;
+  mkt: number | null;
+}
+
+export interface StorageSeries {
+  key: string;
+  deviceId: number;
+  sensor: number;
+  probeName: string | null;
+  zone: Zone;
+  unit: string | null;
+  upper: number | null;
+  lower: number | null;
+  points: ChartPoint[];
+}
+
+export interface StorageChart {
+  bucketSeconds: number;
+  unit: TemperatureUnit;
+  series: StorageSeries[];
+}
+
+export interface StorageAlarm {
+  id: string;
+  source: 'device' | 'storage';
+  deviceId: number | null;
+  deviceName: string | null;
+  sensor: number | null;
+  kind: string;
+  status: string;
+  openTime: string | null;
+  closeTime: string | null;
+  limitValue: number | null;
+  peakValue: number | null;
+  lastValue: number | null;
+}
+
+export interface StorageParam {
+  paramKey: string;
+  paramName: string;
+  paramType: string;
+  unit: string | null;
+  readWrite: string;
+  min: number | null;
+  max: number | null;
+  value: number | string | null;
+  commandStatus: string | null;
+}
+
+export interface TopUp {
+  devices: { deviceId: number; deviceName: string | null; deviceGuid: string; serviceExpireTime: string | null; smsCount: number; voiceCount: number }[];
+  rechargePath: string;
+}
+
+export type ControlAction = 'setpoint' | 'compressor' | 'defrost' | 'light';
+
+export interface StorageCommand {
+  id: number;
+  commandId: number;
+  action: ControlAction;
+  value: number | null;
+  status: 'pending' | 'applied' | 'failed';
+  error: string | null;
+  operator: string | null;
+  gmtCreate: string;
+  ackedAt: string | null;
+}
+
+/** Body code of an offline controller: ask, then send again with confirmOffline. */
+export const OFFLINE_PROMPT = 3010;
+
+const path = (kind: StorageKind, action: string) => `${BASE}/${ENTITY[kind]}/${action}`;
+
+export function storagePage(kind: StorageKind, query: { start: number; pageSize: number; storageName?: string; status?: StorageStatus }): Promise<Page<Storage>> {
+  return post(path(kind, 'page'), query);
+}
+
+export function storageCounts(kind: StorageKind, storageName?: string): Promise<StorageCounts> {
+  return get(path(kind, 'statusCount'), storageName ? { storageName } : {});
+}
+
+export function storageDetail(kind: StorageKind, id: number): Promise<Storage> {
+  return get(path(kind, `detail/${id}`));
+}
+
+export function saveStorage(kind: StorageKind, form: StorageForm, id: number | null, options?: RequestOptions): Promise<Storage> {
+  return id === null ? post(path(kind, 'insert'), form, options) : put(path(kind, 'update'), { ...form, storageId: id }, options);
+}
+
+export function deleteStorage(kind: StorageKind, id: number): Promise<unknown> {
+  return del(path(kind, `delete/${id}`));
+}
+
+export function storageOverview(kind: StorageKind, storageId: number): Promise<Overview> {
+  return get(path(kind, 'overview'), { storageId });
+}
+
+export function storageChart(kind: StorageKind, query: { storageId: number; start: string; end: string; unit: TemperatureUnit }): Promise<StorageChart> {
+  return get(path(kind, 'chart'), query);
+}
+
+export const storagePageKey = ({ kind, ...query }: { kind: StorageKind; start: number; pageSize: number; storageName?: string; status?: StorageStatus }) =>
+  readKey(path(kind, 'page'), query, 'post');
+export const storageAlarmsKey = (kind: StorageKind, storageId: number) => (query: { start: number; pageSize: number }) =>
+  readKey(path(kind, 'alarmPage'), { ...query, storageId }, 'post');
+
+export function storageAlarms(kind: StorageKind, query: { storageId: number; start: number; pageSize: number }): Promise<Page<StorageAlarm>> {
+  return post(path(kind, 'alarmPage'), query);
+}
+
+export function storageParams(kind: StorageKind, storageId: number): Promise<{ deviceId: number | null; params: StorageParam[] }> {
+  return get(path(kind, 'params'), { storageId });
+}
+
+export function storageTopUp(kind: StorageKind, storageId: number): Promise<TopUp> {
+  return get(path(kind, 'topUp'), { storageId });
+}
+
+export function storageEnergy(kind: StorageKind, storageId: number): Promise<EnergyMonth[]> {
+  return get(path(kind, 'energy'), { storageId });
+}
+
+export function uploadStorageImage(file: File): Promise<{ name: string; url: string }> {
+  const data = new FormData();
+  data.append('file', file);
+  return post(`${BASE}/ColdStorage/uploadImage`, data);
+}
+
+/** A storage's report (PDF) or its probes' readings (CSV, XLSX) over a window, generated into the download centre. */
+export function requestStorageReport(
+  kind: StorageKind,
+  body: { storageId: number; startTime: string; endTime: string; fileType: 'pdf' | 'csv' | 'xlsx'; unit?: TemperatureUnit },
+): Promise<ExportFile> {
+  return post(path(kind, 'report'), body);
+}
+
+export function sendControl(body: { storageId: number; action: ControlAction; value?: number | null; confirmOffline?: boolean }, options?: RequestOptions): Promise<StorageCommand> {
+  return post(`${BASE}/CloudControl/send`, body, options);
+}
+
+export function controlCommands(storageId: number): Promise<StorageCommand[]> {
+  return get(`${BASE}/CloudControl/list`, { storageId });
+}

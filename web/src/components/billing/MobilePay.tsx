@@ -1,0 +1,169 @@
+/**
+ * The pay pages outside the console shell: /mobilePay/pay (choose how to pay an order: WeChat in its
+ * messaging browser with the open id, H5 elsewhere; Alipay wap; PayPal), /mobilePay/success,
+ * /mobilePay/paypal/callback and /cancel (PayPal returns there), and /receipt (printable).
+ */
+import { Button, Card, Descriptions, Result, Space, Spin, Typography } from 'antd';
+import Link from 'next/link';
+import { useRouter } from 'next/router';
+import { useTranslation } from 'next-i18next/pages';
+import { useEffect, useState } from 'react';
+import styled from 'styled-components';
+import { aliPay, confirmPay, money, payOrderKey, payPal, wechatPay, type Order } from '@/api/billing';
+import { get } from '@/api/client';
+import { formatTime } from '@/components/device/format';
+import { useRead } from '@/hooks/useRead';
+import { StatusTag, WechatQr } from './RechargeView';
+
+const Narrow = styled.div`
+  max-width: 480px;
+  margin: 24px auto;
+  padding: 0 12px;
+`;
+
+function useOrderCode(): string | null {
+  const { query } = useRouter();
+  return typeof query.orderCode === 'string' ? query.orderCode : null;
+}
+
+function inWeChat(): boolean {
+  return typeof navigator !== 'undefined' && /MicroMessenger/i.test(navigator.userAgent);
+}
+
+export function MobilePayView() {
+  const { t } = useTranslation('billing');
+  const router = useRouter();
+  const orderCode = useOrderCode();
+  const { data: order } = useRead<Order>(orderCode ? payOrderKey(orderCode) : null);
+  const [codeUrl, setCodeUrl] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (!orderCode || !order) return <Narrow>{orderCode ? <Spin /> : <Result status="404" />}</Narrow>;
+  if (order.payStatus !== 'unpaid') return <Narrow><OrderSummary order={order} /></Narrow>;
+  const wechat = async () => {
+    setBusy(true);
+    try {
+      if (inWeChat() && typeof router.query.code === 'string') {
+        const { openId } = await get<{ openId: string }>('/payment/payment/getOpenId', { code: router.query.code });
+        const pay = await wechatPay(orderCode, 'jsapi', openId);
+        (window as unknown as { WeixinJSBridge?: { invoke: (n: string, p: unknown, cb: () => void) => void } }).WeixinJSBridge?.invoke(
+          'getBrandWCPayRequest',
+          (pay as unknown as { jsapi: unknown }).jsapi,
+          () => void router.push(`/mobilePay/success?orderCode=${orderCode}`),
+        );
+      } else {
+        const pay = await wechatPay(orderCode, 'native');
+        setCodeUrl(pay.codeUrl ?? null);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+  const redirect = async (which: 'alipay' | 'paypal') => {
+    setBusy(true);
+    try {
+      const answer = which === 'alipay' ? await aliPay(orderCode, 'wap') : await payPal(orderCode);
+      const target = answer.payUrl ?? answer.approveUrl;
+      if (target) window.location.assign(target);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Narrow>
+      <Card title={t('pay.title')} data-testid="mobile-pay">
+        <Typography.Title level={3}>{money(order.payFee, order.currency)}</Typography.Title>
+        <Typography.Paragraph type="secondary">
+          {t('field.orderCode')}: {order.orderCode}
+        </Typography.Paragraph>
+        {codeUrl ? (
+          <WechatQr codeUrl={codeUrl} orderCode={orderCode} onPaid={() => void router.push(`/mobilePay/success?orderCode=${orderCode}`)} />
+        ) : (
+          <Space direction="vertical" style={{ width: '100%' }}>
+            <Button block type="primary" loading={busy} onClick={() => void wechat()} data-testid="mobile-pay-wechat">
+              {t('method.wechat')}
+            </Button>
+            <Button block loading={busy} onClick={() => void redirect('alipay')}>
+              {t('method.alipay')}
+            </Button>
+            <Button block loading={busy} onClick={() => void redirect('paypal')}>
+              {t('method.paypal')}
+            </Button>
+          </Space>
+        )}
+      </Card>
+    </Narrow>
+  );
+}
+
+function OrderSummary({ order }: { order: Order }) {
+  const { t } = useTranslation('billing');
+  return (
+    <Descriptions bordered column={1} size="small" data-testid="order-summary">
+      <Descriptions.Item label={t('field.orderCode')}>{order.orderCode}</Descriptions.Item>
+      <Descriptions.Item label={t('field.package')}>{[order.packageName, order.levelName].filter(Boolean).join(' / ') || '-'}</Descriptions.Item>
+      <Descriptions.Item label={t('field.duration')}>{order.months ? t('buy.months', { count: order.months }) : order.freeDays ? t('buy.days', { count: order.freeDays }) : '-'}</Descriptions.Item>
+      <Descriptions.Item label={t('field.orderFee')}>{money(order.orderFee, order.currency)}</Descriptions.Item>
+      <Descriptions.Item label={t('field.payFee')}>{money(order.payFee, order.currency)}</Descriptions.Item>
+      <Descriptions.Item label={t('field.payStatus')}>
+        <StatusTag status={order.payStatus} />
+      </Descriptions.Item>
+      <Descriptions.Item label={t('field.payType')}>{order.payType ? t(`payType.${order.payType}`) : '-'}</Descriptions.Item>
+      <Descriptions.Item label={t('field.gmtCreate')}>{formatTime(order.gmtCreate)}</Descriptions.Item>
+      <Descriptions.Item label={t('field.payTime')}>{formatTime(order.payTime)}</Descriptions.Item>
+      {order.devices.map((d) => (
+        <Descriptions.Item key={d.deviceId} label={d.deviceGuid}>
+          {t('receipt.until', { date: formatTime(d.expiresAfter ?? d.expiresBefore, 'YYYY-MM-DD') })}
+        </Descriptions.Item>
+      ))}
+    </Descriptions>
+  );
+}
+
+export function MobilePaySuccessView() {
+  const { t } = useTranslation('billing');
+  const orderCode = useOrderCode();
+  const { data: order } = useRead<Order>(orderCode ? payOrderKey(orderCode) : null, { refreshInterval: (o) => (o?.payStatus === 'paid' ? 0 : 2000) });
+  return (
+    <Narrow>
+      <div data-testid="pay-result">
+        <Result status={order?.payStatus === 'paid' ? 'success' : 'info'} title={order?.payStatus === 'paid' ? t('pay.paid') : t('pay.waiting')} />
+      </div>
+      {order ? <OrderSummary order={order} /> : null}
+      <Space style={{ marginTop: 16 }}>
+        <Link href="/consumer/recharge">{t('pay.back')}</Link>
+      </Space>
+    </Narrow>
+  );
+}
+
+/** PayPal sends the payer back with ?token=<PayPal order id>: the server captures it now. */
+export function PayPalCallbackView({ cancelled = false }: { cancelled?: boolean }) {
+  const { t } = useTranslation('billing');
+  const router = useRouter();
+  const [order, setOrder] = useState<Order | null>(null);
+  const [failed, setFailed] = useState(false);
+  const token = typeof router.query.token === 'string' ? router.query.token : null;
+  const orderCode = typeof router.query.orderCode === 'string' ? router.query.orderCode : null;
+  useEffect(() => {
+    if (cancelled || !token || !orderCode) return;
+    confirmPay(orderCode, token).then(setOrder, () => setFailed(true));
+  }, [cancelled, token, orderCode]);
+  if (cancelled) return <Narrow><Result status="warning" title={t('pay.cancelled')} extra={<Link href="/consumer/recharge">{t('pay.back')}</Link>} /></Narrow>;
+  if (failed) return <Narrow><Result status="error" title={t('pay.failed')} /></Narrow>;
+  return <Narrow>{order ? <OrderSummary order={order} /> : <Spin />}</Narrow>;
+}
+
+export function ReceiptView() {
+  const { t } = useTranslation('billing');
+  const orderCode = useOrderCode();
+  const { data: order } = useRead<Order>(orderCode ? payOrderKey(orderCode) : null);
+  return (
+    <Narrow data-testid="receipt">
+      <Typography.Title level={3}>{t('receipt.title')}</Typography.Title>
+      {order ? <OrderSummary order={order} /> : <Spin />}
+      <Button style={{ marginTop: 16 }} onClick={() => window.print()} className="no-print">
+        {t('receipt.print')}
+      </Button>
+    </Narrow>
+  );
+}

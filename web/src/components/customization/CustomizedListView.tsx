@@ -1,0 +1,83 @@
+import { Button, Input, Space, Tag } from 'antd';
+import { useTranslation } from 'next-i18next/pages';
+import { useState } from 'react';
+import { customPagePageKey, deleteCustomPage, type CustomPage } from '@/api/customization';
+import { formatTime } from '@/components/device/format';
+import { ConfirmAction } from '@/components/organization/common';
+import { useSession } from '@/components/session/SessionContext';
+import { DataList, type ListColumn } from '@/components/ui/DataList';
+import { Permitted } from '@/components/ui/Permitted';
+import { usePagedQuery } from '@/hooks/usePagedQuery';
+import { hasPermission } from '@/routes/permissions';
+import { CustomPageForm } from './CustomPageForm';
+
+const ROUTE = 'customized.list';
+
+/**
+ * /customized/list: the operator's branded sites (every field of business-domain section 3); a
+ * reseller admin sees only their own platform and edits its branding (the api enforces both).
+ */
+export function CustomizedListView() {
+  const { t } = useTranslation('customization');
+  const { granted } = useSession();
+  const operator = hasPermission(granted, `${ROUTE}.add`);
+  const [keyword, setKeyword] = useState('');
+  const [editing, setEditing] = useState<{ page: CustomPage | null } | null>(null);
+  const { data, loading, pagination, mutate } = usePagedQuery<CustomPage, { keyword?: string }>(customPagePageKey, { keyword: keyword || undefined });
+  const columns: ListColumn<CustomPage>[] = [
+    { key: 'name', title: t('field.enterpriseName'), dataIndex: 'enterpriseName', card: 'title', long: 200 },
+    { key: 'title', title: t('field.title'), dataIndex: 'title', desktopOnly: true, card: false },
+    { key: 'domain', title: t('field.topDomain'), important: true, render: (_, p) => <span data-testid={`domain-${p.slug}`}>{p.domains.join(', ')}</span> },
+    {
+      key: 'colour',
+      title: t('field.themeColor'),
+      render: (_, p) => (
+        <Space size={4}>
+          <span style={{ display: 'inline-block', width: 14, height: 14, borderRadius: 3, background: p.themeColor }} />
+          {p.themeColor}
+        </Space>
+      ),
+    },
+    { key: 'style', title: t('field.styleModel'), dataIndex: 'styleModel', desktopOnly: true, card: false },
+    { key: 'independent', title: t('field.independent'), render: (_, p) => (p.independent ? <Tag color="blue">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>), desktopOnly: true },
+    { key: 'admin', title: t('field.admin'), render: (_, p) => p.adminUserName ?? '-', desktopOnly: true },
+    { key: 'modified', title: t('field.gmtModified'), render: (_, p) => formatTime(p.gmtModified), desktopOnly: true, card: false },
+    {
+      key: 'actions',
+      title: t('actions'),
+      render: (_, p) => (
+        <Space size={0}>
+          <Permitted route={ROUTE} action="edit">
+            <Button type="link" size="small" onClick={() => setEditing({ page: p })} data-testid={`edit-${p.slug}`}>
+              {t('edit')}
+            </Button>
+          </Permitted>
+          <ConfirmAction route={ROUTE} action="delete" title={t('deleteConfirm', { name: p.enterpriseName })} onConfirm={() => deleteCustomPage(p.id).then(() => mutate())}>
+            {t('delete')}
+          </ConfirmAction>
+        </Space>
+      ),
+    },
+  ];
+  return (
+    <div data-testid="customized-list">
+      <DataList<CustomPage>
+        rowKey="id"
+        testId="customized-table"
+        columns={columns}
+        data={data}
+        loading={loading}
+        pagination={pagination}
+        filters={<Input allowClear placeholder={t('keyword')} value={keyword} onChange={(e) => setKeyword(e.target.value)} style={{ width: 240, maxWidth: '100%' }} />}
+        actions={
+          <Permitted route={ROUTE} action="add">
+            <Button type="primary" onClick={() => setEditing({ page: null })} data-testid="custom-page-add">
+              {t('add')}
+            </Button>
+          </Permitted>
+        }
+      />
+      <CustomPageForm open={Boolean(editing)} page={editing?.page ?? null} full={operator} onClose={() => setEditing(null)} onSaved={() => void mutate()} />
+    </div>
+  );
+}

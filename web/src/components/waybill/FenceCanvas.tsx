@@ -1,0 +1,141 @@
+import { theme as antdTheme, Typography } from 'antd';
+import { useTranslation } from 'next-i18next/pages';
+import { useMemo, useRef, type MouseEvent } from 'react';
+import type { LatLng } from '@/components/map/projection';
+
+/** A fence as drawn: a circle (centre, radius in metres) or a polygon ([[lat, lng], ...]). */
+export interface FenceShape {
+  id?: number | string;
+  name?: string;
+  shape: 'circle' | 'polygon';
+  center?: [number, number] | null;
+  radius?: number | null;
+  points?: [number, number][];
+}
+
+interface Props {
+  fences?: FenceShape[];
+  track?: LatLng[];
+  position?: LatLng | null;
+  markers?: { lat: number; lng: number; label: string }[];
+  onPick?: (point: [number, number]) => void;
+  height?: number;
+  testId?: string;
+  /** Where to look when there is nothing to fit (Shanghai). */
+  home?: LatLng;
+}
+
+const WIDTH = 800;
+const METRES_PER_DEGREE = 111_320;
+
+function circlePoints(center: [number, number], radius: number): LatLng[] {
+  const [lat, lng] = center;
+  const dLat = radius / METRES_PER_DEGREE;
+  const dLng = radius / (METRES_PER_DEGREE * Math.cos((lat * Math.PI) / 180));
+  return Array.from({ length: 48 }, (_, i) => {
+    const angle = (2 * Math.PI * i) / 48;
+    return { lat: lat + dLat * Math.sin(angle), lng: lng + dLng * Math.cos(angle) };
+  });
+}
+
+function outline(fence: FenceShape): LatLng[] {
+  if (fence.shape === 'circle') return fence.center && fence.radius ? circlePoints(fence.center, fence.radius) : fence.center ? [{ lat: fence.center[0], lng: fence.center[1] }] : [];
+  return (fence.points ?? []).map(([lat, lng]) => ({ lat, lng }));
+}
+
+/**
+ * The offline projection of fences, a track and positions (no map tiles needed), on which a fence is
+ * drawn by clicking: each click gives the position under the pointer.
+ */
+export function FenceCanvas({ fences = [], track = [], position, markers = [], onPick, height = 420, testId = 'fence-canvas', home = { lat: 31.2304, lng: 121.4737 } }: Props) {
+  const { t } = useTranslation('waybill');
+  const { token } = antdTheme.useToken();
+  const svg = useRef<SVGSVGElement>(null);
+  const view = useMemo(() => {
+    const all = [...fences.flatMap(outline), ...track, ...(position ? [position] : []), ...markers];
+    const lats = all.length ? all.map((p) => p.lat) : [home.lat - 0.05, home.lat + 0.05];
+    const lngs = all.length ? all.map((p) => p.lng) : [home.lng - 0.05, home.lng + 0.05];
+    let [south, north, west, east] = [Math.min(...lats), Math.max(...lats), Math.min(...lngs), Math.max(...lngs)];
+    const minSpan = 0.01;
+    if (north - south < minSpan) [south, north] = [south - minSpan, north + minSpan];
+    if (east - west < minSpan) [west, east] = [west - minSpan, east + minSpan];
+    const padLat = (north - south) * 0.15;
+    const padLng = (east - west) * 0.15;
+    [south, north, west, east] = [south - padLat, north + padLat, west - padLng, east + padLng];
+    const aspect = Math.cos((((south + north) / 2) * Math.PI) / 180);
+    const scale = Math.min(WIDTH / ((east - west) * aspect), height / (north - south));
+    const offsetX = (WIDTH - (east - west) * aspect * scale) / 2;
+    const offsetY = (height - (north - south) * scale) / 2;
+    return {
+      project: (p: LatLng) => ({ x: offsetX + (p.lng - west) * aspect * scale, y: offsetY + (north - p.lat) * scale }),
+      invert: (x: number, y: number): [number, number] => [north - (y - offsetY) / scale, west + (x - offsetX) / (aspect * scale)],
+    };
+  }, [fences, track, position, markers, height, home]);
+
+  const path = (points: LatLng[], close: boolean) =>
+    points.map((p, i) => `${i ? 'L' : 'M'}${view.project(p).x.toFixed(1)} ${view.project(p).y.toFixed(1)}`).join(' ') + (close && points.length > 2 ? ' Z' : '');
+
+  const pick = (event: MouseEvent<SVGSVGElement>) => {
+    if (!onPick || !svg.current) return;
+    const box = svg.current.getBoundingClientRect();
+    const x = ((event.clientX - box.left) / box.width) * WIDTH;
+    const y = ((event.clientY - box.top) / box.height) * height;
+    const [lat, lng] = view.invert(x, y);
+    onPick([Number(lat.toFixed(6)), Number(lng.toFixed(6))]);
+  };
+
+  return (
+    <div>
+      <svg
+        ref={svg}
+        viewBox={`0 0 ${WIDTH} ${height}`}
+        style={{ width: '100%', height: 'auto', background: token.colorFillQuaternary, borderRadius: token.borderRadius, cursor: onPick ? 'crosshair' : 'default' }}
+        onClick={pick}
+        data-testid={testId}
+      >
+        {fences.map((fence, index) => {
+          const points = outline(fence);
+          const first = points[0];
+          return (
+            <g key={fence.id ?? index} data-testid="fence-shape">
+              {points.length > 1 ? <path d={path(points, true)} fill={token.colorPrimaryBg} fillOpacity={0.6} stroke={token.colorPrimary} strokeWidth={2} /> : null}
+              {fence.shape === 'polygon'
+                ? points.map((p, i) => <circle key={i} cx={view.project(p).x} cy={view.project(p).y} r={4} fill={token.colorPrimary} />)
+                : first && <circle cx={view.project(fence.center ? { lat: fence.center[0], lng: fence.center[1] } : first).x} cy={view.project(fence.center ? { lat: fence.center[0], lng: fence.center[1] } : first).y} r={4} fill={token.colorPrimary} />}
+              {fence.name && first ? (
+                <text x={view.project(first).x + 6} y={view.project(first).y - 6} fontSize={13} fill={token.colorText}>
+                  {fence.name}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+        {track.length > 1 ? <path d={path(track, false)} fill="none" stroke={token.colorInfo} strokeWidth={3} data-testid="waybill-track" /> : null}
+        {track.length ? (
+          <>
+            <circle cx={view.project(track[0]).x} cy={view.project(track[0]).y} r={7} fill={token.colorSuccess} />
+            <text x={view.project(track[0]).x + 9} y={view.project(track[0]).y + 4} fontSize={12} fill={token.colorText}>
+              {t('status.start')}
+            </text>
+            <circle cx={view.project(track[track.length - 1]).x} cy={view.project(track[track.length - 1]).y} r={7} fill={token.colorError} />
+            <text x={view.project(track[track.length - 1]).x + 9} y={view.project(track[track.length - 1]).y + 4} fontSize={12} fill={token.colorText}>
+              {t('status.end')}
+            </text>
+          </>
+        ) : null}
+        {position ? <circle cx={view.project(position).x} cy={view.project(position).y} r={8} fill={token.colorWarning} stroke="#fff" strokeWidth={2} data-testid="waybill-position" /> : null}
+        {markers.map((m, i) => (
+          <g key={i}>
+            <circle cx={view.project(m).x} cy={view.project(m).y} r={5} fill={token.colorTextSecondary} />
+            <text x={view.project(m).x + 7} y={view.project(m).y + 4} fontSize={12} fill={token.colorTextSecondary}>
+              {m.label}
+            </text>
+          </g>
+        ))}
+      </svg>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {t('fence.offline')}
+      </Typography.Text>
+    </div>
+  );
+}

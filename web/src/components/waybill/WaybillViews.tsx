@@ -1,0 +1,434 @@
+import { Button, Card, DatePicker, Descriptions, Drawer, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Tag, Typography, message } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'next-i18next/pages';
+import { useState } from 'react';
+import useSWR from 'swr';
+import { ApiError } from '@/api/errors';
+import {
+  createShare,
+  deleteWaybill,
+  disposeWaybill,
+  fencePage,
+  insertWaybill,
+  OFFLINE_CODE,
+  revokeShare,
+  shareAccessLog,
+  shareList,
+  startWaybill,
+  stopWaybill,
+  updateWaybill,
+  waybillDetail,
+  waybillPageKey,
+  waybillReport,
+  waybillStatus,
+  type Fence,
+  type Waybill,
+  type WaybillInput,
+  type WaybillState,
+} from '@/api/waybill';
+import { formatTime } from '@/components/device/format';
+import { useDeviceOptions } from '@/components/organization/common';
+import { DataList, type ListColumn } from '@/components/ui/DataList';
+import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
+import { Permitted } from '@/components/ui/Permitted';
+import { usePagedQuery } from '@/hooks/usePagedQuery';
+import { AlarmTab, ChartTab, StateTag, StatusTab } from './StatusPanel';
+
+const LIST = 'waybill.list';
+
+export function useFences() {
+  const { data } = useSWR('waybill-fences', () => fencePage({ start: 1, pageSize: 200 }));
+  return data?.list ?? [];
+}
+
+function fenceShapes(fences: Fence[], ids: (number | null | undefined)[]) {
+  return fences.filter((f) => ids.includes(f.id));
+}
+
+/** Start with the spec's prompts: an offline device asks for confirmation first. */
+export function useStart(onDone: () => void) {
+  const { t } = useTranslation('waybill');
+  return async (waybill: Waybill) => {
+    try {
+      const started = await startWaybill(waybill.id);
+      if (started.state === 'not_started' && started.startRequestedAt) message.info(t('action.startAtDevice'));
+      onDone();
+    } catch (error) {
+      if (error instanceof ApiError && error.failure.code === OFFLINE_CODE) {
+        Modal.confirm({
+          title: t('action.offlineTitle'),
+          content: t('action.offlineContent'),
+          onOk: () => startWaybill(waybill.id, true).then(onDone),
+        });
+      } else if (error instanceof ApiError) {
+        message.error(error.failure.serverMessage ?? error.message);
+      }
+    }
+  };
+}
+
+function WaybillActions({ waybill, onChanged, onEdit, onOpen }: { waybill: Waybill; onChanged: () => void; onEdit: () => void; onOpen: () => void }) {
+  const { t } = useTranslation('waybill');
+  const start = useStart(onChanged);
+  return (
+    <Space size={0} wrap>
+      <Button type="link" size="small" onClick={onOpen} data-testid="waybill-open">
+        {t('action.detail')}
+      </Button>
+      {waybill.state === 'not_started' ? (
+        <Permitted route={LIST} action="start">
+          <Button type="link" size="small" onClick={() => void start(waybill)} data-testid="waybill-start">
+            {t('action.start')}
+          </Button>
+        </Permitted>
+      ) : null}
+      {waybill.state === 'in_progress' ? (
+        <Permitted route={LIST} action="stop">
+          <Popconfirm title={t('action.stopConfirm')} onConfirm={() => stopWaybill(waybill.id).then(onChanged)}>
+            <Button type="link" size="small" data-testid="waybill-stop">
+              {t('action.stop')}
+            </Button>
+          </Popconfirm>
+        </Permitted>
+      ) : null}
+      {waybill.editable ? (
+        <Permitted route={LIST} action="edit">
+          <Button type="link" size="small" onClick={onEdit}>
+            {t('action.edit')}
+          </Button>
+        </Permitted>
+      ) : null}
+      {waybill.state !== 'in_progress' ? (
+        <Permitted route={LIST} action="delete">
+          <Popconfirm title={t('action.deleteConfirm')} onConfirm={() => deleteWaybill(waybill.id).then(onChanged)}>
+            <Button type="link" size="small" danger>
+              {t('action.delete')}
+            </Button>
+          </Popconfirm>
+        </Permitted>
+      ) : null}
+    </Space>
+  );
+}
+
+/** /waybill/list: waybills with their state, start / stop, and the detail tabs. */
+export function WaybillListView() {
+  const { t } = useTranslation('waybill');
+  const [keyword, setKeyword] = useState('');
+  const [state, setState] = useState<WaybillState | undefined>();
+  const [editing, setEditing] = useState<{ waybill: Waybill | null } | null>(null);
+  const [open, setOpen] = useState<Waybill | null>(null);
+  const { data, loading, pagination, mutate } = usePagedQuery<Waybill, { keyword?: string; state?: WaybillState }>(
+    waybillPageKey,
+    { keyword: keyword || undefined, state },
+  );
+  const reload = () => void mutate();
+  const columns: ListColumn<Waybill>[] = [
+    { key: 'num', title: t('field.waybillNum'), card: 'title', render: (_, w) => <Typography.Link onClick={() => setOpen(w)}>{w.waybillNum}</Typography.Link> },
+    { key: 'goods', title: t('field.goodsName'), dataIndex: 'goodsName', long: 160 },
+    { key: 'express', title: t('field.expressNumber'), dataIndex: 'expressNumber', desktopOnly: true, card: false },
+    { key: 'device', title: t('field.device'), render: (_, w) => w.deviceName ?? w.deviceGuid },
+    { key: 'limits', title: `${t('field.lowerLimit')} ~ ${t('field.upperLimit')}`, render: (_, w) => `${w.lowerLimit} ~ ${w.upperLimit}`, desktopOnly: true, card: false },
+    { key: 'state', title: t('field.state'), important: true, render: (_, w) => <StateTag state={w.state} /> },
+    { key: 'started', title: t('field.startedAt'), render: (_, w) => formatTime(w.startedAt), desktopOnly: true },
+    {
+      key: 'actions',
+      title: t('list.actions'),
+      render: (_, w) => <WaybillActions waybill={w} onChanged={reload} onEdit={() => setEditing({ waybill: w })} onOpen={() => setOpen(w)} />,
+    },
+  ];
+  return (
+    <div data-testid="waybill-list">
+      <DataList<Waybill>
+        rowKey="id"
+        testId="waybill-table"
+        columns={columns}
+        data={data}
+        loading={loading}
+        pagination={pagination}
+        emptyText={t('list.empty')}
+        filters={
+          <>
+            <Input allowClear placeholder={t('list.keyword')} value={keyword} onChange={(e) => setKeyword(e.target.value)} style={{ width: 240, maxWidth: '100%' }} data-testid="waybill-keyword" />
+            <Select<WaybillState>
+              allowClear
+              placeholder={t('list.all')}
+              value={state}
+              onChange={setState}
+              style={{ width: 140 }}
+              options={(['not_started', 'in_progress', 'completed'] as const).map((value) => ({ value, label: t(`state.${value}`) }))}
+            />
+          </>
+        }
+        actions={
+          <Permitted route={LIST} action="add">
+            <Button type="primary" onClick={() => setEditing({ waybill: null })} data-testid="waybill-add">
+              {t('list.add')}
+            </Button>
+          </Permitted>
+        }
+      />
+      <WaybillDrawer waybill={editing?.waybill ?? null} open={Boolean(editing)} onClose={() => setEditing(null)} onSaved={reload} />
+      <WaybillDetailDrawer waybill={open} onClose={() => setOpen(null)} onChanged={reload} />
+    </div>
+  );
+}
+
+function WaybillDrawer({ waybill, open, onClose, onSaved }: { waybill: Waybill | null; open: boolean; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTranslation('waybill');
+  // business-domain §3: a waybill's logger is a device whose type supports waybills.
+  const devices = useDeviceOptions(open).filter((device) => device.waybill);
+  const fences = useFences().map((f) => ({ value: f.id, label: f.name }));
+  const triggers = (which: 'start' | 'stop') => (['manual', 'fence', 'time'] as const).map((value) => ({ value, label: t(`trigger.${which}.${value}`) }));
+  const text = (name: keyof WaybillInput, max: number, required = false, min?: number): DrawerField => ({
+    type: 'input',
+    name,
+    label: t(`field.${name}`),
+    maxLength: max,
+    minLength: min,
+    rules: required ? [{ required: true, message: t(`field.${name}`) }] : [],
+  });
+  const fields: DrawerField[] = [
+    text('orderNum', 20, true),
+    text('goodsName', 20, true),
+    { ...text('expressNumber', 100), extra: t('field.expressNumberHint') },
+    text('coolerCode', 20),
+    { type: 'select', name: 'deviceId', label: t('field.device'), options: devices, search: true, rules: [{ required: true, message: t('field.device') }] },
+    { type: 'number', name: 'recordInterval', label: t('field.recordInterval'), min: 1, max: 1440, precision: 0 },
+    { type: 'number', name: 'upperLimit', label: t('field.upperLimit'), min: -40, max: 85, rules: [{ required: true, message: t('field.upperLimit') }] },
+    { type: 'number', name: 'lowerLimit', label: t('field.lowerLimit'), min: -40, max: 85, rules: [{ required: true, message: t('field.lowerLimit') }] },
+    { type: 'switch', name: 'airFlag', label: t('field.airFlag') },
+    { type: 'select', name: 'originFenceId', label: t('field.originFence'), options: fences, allowClear: true },
+    { type: 'select', name: 'destinationFenceId', label: t('field.destinationFence'), options: fences, allowClear: true },
+    { type: 'select', name: 'fenceModelId', label: t('field.fenceModel'), options: fences, allowClear: true },
+    { type: 'radio', name: 'startMode', label: t('field.startMode'), options: triggers('start') },
+    {
+      type: 'slot',
+      name: 'startAt',
+      label: t('field.startAt'),
+      hidden: (v) => v.startMode !== 'time',
+      render: (form) => <DatePicker showTime value={form.getFieldValue('startAt') ? dayjs(form.getFieldValue('startAt') as string) : null} onChange={(d) => form.setFieldValue('startAt', d ? d.toISOString() : null)} />,
+    },
+    { type: 'radio', name: 'stopMode', label: t('field.stopMode'), options: triggers('stop') },
+    {
+      type: 'slot',
+      name: 'stopAt',
+      label: t('field.stopAt'),
+      hidden: (v) => v.stopMode !== 'time',
+      render: (form) => <DatePicker showTime value={form.getFieldValue('stopAt') ? dayjs(form.getFieldValue('stopAt') as string) : null} onChange={(d) => form.setFieldValue('stopAt', d ? d.toISOString() : null)} />,
+    },
+    { type: 'number', name: 'ignoreMinutes', label: t('field.ignoreMinutes'), min: 0, max: 1440, precision: 0 },
+    { type: 'title', name: 'senderTitle', label: t('field.sender') },
+    text('senderName', 20, true, 2),
+    text('senderPhone', 20, true),
+    { type: 'title', name: 'receiverTitle', label: t('field.receiver') },
+    text('receiverCompany', 20),
+    text('receiverName', 20, true),
+    text('receiverPhone', 20, true),
+    { type: 'title', name: 'alarmTitle', label: t('field.alarmContact') },
+    text('alarmName', 20),
+    text('alarmPhone', 20),
+    text('alarmEmail', 100),
+  ];
+  const initial: Partial<WaybillInput> = waybill ?? { startMode: 'manual', stopMode: 'manual', ignoreMinutes: 10, upperLimit: 8, lowerLimit: 2, airFlag: false };
+  return (
+    <DrawerForm<WaybillInput & Record<string, unknown>>
+      open={open}
+      title={waybill ? waybill.waybillNum : t('list.add')}
+      fields={fields}
+      initialValues={initial as never}
+      width={560}
+      onClose={onClose}
+      submitText={t('action.save')}
+      onSubmit={async (values) => {
+        const body: WaybillInput = {
+          ...values,
+          startAt: values.startMode === 'time' ? values.startAt : null,
+          stopAt: values.stopMode === 'time' ? values.stopAt : null,
+        };
+        for (const key of ['expressNumber', 'coolerCode', 'receiverCompany', 'alarmName', 'alarmPhone', 'alarmEmail'] as const) if (!body[key]) body[key] = null;
+        await (waybill ? updateWaybill({ ...body, id: waybill.id }) : insertWaybill(body));
+        onSaved();
+      }}
+    />
+  );
+}
+
+function InfoTab({ waybill, onChanged }: { waybill: Waybill; onChanged: () => void }) {
+  const { t } = useTranslation('waybill');
+  const [reason, setReason] = useState('');
+  const rows: [string, unknown][] = [
+    ['waybillNum', waybill.waybillNum],
+    ['orderNum', waybill.orderNum],
+    ['goodsName', waybill.goodsName],
+    ['expressNumber', waybill.expressNumber],
+    ['coolerCode', waybill.coolerCode],
+    ['device', `${waybill.deviceName ?? ''} (${waybill.deviceGuid})`],
+    ['recordInterval', waybill.recordInterval],
+    ['upperLimit', waybill.upperLimit],
+    ['lowerLimit', waybill.lowerLimit],
+    ['ignoreMinutes', waybill.ignoreMinutes],
+    ['startMode', t(`trigger.start.${waybill.startMode ?? 'manual'}`)],
+    ['stopMode', t(`trigger.stop.${waybill.stopMode ?? 'manual'}`)],
+    ['senderName', waybill.senderName],
+    ['senderPhone', waybill.senderPhone],
+    ['receiverCompany', waybill.receiverCompany],
+    ['receiverName', waybill.receiverName],
+    ['receiverPhone', waybill.receiverPhone],
+    ['alarmName', waybill.alarmName],
+    ['alarmPhone', waybill.alarmPhone],
+    ['alarmEmail', waybill.alarmEmail],
+  ];
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }} data-testid="waybill-info">
+      <Descriptions size="small" column={{ xs: 1, md: 2 }}>
+        {rows.map(([key, value]) => (
+          <Descriptions.Item key={key} label={t(`field.${key}`)}>
+            {value === null || value === undefined || value === '' ? '-' : String(value)}
+          </Descriptions.Item>
+        ))}
+        <Descriptions.Item label={t('field.disposition')}>
+          {waybill.disposition ? (
+            <Tag color={waybill.disposition === 'released' ? 'success' : 'error'}>
+              {t(`disposition.${waybill.disposition}`)} {waybill.dispositionReason ?? ''}
+            </Tag>
+          ) : (
+            t('disposition.none')
+          )}
+        </Descriptions.Item>
+      </Descriptions>
+      {waybill.startedAt ? (
+        <Permitted route={LIST} action="export">
+          <Space wrap>
+            {(['pdf', 'csv', 'xlsx'] as const).map((type) => (
+              <Button key={type} onClick={() => waybillReport(waybill.id, type).then(() => message.success(t('action.reportQueued')))} data-testid={`waybill-report-${type}`}>
+                {t(`action.report.${type}`)}
+              </Button>
+            ))}
+          </Space>
+        </Permitted>
+      ) : null}
+      {waybill.state === 'completed' && !waybill.disposition ? (
+        <Permitted route={LIST} action="dispose">
+          <Space wrap>
+            <Input placeholder={t('action.reason')} maxLength={200} value={reason} onChange={(e) => setReason(e.target.value)} style={{ width: 260 }} />
+            <Button type="primary" onClick={() => disposeWaybill(waybill.id, 'released', reason).then(onChanged)}>
+              {t('action.release')}
+            </Button>
+            <Button danger onClick={() => disposeWaybill(waybill.id, 'rejected', reason).then(onChanged)}>
+              {t('action.reject')}
+            </Button>
+          </Space>
+        </Permitted>
+      ) : null}
+    </Space>
+  );
+}
+
+function SharesTab({ waybill }: { waybill: Waybill }) {
+  const { t } = useTranslation('waybill');
+  const { data, mutate } = useSWR(['waybill-shares', waybill.id], () => shareList(waybill.id));
+  const [expire, setExpire] = useState('1d');
+  const [expireAt, setExpireAt] = useState<string | null>(null);
+  const [pin, setPin] = useState('');
+  const [created, setCreated] = useState<string | null>(null);
+  const [logOf, setLogOf] = useState<number | null>(null);
+  const { data: log } = useSWR(logOf ? ['waybill-share-log', logOf] : null, () => shareAccessLog(logOf as number));
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }} data-testid="waybill-shares">
+      <Permitted route={LIST} action="share">
+        <Space wrap>
+          <Select value={expire} onChange={setExpire} style={{ width: 120 }} options={['8h', '1d', '3d', '7d', 'custom'].map((value) => ({ value, label: t(`share.expires.${value}`) }))} />
+          {expire === 'custom' ? <DatePicker showTime onChange={(d) => setExpireAt(d ? d.toISOString() : null)} /> : null}
+          <Input placeholder={t('share.pin')} value={pin} maxLength={8} onChange={(e) => setPin(e.target.value.replace(/\D/g, ''))} style={{ width: 200 }} />
+          <Button
+            type="primary"
+            data-testid="share-create"
+            onClick={async () => {
+              const share = await createShare(waybill.id, expire, expireAt, pin);
+              setCreated(`${window.location.origin}${share.path}`);
+              void mutate();
+            }}
+          >
+            {t('share.create')}
+          </Button>
+        </Space>
+      </Permitted>
+      {created ? (
+        <Card size="small">
+          <Typography.Text type="secondary">{t('share.created')}</Typography.Text>
+          <Typography.Paragraph copyable data-testid="share-link">
+            {created}
+          </Typography.Paragraph>
+        </Card>
+      ) : null}
+      <Table
+        rowKey="id"
+        size="small"
+        pagination={false}
+        dataSource={data ?? []}
+        scroll={{ x: 'max-content' }}
+        columns={[
+          { key: 'hint', title: 'ID', render: (_, s) => `${s.tokenHint}…` },
+          { key: 'status', title: t('field.state'), render: (_, s) => <Tag>{t(`share.status.${s.status}`)}</Tag> },
+          { key: 'expires', title: t('share.expireAt'), render: (_, s) => formatTime(s.expiresAt) },
+          { key: 'count', title: t('share.accesses'), render: (_, s) => <Typography.Link onClick={() => setLogOf(s.id)}>{s.accessCount}</Typography.Link> },
+          {
+            key: 'revoke',
+            title: '',
+            render: (_, s) =>
+              s.status === 'active' ? (
+                <Button type="link" size="small" danger onClick={() => revokeShare(s.id).then(() => mutate())}>
+                  {t('share.revoke')}
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+      <Modal open={Boolean(logOf)} title={t('share.accessLog')} footer={null} onCancel={() => setLogOf(null)}>
+        <Table
+          rowKey={(entry) => `${entry.at}-${entry.outcome}`}
+          size="small"
+          pagination={false}
+          dataSource={log ?? []}
+          columns={[
+            { key: 'at', title: t('share.at'), render: (_, e) => formatTime(e.at) },
+            { key: 'ip', title: t('share.ip'), dataIndex: 'ip' },
+            { key: 'outcome', title: t('field.state'), render: (_, e) => t(`share.outcome.${e.outcome}`) },
+          ]}
+        />
+      </Modal>
+    </Space>
+  );
+}
+
+/** Waybill detail tabs (business spec 2): status / real-time, data graph, alarm status, waybill information. */
+export function WaybillDetailDrawer({ waybill: opened, onClose, onChanged }: { waybill: Waybill | null; onClose: () => void; onChanged: () => void }) {
+  const { t } = useTranslation('waybill');
+  const fences = useFences();
+  const { data: fresh, mutate: reloadWaybill } = useSWR(opened ? ['waybill', opened.id] : null, () => waybillDetail((opened as Waybill).id));
+  const waybill = opened ? (fresh?.id === opened.id ? fresh : opened) : null;
+  const { data: status, mutate } = useSWR(opened ? ['waybill-status', opened.id] : null, () => waybillStatus((opened as Waybill).id), { refreshInterval: 30_000 });
+  const changed = () => {
+    onChanged();
+    void mutate();
+    void reloadWaybill();
+  };
+  const shown = waybill ? fenceShapes(fences, [waybill.originFenceId, waybill.destinationFenceId, waybill.fenceModelId]) : [];
+  return (
+    <Drawer open={Boolean(waybill)} onClose={onClose} width="min(960px, 100vw)" title={waybill?.waybillNum} destroyOnHidden>
+      {waybill && status ? (
+        <Tabs
+          data-testid="waybill-detail"
+          items={[
+            { key: 'status', label: t('tab.status'), children: <StatusTab status={status} fences={shown} /> },
+            { key: 'chart', label: t('tab.chart'), children: <ChartTab status={status} /> },
+            { key: 'alarm', label: t('tab.alarm'), children: <AlarmTab status={status} /> },
+            { key: 'info', label: t('tab.info'), children: <InfoTab waybill={waybill} onChanged={changed} /> },
+            { key: 'share', label: t('tab.share'), children: <SharesTab waybill={waybill} /> },
+          ]}
+        />
+      ) : null}
+    </Drawer>
+  );
+}

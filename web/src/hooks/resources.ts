@@ -1,0 +1,61 @@
+/**
+ * One hook per resource (design 7): each reads through useRead with the api module's request key,
+ * so a request asked for by several pages is cached once (the device options of the message
+ * filter, the report form, projects, assets and organisations are one entry).
+ */
+import type { SWRConfiguration } from 'swr';
+import { devicePageKey, deviceDetailKey, statusCountKey, type Device, type DeviceDetail, type StatusCount } from '@/api/device';
+import {
+  organizationTreeKey,
+  permissionTreeKey,
+  rolesByOrganizationTypeKey,
+  templateCodesKey,
+  templateListKey,
+  type OrganizationNode,
+  type PermissionNode,
+  type PermissionTemplate,
+  type Role,
+  type TemplateCodes,
+} from '@/api/organization';
+import type { Page } from '@/components/ui/table';
+import { useRead } from './useRead';
+
+/** How many of the account's devices a picker offers. */
+export const DEVICE_OPTIONS_SIZE = 200;
+
+export function useDevicePage(query: Parameters<typeof devicePageKey>[0] | null, config?: SWRConfiguration<Page<Device>>) {
+  return useRead<Page<Device>>(query ? devicePageKey(query) : null, config);
+}
+
+/** The account's devices for pickers (projects, assets, organisations, sharing, filters, reports). */
+export function useDeviceChoices(enabled = true) {
+  return useDevicePage(enabled ? { start: 1, pageSize: DEVICE_OPTIONS_SIZE } : null);
+}
+
+export function useDeviceDetail(deviceId: number | null) {
+  return useRead<DeviceDetail>(deviceId ? deviceDetailKey(deviceId) : null);
+}
+
+export function useStatusCount(config?: SWRConfiguration<StatusCount>) {
+  return useRead<StatusCount>(statusCountKey(), config);
+}
+
+export function useOrganizationTree() {
+  return useRead<OrganizationNode[]>(organizationTreeKey());
+}
+
+export function useRoles(enabled = true) {
+  return useRead<Role[]>(enabled ? rolesByOrganizationTypeKey('enterprise') : null);
+}
+
+export function usePermissionTree() {
+  return useRead<PermissionNode[]>(permissionTreeKey());
+}
+
+export function useTemplates(enabled = true) {
+  return useRead<PermissionTemplate[]>(enabled ? templateListKey() : null);
+}
+
+export function useTemplateCodes(enabled = true) {
+  return useRead<TemplateCodes>(enabled ? templateCodesKey() : null);
+}

@@ -1,0 +1,8 @@
+import { StorageListView } from '@/components/storage/StorageListView';
+import { consolePageProps } from '@/server/pageProps';
+
+export const getServerSideProps = consolePageProps(['storage', 'alarm']);
+
+export default function FreezerListPage() {
+  return <StorageListView route="freezer.list" />;
+}

@@ -1,0 +1,8 @@
+import { GuidBatchView } from '@/components/product/GuidViews';
+import { consolePageProps } from '@/server/pageProps';
+
+export const getServerSideProps = consolePageProps(['product']);
+
+export default function Page() {
+  return <GuidBatchView />;
+}

@@ -1,0 +1,8 @@
+import { MessageTemplateView } from '@/components/product/RuleViews';
+import { consolePageProps } from '@/server/pageProps';
+
+export const getServerSideProps = consolePageProps(['product']);
+
+export default function Page() {
+  return <MessageTemplateView />;
+}

@@ -1,0 +1,8 @@
+import { ReceiptView } from '@/components/billing/MobilePay';
+import { sitePageProps } from '@/server/pageProps';
+
+export const getServerSideProps = sitePageProps(['billing']);
+
+export default function Page() {
+  return <ReceiptView />;
+}
