@@ -1,4 +1,4 @@
-"""Spec business-domain section 5: user names, passwords, phones, emails."""
+"""Spec business-domain section 5: user names, passwords, phones, emails, colours."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import phonenumbers
 from flask import current_app, has_app_context
 from flask_babel import gettext
 
-from api.extensions.field_rules import clean_phone, is_phone_shape, is_user_name, password_problem
+from api.extensions.field_rules import clean_phone, is_colour, is_phone_shape, is_user_name, password_problem
 
 # The rules themselves are data shared with the web: rules/fields.json (api/extensions/field_rules.py).
 DEFAULT_PHONE_REGION = "CN"
@@ -15,6 +15,11 @@ DEFAULT_PHONE_REGION = "CN"
 
 def _overseas() -> bool:
     return bool(has_app_context() and current_app.config.get("OVERSEAS"))
+
+
+def validate_colour(value: str) -> None:
+    if not is_colour(value):
+        raise ma.ValidationError(gettext("Please enter a valid colour in the form #RRGGBB."))
 
 
 def validate_user_name(value: str) -> None:

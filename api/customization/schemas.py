@@ -9,13 +9,12 @@ from flask import current_app
 from flask_babel import gettext
 from marshmallow import validate
 
-from api.account.validators import LowerEmail, Phone, validate_user_name
+from api.account.validators import LowerEmail, Phone, validate_colour, validate_user_name
 from api.extensions.smorest import PageQuerySchema, Schema
 from api.platform.schemas import LOCALES, BrandingSchema
 from api.platform.styles import style_model_names
 
 HOST = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$")
-COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 LOGIN_PAGES = ("default", "simple")
 # Upload fields and the kind of file each takes (api/extensions/uploads.py: icon 1 MB, image 2 MB).
 UPLOAD_FIELDS = {"loginLogo": "image", "indexLogo": "image", "loginBackground": "image", "browserLogo": "icon"}
@@ -29,11 +28,6 @@ RESELLER_FIELDS = frozenset(
 def validate_host(value: str) -> None:
     if not HOST.match(value or ""):
         raise ma.ValidationError(gettext("Please enter a valid domain name, e.g. acme.example.com."))
-
-
-def validate_colour(value: str) -> None:
-    if not COLOUR.match(value or ""):
-        raise ma.ValidationError(gettext("Please enter a valid colour in the form #RRGGBB."))
 
 
 def validate_style(value: str) -> None:

@@ -71,3 +71,8 @@ def level_minutes_problem(minutes: list[int]) -> str | None:
 def length(name: str) -> tuple[int | None, int | None]:
     item = field_rules()["lengths"][name]
     return item.get("min"), item.get("max")
+
+
+def is_colour(value: str | None) -> bool:
+    """#RRGGBB (theme colours, track lines)."""
+    return bool(_compiled(field_rules()["colour"]["pattern"]).match(value or ""))

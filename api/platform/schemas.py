@@ -3,10 +3,10 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
+from api.account.validators import validate_colour
 from api.extensions.i18n import locale_tag
 from api.extensions.smorest import LocalDateTime, Schema
 
-HEX_COLOUR = validate.Regexp(r"^#[0-9a-fA-F]{6}$", error="Not a valid colour, expected #RRGGBB.")
 DOMAIN = validate.Regexp(
     r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$",
     error="Not a valid domain name.",
@@ -92,7 +92,7 @@ class TenantDefinitionSchema(Schema):
     )
     https = ma.fields.Boolean(required=True)
     loginPage = ma.fields.String(required=True, validate=validate.Length(min=1, max=30))
-    themeColor = ma.fields.String(required=True, validate=HEX_COLOUR)
+    themeColor = ma.fields.String(required=True, validate=validate_colour)
     styleModel = ma.fields.String(required=True)
     defaultLocale = ma.fields.String(load_default="zh-CN", validate=validate.OneOf(LOCALES))
     enableRegister = ma.fields.Boolean(required=True)

@@ -85,6 +85,12 @@ def track_length(positions: list[tuple[float, float]]) -> float:
     return float(GEOD.line_length([lng for _, lng in positions], [lat for lat, _ in positions]))
 
 
+def distance(a, b) -> float:
+    """Geodesic metres between two positions (anything with .lat and .lng)."""
+    _, _, metres = GEOD.inv(a.lng, a.lat, b.lng, b.lat)
+    return float(metres)
+
+
 def offset(lat: float, lng: float, bearing: float, metres: float) -> tuple[float, float]:
     """The position `metres` away on `bearing` (degrees): for simulated routes and tests."""
     lng2, lat2, _ = GEOD.fwd(lng, lat, bearing, metres)

@@ -6,7 +6,7 @@ import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Index, String
+from sqlalchemy import JSON, Float, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.extensions.db import Model, TimestampMixin, str_enum, utcnow
@@ -155,3 +155,22 @@ class WaybillShareAccess(Model):
     ip: Mapped[str | None] = mapped_column(String(64))
     user_agent: Mapped[str | None] = mapped_column(String(200))
     outcome: Mapped[str] = mapped_column(String(20))  # shown, pin, expired, revoked
+
+
+class TrackTemplate(TenantOwned, TimestampMixin, Model):
+    """How a track is drawn on the map (business-domain section 5: name max 10): the line's colour and
+    width, whether stops of at least `stop_minutes` are marked (0: not marked), whether the stretches
+    where the temperature was outside the waybill's limits are drawn in the alarm colours. One of an
+    account's templates may be its default."""
+
+    __tablename__ = "track_template"
+    __table_args__ = (UniqueConstraint("owner_account_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    owner_account_id: Mapped[int] = mapped_column(ForeignKey("account.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(10))
+    line_color: Mapped[str] = mapped_column(String(7))
+    line_width: Mapped[int] = mapped_column(default=3)
+    stop_minutes: Mapped[int] = mapped_column(default=0)
+    color_by_limits: Mapped[bool] = mapped_column(default=True)
+    is_default: Mapped[bool] = mapped_column(default=False)

@@ -6,7 +6,7 @@ from api.extensions.ratelimit import limiter
 from api.extensions.smorest import GXP_SIGNATURE, OPERATE, Blueprint, ErrorEnvelopeSchema
 from api.report.jobs import enqueue_generation
 from api.report.schemas import ExportFileSchema
-from api.waybill import fences, report, services, shares
+from api.waybill import fences, report, services, shares, track_templates
 from api.waybill.schemas import (
     FenceInputSchema,
     FencePageQuerySchema,
@@ -14,6 +14,9 @@ from api.waybill.schemas import (
     FenceUpdateSchema,
     PublicWaybillSchema,
     QuickWaybillQuerySchema,
+    TrackTemplateInputSchema,
+    TrackTemplateSchema,
+    TrackTemplateUpdateSchema,
     WaybillDisposeSchema,
     WaybillIdQuerySchema,
     WaybillInputSchema,
@@ -204,6 +207,49 @@ class FenceDelete(MethodView):
     def delete(self, fence_id: int):
         """Delete a fence (waybills using it keep their events)."""
         fences.delete(fence_id)
+
+
+# ---- map track templates ------------------------------------------------------------------------------------
+
+
+@blp.route("/TrackTemplate/list")
+class TrackTemplateList(MethodView):
+    @blp.requires(f"{LIST}.query")
+    @blp.response(200, TrackTemplateSchema(many=True))
+    def get(self):
+        """The account's map track templates, its default first."""
+        return track_templates.listed()
+
+
+@blp.route("/TrackTemplate/insert")
+class TrackTemplateInsert(MethodView):
+    @blp.requires(f"{LIST}.add")
+    @blp.arguments(TrackTemplateInputSchema)
+    @blp.response(200, TrackTemplateSchema)
+    def post(self, args):
+        """Save a way of drawing tracks (name max 10; at most 20 per account; one default)."""
+        return track_templates.save(args)
+
+
+@blp.route("/TrackTemplate/update")
+class TrackTemplateUpdate(MethodView):
+    @blp.requires(f"{LIST}.edit")
+    @blp.arguments(TrackTemplateUpdateSchema)
+    @blp.response(200, TrackTemplateSchema)
+    @missing()
+    def put(self, args):
+        """Change a track template."""
+        return track_templates.save(args)
+
+
+@blp.route("/TrackTemplate/delete/<int:template_id>")
+class TrackTemplateDelete(MethodView):
+    @blp.requires(f"{LIST}.delete")
+    @blp.response(200)
+    @missing()
+    def delete(self, template_id: int):
+        """Delete a track template."""
+        track_templates.delete(template_id)
 
 
 # ---- share links -------------------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ import marshmallow as ma
 from flask_babel import gettext
 from marshmallow import validate
 
-from api.account.validators import LowerEmail, Phone
+from api.account.validators import LowerEmail, Phone, validate_colour
+from api.extensions.field_rules import length
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.waybill.models import Disposition, FenceEventKind, FenceShape, Trigger, WaybillState
 
@@ -247,6 +248,22 @@ class WaybillPositionSchema(Schema):
     lng = ma.fields.Float()
 
 
+class WaybillTrackPointSchema(WaybillPositionSchema):
+    breach = ma.fields.String(
+        allow_none=True,
+        validate=validate.OneOf(["upper", "lower"]),
+        metadata={"description": "the temperature here was above the upper or below the lower limit"},
+    )
+
+
+class WaybillStopSchema(Schema):
+    lat = ma.fields.Float()
+    lng = ma.fields.Float()
+    startedAt = LocalDateTime()
+    endedAt = LocalDateTime()
+    minutes = ma.fields.Integer()
+
+
 class WaybillAlarmSchema(Schema):
     kind = ma.fields.String()
     status = ma.fields.String()
@@ -273,12 +290,53 @@ class WaybillStatusSchema(Schema):
     lastDataAt = LocalDateTime(allow_none=True)
     upperLimit = ma.fields.Float()
     lowerLimit = ma.fields.Float()
-    track = ma.fields.List(ma.fields.Nested(WaybillPositionSchema))
+    track = ma.fields.List(ma.fields.Nested(WaybillTrackPointSchema))
+    stops = ma.fields.List(ma.fields.Nested(WaybillStopSchema), metadata={"description": "halts of 5 minutes or more"})
     events = ma.fields.List(ma.fields.Nested(FenceEventSchema))
     alarms = ma.fields.List(ma.fields.Nested(WaybillAlarmSchema))
     temperatures = ma.fields.List(
         ma.fields.List(ma.fields.Float(allow_none=True)), metadata={"description": "[ms, value]"}
     )
+
+
+# ---- map track templates --------------------------------------------------------------------------------
+
+TRACK_NAME_MIN, TRACK_NAME_MAX = length("trackTemplateName")
+MAX_STOP_MINUTES = 1440
+
+
+class TrackTemplateInputSchema(Schema):
+    """Business-domain section 5: map track template name 10."""
+
+    name = ma.fields.String(required=True, validate=validate.Length(min=TRACK_NAME_MIN, max=TRACK_NAME_MAX))
+    lineColor = ma.fields.String(required=True, validate=validate_colour)
+    lineWidth = ma.fields.Integer(load_default=3, validate=validate.Range(min=1, max=8))
+    stopMinutes = ma.fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=MAX_STOP_MINUTES),
+        metadata={"description": "mark stops of at least this many minutes (at least 5); 0: no stops"},
+    )
+    colorByLimits = ma.fields.Boolean(load_default=True)
+    isDefault = ma.fields.Boolean(load_default=False)
+
+    @ma.validates("stopMinutes")
+    def stops_long_enough(self, value, **kwargs):
+        if 0 < value < 5:
+            raise ma.ValidationError(gettext("Stops are marked from 5 minutes on (0: not marked)."))
+
+
+class TrackTemplateUpdateSchema(TrackTemplateInputSchema):
+    id = ma.fields.Integer(required=True)
+
+
+class TrackTemplateSchema(Schema):
+    id = ma.fields.Integer()
+    name = ma.fields.String()
+    lineColor = ma.fields.String(attribute="line_color")
+    lineWidth = ma.fields.Integer(attribute="line_width")
+    stopMinutes = ma.fields.Integer(attribute="stop_minutes")
+    colorByLimits = ma.fields.Boolean(attribute="color_by_limits")
+    isDefault = ma.fields.Boolean(attribute="is_default")
 
 
 # ---- public lookup and share links ----------------------------------------------------------------------

@@ -28,7 +28,7 @@ from api.extensions.smorest import ApiError
 from api.telemetry.ingest import batch_context, forget_prepared
 from api.telemetry.queries import chart, thin, track
 from api.telemetry.records import Record
-from api.waybill import fences, geo
+from api.waybill import fences, geo, track_marks
 from api.waybill.models import Disposition, Trigger, Waybill, WaybillFenceEvent, WaybillState
 from api.waybill.schemas import tracking_numbers
 
@@ -456,6 +456,7 @@ def status(waybill: Waybill, device: Device, now: datetime | None = None) -> dic
         "upperLimit": waybill.upper_limit,
         "lowerLimit": waybill.lower_limit,
         "track": [],
+        "stops": [],
         "events": list(
             db.session.scalars(
                 select(WaybillFenceEvent)
@@ -473,6 +474,7 @@ def status(waybill: Waybill, device: Device, now: datetime | None = None) -> dic
     shown = thin(positions, TRACK_POINTS)
     result["track"] = [{"ts": p.ts, "lat": p.lat, "lng": p.lng} for p in shown]
     result["position"] = result["track"][-1] if shown else None
+    result["stops"] = track_marks.stops([track_marks.Position(p.ts, p.lat, p.lng) for p in positions])
     result["alarms"] = list(
         db.session.scalars(
             select(Alarm)
@@ -483,6 +485,11 @@ def status(waybill: Waybill, device: Device, now: datetime | None = None) -> dic
     )
     series = chart(device.id, [waybill.sensor], start, end, device.interval_s)["series"].get(waybill.sensor, [])
     result["temperatures"] = [[_ms(point["t"]), point["v"]] for point in series]
+    outside = track_marks.breaches(
+        [_ms(p["ts"]) for p in result["track"]], result["temperatures"], waybill.lower_limit, waybill.upper_limit
+    )
+    for point, breach in zip(result["track"], outside, strict=True):
+        point["breach"] = breach
     return result
 
 

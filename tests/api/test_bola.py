@@ -203,6 +203,10 @@ def seed_waybills(a: bola.Recorder, world: dict) -> None:
     )
     a.call("post", "/api/waybill/Fence/page", json_body={})
     a.call("get", f"/api/waybill/Fence/detail/{fence['id']}")
+    style = {"name": f"T{MARKER}"[:10], "lineColor": "#123456", "stopMinutes": 10, "isDefault": True}
+    template = a.call("post", "/api/waybill/TrackTemplate/insert", json_body=style)
+    a.call("put", "/api/waybill/TrackTemplate/update", json_body={**style, "id": template["id"]})
+    a.call("get", "/api/waybill/TrackTemplate/list")
     waybill = {
         "orderNum": "PO1",
         "goodsName": f"G{MARKER}",
@@ -230,7 +234,7 @@ def seed_waybills(a: bola.Recorder, world: dict) -> None:
     a.call("put", f"/api/waybill/Waybill/stop/{created['id']}")
     a.call("put", "/api/waybill/Waybill/dispose", json_body={"id": created["id"], "disposition": "released"})
     second = a.call("post", "/api/waybill/Waybill/insert", json_body={**waybill, "expressNumber": "SF7700112244"})
-    world["markers"] += [f"F{MARKER}", f"G{MARKER}", f"S{MARKER}", "SF7700112233", "13800138000"]
+    world["markers"] += [f"F{MARKER}", f"G{MARKER}", f"S{MARKER}", f"T{MARKER}"[:10], "SF7700112233", "13800138000"]
     world["waybill_id"] = second["id"]
 
 

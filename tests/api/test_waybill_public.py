@@ -24,6 +24,7 @@ PUBLIC_KEYS = {
     "upperLimit",
     "lowerLimit",
     "track",
+    "stops",  # where the truck stood still: part of the route the visitor sees
     "events",
     "alarms",
     "temperatures",

@@ -83,14 +83,24 @@ function report(error) {
   }
 }
 
-/** Run a command to completion, its output into a log file; fail the run when it fails. */
-function step(name, command, args, options) {
+/**
+ * Run a command to completion, its output into a log file; fail the run when it fails. `retry`: a
+ * pattern of the log that makes a failure worth another try (at most `tries` in all), `before` run
+ * before every try.
+ */
+function step(name, command, args, { retry, tries = 3, before, ...options } = {}) {
   const logFile = path.join(ARTIFACTS, `${name}.log`);
-  log(`${name}: ${command} ${args.join(' ')}`);
-  const out = fs.openSync(logFile, 'w');
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: ['ignore', out, out], ...options });
-  fs.closeSync(out);
-  if (result.status !== 0) fail(`${name} failed (exit ${result.status ?? result.signal})`, logFile);
+  for (let attempt = 1; ; attempt += 1) {
+    log(`${name}: ${command} ${args.join(' ')}${attempt > 1 ? ` (try ${attempt})` : ''}`);
+    before?.();
+    const out = fs.openSync(logFile, 'w');
+    const result = spawnSync(command, args, { cwd: ROOT, stdio: ['ignore', out, out], ...options });
+    fs.closeSync(out);
+    if (result.status === 0) return;
+    if (!retry || attempt >= tries || !retry.test(fs.readFileSync(logFile, 'utf8'))) {
+      fail(`${name} failed (exit ${result.status ?? result.signal})`, logFile);
+    }
+  }
 }
 
 /** Start a long-running process in its own process group, its output into a log file. */
@@ -220,9 +230,10 @@ async function main() {
   const worker = background('worker', RQ, ['worker', '--worker-class', 'api.jobs.worker.AppWorker', '--url', REDIS_URL, '--with-scheduler', 'notifications', 'exports', 'reports', 'default'], {
     env: apiEnv,
   });
-  // From scratch: tracing a build over a previous one's output ran out of file handles (EMFILE).
-  fs.rmSync(path.join(ROOT, 'web', webEnv.NEXT_DIST_DIR), { recursive: true, force: true });
-  step('web-build', 'npm', ['run', 'build', '-w', 'web'], { env: webEnv });
+  // From scratch each time. Next's build-trace step opens node_modules files in bursts of thousands and,
+  // under a 20,000 open-file limit that cannot be raised here, sometimes runs out (EMFILE): try again.
+  const fromScratch = () => fs.rmSync(path.join(ROOT, 'web', webEnv.NEXT_DIST_DIR), { recursive: true, force: true });
+  step('web-build', 'npm', ['run', 'build', '-w', 'web'], { env: webEnv, retry: /EMFILE/, before: fromScratch });
   const web = background('web', 'npm', ['run', 'start', '-w', 'web'], { env: webEnv });
   await waitFor('api', api, `http://127.0.0.1:${API_PORT}/api/health`);
   await waitFor('web', web, `http://127.0.0.1:${WEB_PORT}/user/login`, { Host: `localhost:${WEB_PORT}` });

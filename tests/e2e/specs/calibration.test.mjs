@@ -187,3 +187,29 @@ describe('calibration service (issue 25)', () => {
     }
   }
 });
+
+describe('the phone order list scrolls on (spec 9: infinite scroll within 50 px)', () => {
+  test('more orders than one page: the next page comes when the end is reached (390 px)', async () => {
+    const token = await apiLogin('localhost', 'demouser');
+    const before_ = await ok(await api('localhost', 'POST', `${APP}/page/ApplicationOrder`, { token, body: { start: 1, pageSize: 10 } }));
+    for (let made = before_.total; made < 12; made += 1) {
+      const item = { deviceModel: 'TH-20', serial: `SN-SCROLL-${made}`, quantity: 1, points: [0, 25], range: '-40~85 °C', unit: '°C', level: 'standard' };
+      await ok(await api('localhost', 'POST', `${APP}/apply`, { token, body: { company: 'Acme', contact: 'Li Wei', phone: '13800000000', email: 'li@example.com', address: 'Road 1', items: [item] } }));
+    }
+    const total = (await ok(await api('localhost', 'POST', `${APP}/page/ApplicationOrder`, { token, body: { start: 1, pageSize: 10 } }))).total;
+    const context = await contextFor(browser, 'localhost', 'en-US', PHONE);
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    await useToken(page, 'localhost', token);
+    await page.goto(siteUrl('localhost', '/mobile/calibration/home'));
+    const list = page.getByTestId('calibration-mobile-order-list');
+    const rows = list.locator('.ant-list-item');
+    await rows.nth(9).waitFor();
+    await page.getByTestId('infinite-list-end').scrollIntoViewIfNeeded();
+    await rows.nth(Math.min(total, 20) - 1).waitFor();
+    assert.equal(await rows.count(), Math.min(total, 20));
+    assert.equal(await list.getAttribute('data-pages'), '2');
+    assert.deepEqual(realErrors(errors), []);
+    await context.close();
+  });
+});

@@ -282,10 +282,18 @@ describe('charts and accounts', () => {
     await chooseMenuItem(page, 'Log out');
     await page.waitForURL((url) => url.pathname === '/user/login');
     await page.evaluate(() => window.__seenDevices.clear());
+    const pageCalls = [];
+    page.on('response', (response) => {
+      if (response.url().includes('/Device/page')) pageCalls.push(`${response.status()} ${response.url()}`);
+    });
     await signInWithForm(page, 'demoviewer');
     await page.getByTestId('side-menu').getByText('Device List').click();
     await page.waitForURL((url) => url.pathname === '/device/list');
-    await page.getByTestId('device-table').getByTestId('device-name').first().waitFor();
+    await page.getByTestId('device-table').getByTestId('device-name').first().waitFor().catch(async (error) => {
+      await screenshot(page, 'second-account-device-list', false);
+      const text = (await page.locator('body').innerText()).slice(0, 1500);
+      throw new Error(`${error.message}\ntheirs: ${theirs.join(', ')}\nseen: ${[...(await page.evaluate(() => [...window.__seenDevices]))].join(', ')}\nurl: ${page.url()}\ncalls: ${pageCalls.join('; ')}\npage: ${text}`);
+    });
     const seen = await page.evaluate(() => [...window.__seenDevices]);
     assert.deepEqual(seen.filter((name) => onlyMine.includes(name)), [], `demoviewer was shown demouser's devices: ${seen.join(', ')}`);
     assert.ok(seen.length > 0 && seen.every((name) => theirs.includes(name)), seen.join(', '));

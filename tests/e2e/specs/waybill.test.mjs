@@ -15,6 +15,9 @@ before(async () => {
   browser = await launch();
 });
 after(async () => {
+  const token = await apiLogin('localhost', 'demouser');
+  const listed = await api('localhost', 'GET', '/waybill/TrackTemplate/list', { token });
+  for (const template of listed.body?.data ?? []) await api('localhost', 'DELETE', `/waybill/TrackTemplate/delete/${template.id}`, { token });
   await browser?.close();
 });
 
@@ -101,6 +104,37 @@ describe('waybills (issue 21)', () => {
     await page.getByTestId('fence-save').click();
     await page.getByTestId('fence-table').getByText('E2E depot').waitFor();
     await screenshot(page, 'waybill-geofence-1440');
+    assert.deepEqual(errors(), []);
+    await context.close();
+  });
+
+  test("a track template colours yesterday's excursion and marks the stop (1440 px, Chinese)", async () => {
+    const { context, page, errors } = await signedIn('zh-CN', DESKTOP);
+    await page.goto(siteUrl('localhost', '/waybill/list'));
+    const row = page.getByTestId('waybill-table').locator('tr', { hasText: 'WB-DEMO-0001' });
+    await row.getByTestId('waybill-open').click();
+    const map = page.getByTestId('waybill-map');
+    await map.waitFor();
+    // The standard look: the half-hour excursion after the Suzhou stop in the alarm colour, no stops marked.
+    await map.locator('[data-breach="upper"]').first().waitFor();
+    assert.equal(await map.getByTestId('track-stop').count(), 0);
+    await page.getByTestId('track-templates-manage').click();
+    await page.getByTestId('track-template-add').click();
+    await page.getByTestId('track-template-save').click();
+    await page.getByTestId('track-template-form').getByText('必填').waitFor();
+    await page.getByTestId('track-template-name').fill('夜间');
+    await page.getByTestId('track-template-colour').fill('#00aa00');
+    await page.getByTestId('track-template-stops').fill('20');
+    await page.getByTestId('track-template-default').click();
+    await page.getByTestId('track-template-save').click();
+    await page.getByTestId('track-templates').getByText('夜间').waitFor();
+    await page.keyboard.press('Escape');
+    // The new default is the template in use: the line in its colour and the 30-minute stop marked.
+    await page.getByTestId('track-template').getByText('夜间').waitFor();
+    await map.locator('[data-breach="none"][stroke="#00aa00"]').first().waitFor();
+    assert.ok((await map.getByTestId('track-stop').count()) >= 1);
+    await page.getByTestId('track-legend').getByText('高于上限').waitFor();
+    await screenshot(page, 'waybill-track-template-1440');
     assert.deepEqual(errors(), []);
     await context.close();
   });

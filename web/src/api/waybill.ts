@@ -62,6 +62,35 @@ export interface Position {
   lng: number;
 }
 
+/** Where the temperature was when the truck was here: above the upper or below the lower limit. */
+export type Breach = 'upper' | 'lower' | null;
+
+export interface TrackPoint extends Position {
+  breach: Breach;
+}
+
+/** A halt of five minutes or more. */
+export interface TrackStop {
+  lat: number;
+  lng: number;
+  startedAt: string;
+  endedAt: string;
+  minutes: number;
+}
+
+export interface TrackTemplateInput {
+  name: string;
+  lineColor: string;
+  lineWidth: number;
+  stopMinutes: number;
+  colorByLimits: boolean;
+  isDefault: boolean;
+}
+
+export interface TrackTemplate extends TrackTemplateInput {
+  id: number;
+}
+
 export interface FenceEvent {
   id: number;
   fenceId: number | null;
@@ -93,7 +122,8 @@ export interface WaybillStatus {
   lastDataAt: string | null;
   upperLimit: number;
   lowerLimit: number;
-  track: Position[];
+  track: TrackPoint[];
+  stops: TrackStop[];
   events: FenceEvent[];
   alarms: WaybillAlarm[];
   temperatures: [number, number | null][];
@@ -166,6 +196,11 @@ export const fencePageKey = (args: PageArgs & { name?: string }) => readKey(`${W
 export const insertFence = (input: FenceInput) => post<Fence>(`${W}/Fence/insert`, input);
 export const updateFence = (input: FenceInput & { id: number }) => put<Fence>(`${W}/Fence/update`, input);
 export const deleteFence = (id: number) => del<null>(`${W}/Fence/delete/${id}`);
+
+export const trackTemplatesKey = () => readKey(`${W}/TrackTemplate/list`);
+export const insertTrackTemplate = (input: TrackTemplateInput) => post<TrackTemplate>(`${W}/TrackTemplate/insert`, input);
+export const updateTrackTemplate = (input: TrackTemplateInput & { id: number }) => put<TrackTemplate>(`${W}/TrackTemplate/update`, input);
+export const deleteTrackTemplate = (id: number) => del<null>(`${W}/TrackTemplate/delete/${id}`);
 
 export const createShare = (waybillId: number, expire: string, expireAt?: string | null, pin?: string | null) =>
   post<WaybillShare>(`${W}/WaybillShare/insert`, { waybillId, expire, expireAt: expireAt ?? null, pin: pin || null });

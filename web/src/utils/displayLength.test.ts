@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayLength, truncateToDisplayLength } from './displayLength';
+import { displayLength, shortLabel, truncateToDisplayLength } from './displayLength';
 
 describe('displayLength (spec section 5)', () => {
   it.each([
@@ -25,5 +25,15 @@ describe('displayLength (spec section 5)', () => {
     expect(truncateToDisplayLength('冷库AB', 5)).toBe('冷库A');
     expect(truncateToDisplayLength('a😀b', 2)).toBe('a');
     expect(truncateToDisplayLength('abc', 10)).toBe('abc');
+  });
+});
+
+describe('shortLabel (map labels)', () => {
+  it('keeps a label that fits and shortens a longer one to the display width, ellipsis included', () => {
+    expect(shortLabel('Cold Room 1', 12)).toBe('Cold Room 1');
+    expect(shortLabel('上海冷库一号温度探头', 12)).toBe('上海冷库一…');
+    expect(displayLength(shortLabel('上海冷库一号温度探头', 12))).toBeLessThanOrEqual(12);
+    expect(shortLabel('Shanghai cold room number one', 12)).toBe('Shanghai c…');
+    expect(displayLength(shortLabel('Shanghai cold room number one', 12))).toBe(12);
   });
 });

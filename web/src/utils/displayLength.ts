@@ -19,3 +19,8 @@ export function truncateToDisplayLength(value: string, max: number): string {
   }
   return value.slice(0, end);
 }
+
+/** `value` shortened to `max` display columns when longer, the ellipsis (two columns: above code 128) included. */
+export function shortLabel(value: string, max: number): string {
+  return displayLength(value) <= max ? value : `${truncateToDisplayLength(value, max - 2)}…`;
+}

@@ -23,6 +23,8 @@ export const PASSWORD_MAX = fieldRules.password.max;
 export const COMPANY_MIN = fieldRules.lengths.companyName.min;
 export const COMPANY_MAX = fieldRules.lengths.companyName.max;
 export const REAL_NAME_MAX = fieldRules.lengths.realName.max;
+/** #RRGGBB: theme colours, track lines. */
+export const COLOUR_PATTERN = new RegExp(fieldRules.colour.pattern);
 export const CODE_PATTERN = new RegExp(fieldRules.code.pattern);
 /** A mainland mobile number, or an international one with its + country code. */
 export const PHONE_PATTERN = new RegExp(fieldRules.phone.pattern);

@@ -21,6 +21,7 @@ import {
 } from '@/api/calibration';
 import { formatTime } from '@/components/device/format';
 import { DataList } from '@/components/ui/DataList';
+import { InfiniteList } from '@/components/ui/InfiniteList';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
 import { AdminActions, ResultsEditor } from './AdminViews';
@@ -66,35 +67,38 @@ export function MobileOrderList() {
   const router = useRouter();
   const orderNo = typeof router.query.orderNo === 'string' ? router.query.orderNo : null;
   const download = useCertificateDownload();
-  const list = usePagedQuery<Application, Partial<OrderQuery>>(myOrdersKey, { orderNo });
   return (
     <Card title={t('nav.orders')} size="small" data-testid="calibration-mobile-orders">
-      <List
-        loading={list.loading}
-        dataSource={list.data}
-        locale={{ emptyText: <Empty description={t('order.none')} /> }}
-        renderItem={(row) => (
-          <List.Item
-            actions={[
-              row.calibrationStatus === STATUS.completed || isCancelled(row.calibrationStatus) ? (
-                <Button key="pdf" size="small" icon={<FilePdfOutlined />} onClick={() => download(row)} data-testid={`calibration-download-${row.orderNo}`}>
-                  PDF
-                </Button>
-              ) : null,
-            ]}
-          >
-            <List.Item.Meta
-              title={<Link href={`/mobile/calibration/order/${row.applicationId}`}>{row.orderNo}</Link>}
-              description={
-                <Space size={4} wrap>
-                  <StatusTag status={row.calibrationStatus} />
-                  <span>{row.items.map((item) => item.deviceModel).join(', ')}</span>
-                </Space>
-              }
-            />
-          </List.Item>
-        )}
-      />
+      <List>
+        <InfiniteList<Application, Partial<OrderQuery>>
+          request={myOrdersKey}
+          filters={{ orderNo }}
+          rowKey={(row) => row.applicationId}
+          empty={<Empty description={t('order.none')} />}
+          testId="calibration-mobile-order-list"
+          renderItem={(row) => (
+            <List.Item
+              actions={[
+                row.calibrationStatus === STATUS.completed || isCancelled(row.calibrationStatus) ? (
+                  <Button key="pdf" size="small" icon={<FilePdfOutlined />} onClick={() => download(row)} data-testid={`calibration-download-${row.orderNo}`}>
+                    PDF
+                  </Button>
+                ) : null,
+              ]}
+            >
+              <List.Item.Meta
+                title={<Link href={`/mobile/calibration/order/${row.applicationId}`}>{row.orderNo}</Link>}
+                description={
+                  <Space size={4} wrap>
+                    <StatusTag status={row.calibrationStatus} />
+                    <span>{row.items.map((item) => item.deviceModel).join(', ')}</span>
+                  </Space>
+                }
+              />
+            </List.Item>
+          )}
+        />
+      </List>
     </Card>
   );
 }

@@ -2,14 +2,15 @@ import { Button, Col, Drawer, Form, Input, Radio, Row, Select, Space, Switch, Ty
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useState } from 'react';
 import { insertCustomPage, updateCustomPage, type CustomPage, type CustomPageInput } from '@/api/customization';
+import { COLOUR_PATTERN } from '@/components/account/rules';
 import { showServerErrors } from '@/components/account/serverErrors';
+import { ColourInput } from '@/components/ui/ColourInput';
 import { useViewport } from '@/hooks/useViewport';
 import { STYLE_MODELS } from '@/theme/styleModels';
 import { BrandingUpload } from './BrandingUpload';
 import { LoginPreview } from './LoginPreview';
 
 const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
-const COLOUR = /^#[0-9a-fA-F]{6}$/;
 
 interface FormValues {
   enterpriseName: string;
@@ -99,20 +100,6 @@ function toInput(values: FormValues, full: boolean): CustomPageInput {
     remark: orNull(values.remark),
     ...(admin ? { admin } : {}),
   };
-}
-
-/** #RRGGBB typed, or picked with the browser's colour picker. */
-function ColourInput({ value, onChange, id }: { value?: string; onChange?: (value: string) => void; id?: string }) {
-  const valid = value && COLOUR.test(value) ? value : '#000000';
-  return (
-    <Input
-      id={id}
-      value={value}
-      maxLength={7}
-      onChange={(e) => onChange?.(e.target.value.trim())}
-      addonBefore={<input type="color" aria-label="colour" value={valid.toLowerCase()} onChange={(e) => onChange?.(e.target.value)} style={{ width: 24, height: 20, padding: 0, border: 0, background: 'none' }} />}
-    />
-  );
 }
 
 /**
@@ -228,7 +215,7 @@ export function CustomPageForm({ open, page, full, onClose, onSaved }: { open: b
             </Form.Item>
             <Row gutter={12}>
               <Col span={8}>
-                <Form.Item name="themeColor" label={t('field.themeColor')} rules={[required, { pattern: COLOUR, message: t('form.colour') }]}>
+                <Form.Item name="themeColor" label={t('field.themeColor')} rules={[required, { pattern: COLOUR_PATTERN, message: t('form.colour') }]}>
                   <ColourInput />
                 </Form.Item>
               </Col>

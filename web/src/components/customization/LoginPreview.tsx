@@ -1,5 +1,6 @@
 import { Button, Input, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
+import { COLOUR_PATTERN } from '@/components/account/rules';
 
 export interface PreviewBranding {
   title: string;
@@ -14,7 +15,7 @@ export interface PreviewBranding {
 /** The login page with the draft branding, before it is saved (scaled-down, not interactive). */
 export function LoginPreview({ branding }: { branding: PreviewBranding }) {
   const { t } = useTranslation('customization');
-  const colour = /^#[0-9a-fA-F]{6}$/.test(branding.themeColor) ? branding.themeColor : '#ec6c00';
+  const colour = COLOUR_PATTERN.test(branding.themeColor) ? branding.themeColor : '#ec6c00';
   const background = branding.loginBackground
     ? `center / cover no-repeat url("${branding.loginBackground}")`
     : `linear-gradient(135deg, ${colour}33, ${colour}99)`;

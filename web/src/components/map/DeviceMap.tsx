@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import styled from 'styled-components';
 import type { DeviceStatus } from '@/api/device';
 import { useViewport } from '@/hooks/useViewport';
+import { displayLength, shortLabel } from '@/utils/displayLength';
 import { fitProjection, trackPath, type LatLng } from './projection';
 
 /** The Google Maps key of this build; without one (or offline) the plain projection is drawn. */
@@ -68,7 +69,10 @@ function useMapHeight(height: number): number {
 }
 
 /** Rough width of a marker label (SVG text is not measured before it is drawn). */
-const LABEL_CHAR_PX = 7;
+// A label's width by its display length (spec 5: a character above code 128 counts two): at 12 px a
+// Latin letter is about 6.5 px wide, a Chinese character about 12 px. Long names are shortened.
+const LABEL_COLUMN_PX = 6.5;
+const LABEL_MAX_COLUMNS = 24;
 
 function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] {
   const ref = useRef<T>(null);
@@ -140,8 +144,9 @@ export function OfflineMap({ markers, track = [], onSelect, height: wanted = 420
             {markers.map((marker) => {
               const { x, y } = projection.project(marker);
               const color = statusColor(marker.status, token);
+              const label = shortLabel(marker.name, LABEL_MAX_COLUMNS);
               // Near the right edge the label goes to the left of the pin.
-              const flip = x + 13 + marker.name.length * LABEL_CHAR_PX > width;
+              const flip = x + 13 + displayLength(label) * LABEL_COLUMN_PX > width;
               return (
                 <g
                   key={marker.id}
@@ -159,7 +164,7 @@ export function OfflineMap({ markers, track = [], onSelect, height: wanted = 420
                   <circle cx={0} cy={-19} r={4} fill={token.colorBgContainer} />
                   {labels ? (
                     <text x={flip ? -13 : 13} y={-15} textAnchor={flip ? 'end' : 'start'} fontSize={12} fill={token.colorText} stroke={token.colorBgContainer} strokeWidth={3} paintOrder="stroke">
-                      {marker.name}
+                      {label}
                     </text>
                   ) : null}
                 </g>

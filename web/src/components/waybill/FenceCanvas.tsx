@@ -1,7 +1,10 @@
 import { theme as antdTheme, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useRef, type MouseEvent } from 'react';
+import { formatTime } from '@/components/device/format';
+import type { TrackStop } from '@/api/waybill';
 import type { LatLng } from '@/components/map/projection';
+import type { TrackSegment } from './trackLook';
 
 /** A fence as drawn: a circle (centre, radius in metres) or a polygon ([[lat, lng], ...]). */
 export interface FenceShape {
@@ -16,6 +19,11 @@ export interface FenceShape {
 interface Props {
   fences?: FenceShape[];
   track?: LatLng[];
+  /** The track drawn in stretches of a colour (a track template); default: one line in the theme's info colour. */
+  segments?: TrackSegment[];
+  lineWidth?: number;
+  /** Stops to mark on the track. */
+  stops?: TrackStop[];
   position?: LatLng | null;
   markers?: { lat: number; lng: number; label: string }[];
   onPick?: (point: [number, number]) => void;
@@ -47,7 +55,19 @@ function outline(fence: FenceShape): LatLng[] {
  * The offline projection of fences, a track and positions (no map tiles needed), on which a fence is
  * drawn by clicking: each click gives the position under the pointer.
  */
-export function FenceCanvas({ fences = [], track = [], position, markers = [], onPick, height = 420, testId = 'fence-canvas', home = { lat: 31.2304, lng: 121.4737 } }: Props) {
+export function FenceCanvas({
+  fences = [],
+  track = [],
+  segments,
+  lineWidth = 3,
+  stops = [],
+  position,
+  markers = [],
+  onPick,
+  height = 420,
+  testId = 'fence-canvas',
+  home = { lat: 31.2304, lng: 121.4737 },
+}: Props) {
   const { t } = useTranslation('waybill');
   const { token } = antdTheme.useToken();
   const svg = useRef<SVGSVGElement>(null);
@@ -110,7 +130,24 @@ export function FenceCanvas({ fences = [], track = [], position, markers = [], o
             </g>
           );
         })}
-        {track.length > 1 ? <path d={path(track, false)} fill="none" stroke={token.colorInfo} strokeWidth={3} data-testid="waybill-track" /> : null}
+        {track.length > 1 ? (
+          <g data-testid="waybill-track">
+            {(segments ?? [{ points: track, color: token.colorInfo, breach: null }]).map((segment, index) =>
+              segment.points.length > 1 ? (
+                <path key={index} d={path(segment.points, false)} fill="none" stroke={segment.color} strokeWidth={lineWidth} strokeLinejoin="round" data-breach={segment.breach ?? 'none'} />
+              ) : null,
+            )}
+          </g>
+        ) : null}
+        {stops.map((stop) => (
+          <g key={stop.startedAt} data-testid="track-stop">
+            <title>{t('track.stopped', { minutes: stop.minutes, from: formatTime(stop.startedAt), to: formatTime(stop.endedAt) })}</title>
+            <rect x={view.project(stop).x - 6} y={view.project(stop).y - 6} width={12} height={12} rx={2} fill={token.colorBgContainer} stroke={token.colorText} strokeWidth={2} />
+            <text x={view.project(stop).x} y={view.project(stop).y + 4} fontSize={9} textAnchor="middle" fill={token.colorText}>
+              P
+            </text>
+          </g>
+        ))}
         {track.length ? (
           <>
             <circle cx={view.project(track[0]).x} cy={view.project(track[0]).y} r={7} fill={token.colorSuccess} />

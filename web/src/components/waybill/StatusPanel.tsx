@@ -1,4 +1,4 @@
-import { Descriptions, Empty, List, Space, Table, Tag, Typography } from 'antd';
+import { Descriptions, Empty, List, Space, Table, Tag, theme as antdTheme, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo } from 'react';
 import type { WaybillState, WaybillStatus } from '@/api/waybill';
@@ -6,6 +6,7 @@ import { ApexChart } from '@/components/device/ApexChart';
 import { chartLocale } from '@/components/device/chartAxes';
 import { formatTime } from '@/components/device/format';
 import { FenceCanvas, type FenceShape } from './FenceCanvas';
+import { shownStops, standardLook, trackSegments, type TrackLook } from './trackLook';
 
 export const STATE_COLOR: Record<WaybillState, string> = { not_started: 'default', in_progress: 'processing', completed: 'success' };
 
@@ -31,9 +32,15 @@ export function StateTag({ state }: { state: WaybillState }) {
 }
 
 /** Status / real-time: position and track on the map, last value, elapsed time, distance, fence events. */
-export function StatusTab({ status, fences = [], compact = false }: { status: WaybillStatus; fences?: FenceShape[]; compact?: boolean }) {
+export function StatusTab({ status, fences = [], compact = false, look }: { status: WaybillStatus; fences?: FenceShape[]; compact?: boolean; look?: TrackLook }) {
   const { t } = useTranslation('waybill');
+  const { token } = antdTheme.useToken();
   const track = useMemo(() => status.track.map((p) => ({ lat: p.lat, lng: p.lng })), [status.track]);
+  const drawn = look ?? standardLook(token.colorInfo);
+  const alarmColors = { upper: token.colorError, lower: token.purple };
+  const segments = trackSegments(status.track, drawn, alarmColors);
+  const stops = shownStops(status.stops ?? [], drawn);
+  const breaches = new Set(segments.map((segment) => segment.breach).filter((breach) => breach !== null));
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="waybill-status">
       <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 4 }}>
@@ -50,7 +57,20 @@ export function StatusTab({ status, fences = [], compact = false }: { status: Wa
         <Descriptions.Item label={t('field.completedAt')}>{formatTime(status.completedAt)}</Descriptions.Item>
       </Descriptions>
       {track.length ? (
-        <FenceCanvas fences={fences} track={track} position={status.position} height={compact ? 300 : 420} testId="waybill-map" />
+        <>
+          <FenceCanvas fences={fences} track={track} segments={segments} lineWidth={drawn.lineWidth} stops={stops} position={status.position} height={compact ? 300 : 420} testId="waybill-map" />
+          {breaches.size || stops.length ? (
+            <Space wrap size="middle" data-testid="track-legend">
+              {[...breaches].map((breach) => (
+                <Space key={breach} size={4}>
+                  <span style={{ display: 'inline-block', width: 24, height: 4, background: alarmColors[breach] }} />
+                  {t(`track.${breach}`)}
+                </Space>
+              ))}
+              {stops.length ? <span>P {t('track.stops', { count: stops.length })}</span> : null}
+            </Space>
+          ) : null}
+        </>
       ) : (
         <Empty description={t('status.noData')} />
       )}

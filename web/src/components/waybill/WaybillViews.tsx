@@ -32,7 +32,8 @@ import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { AlarmTab, ChartTab, StateTag, StatusTab } from './StatusPanel';
+import { AlarmTab, ChartTab, StateTag } from './StatusPanel';
+import { WaybillTrackStatus } from './TrackTemplates';
 
 const LIST = 'waybill.list';
 
@@ -421,7 +422,7 @@ export function WaybillDetailDrawer({ waybill: opened, onClose, onChanged }: { w
         <Tabs
           data-testid="waybill-detail"
           items={[
-            { key: 'status', label: t('tab.status'), children: <StatusTab status={status} fences={shown} /> },
+            { key: 'status', label: t('tab.status'), children: <WaybillTrackStatus status={status} fences={shown} /> },
             { key: 'chart', label: t('tab.chart'), children: <ChartTab status={status} /> },
             { key: 'alarm', label: t('tab.alarm'), children: <AlarmTab status={status} /> },
             { key: 'info', label: t('tab.info'), children: <InfoTab waybill={waybill} onChanged={changed} /> },
