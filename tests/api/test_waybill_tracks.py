@@ -4,6 +4,7 @@ its line: the stops where the truck stood still and the stretches where the good
 from __future__ import annotations
 
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 from sqlalchemy import func, select, update
@@ -90,10 +91,7 @@ def test_the_track_shows_where_the_truck_stopped_and_where_it_was_too_warm(app, 
     assert len(status["stops"]) == 1, status["stops"]
     stop = status["stops"][0]
     assert stop["minutes"] == 12
-    assert geo.distance(geo_point(stop), geo_point(dict(zip(("lat", "lng"), geo.offset(*ORIGIN, 90, 5000))))) < 20
+    lat, lng = geo.offset(*ORIGIN, 90, 5000)
+    assert geo.distance(SimpleNamespace(**stop), SimpleNamespace(lat=lat, lng=lng)) < 20
     breaches = [point["breach"] for point in status["track"]]
     assert breaches == [None] * 5 + ["upper"] * 13 + [None] * 5
-
-
-def geo_point(value: dict):
-    return type("P", (), {"lat": value["lat"], "lng": value["lng"]})

@@ -55,16 +55,22 @@ export function SessionProvider({ needsAccount, children }: { needsAccount: bool
   const endingRef = useRef(false);
 
   // Signing out or in clears the whole SWR cache (design 7): reads are keyed by the request alone,
-  // so a second account on this browser must never be shown the first one's answers.
-  const forgetAccount = useCallback(() => {
-    void mutateCache(() => true, undefined, { revalidate: false });
-  }, [mutateCache]);
+  // so a second account on this browser must never be shown the first one's answers. At a sign-in the
+  // keys are also revalidated, which is what drops SWR's markers of requests made in the last 2 s
+  // (its deduping interval): otherwise a page opened quickly after the switch joined the previous
+  // account's request, whose answer the clearing discards, and waited with nothing until its next refresh.
+  const forgetAccount = useCallback(
+    (signingIn: boolean) => {
+      void mutateCache(() => true, undefined, { revalidate: signingIn });
+    },
+    [mutateCache],
+  );
 
   useEffect(() => {
     const stop = onTokenChange((value) => {
       if (!value) return;
       // A new sign-in ends the signing-out state and starts from an empty cache.
-      forgetAccount();
+      forgetAccount(true);
       endingRef.current = false;
       setEnding(false);
     });
@@ -91,7 +97,7 @@ export function SessionProvider({ needsAccount, children }: { needsAccount: bool
     setEnding(true);
     const target = loginRedirectFor(Router.asPath);
     clearSession();
-    forgetAccount();
+    forgetAccount(false);
     window.setTimeout(() => void Router.replace(target), LOGOUT_REDIRECT_DELAY_MS);
   }, [forgetAccount]);
 
@@ -105,7 +111,7 @@ export function SessionProvider({ needsAccount, children }: { needsAccount: bool
     } finally {
       const target = loginPathFor(Router.asPath);
       clearSession();
-      forgetAccount();
+      forgetAccount(false);
       await Router.replace(target);
     }
   }, [forgetAccount]);
