@@ -16,8 +16,10 @@ MQTT_URL ?= mqtt://127.0.0.1:1883
 export NEXT_TELEMETRY_DISABLED := 1
 # Links in mail and SMS go to the web of make run (api/platform/links.py).
 PUBLIC_BASE_URLS ?= default=http://localhost:$(WEB_PORT),junjia=http://junjia.localhost:$(WEB_PORT)
+# The demo's social sign-in provider (tests/demo_oauth.py): the operator site's WeChat button uses it.
+DEMO_OAUTH_PORT ?= 6100
 RUN_ENV := DATABASE_URL=$(DATABASE_URL) REDIS_URL=$(REDIS_URL) MQTT_URL=$(MQTT_URL) TRUSTED_PROXIES=$(TRUSTED_PROXIES) \
-           PUBLIC_BASE_URLS=$(PUBLIC_BASE_URLS) FLASK_APP=api
+           PUBLIC_BASE_URLS=$(PUBLIC_BASE_URLS) DEMO_OAUTH_URL=http://127.0.0.1:$(DEMO_OAUTH_PORT) FLASK_APP=api
 
 .PHONY: help install python-deps node-deps translations update-translations build migrate seed run test test-setup services \
         system-packages lint audit pytest web-test e2e bench bench-reliability reliability clean
@@ -74,6 +76,7 @@ run: build seed
 	@export $(RUN_ENV); \
 	trap 'trap - INT TERM EXIT; kill 0 2>/dev/null; wait 2>/dev/null' INT TERM EXIT; \
 	$(BIN)/flask run --host 127.0.0.1 --port $(API_PORT) --no-reload & \
+	$(BIN)/python -m tests.demo_oauth $(DEMO_OAUTH_PORT) & \
 	if $(BIN)/python -c "import redis,os,sys; redis.Redis.from_url(os.environ['REDIS_URL'], socket_connect_timeout=1).ping()" 2>/dev/null; then \
 	  $(BIN)/rq worker --worker-class api.jobs.worker.AppWorker --url $$REDIS_URL --with-scheduler notifications exports reports default & \
 	  $(BIN)/rq cron --url $$REDIS_URL api/jobs/schedule.py & \
@@ -96,6 +99,8 @@ run: build seed
 	echo "                  demoviewer / Cold#2026 (a fridge shared with it, humidity hidden)"; \
 	echo "                  labadmin / Cold#2026 (calibration lab admin: /calibration/admin/login;"; \
 	echo "                             demouser orders calibrations at /calibration/login)"; \
+	echo "  social sign-in: the WeChat button of the operator site goes to a local demo provider"; \
+	echo "                  (port $(DEMO_OAUTH_PORT)): Allow, then bind it once to a demo login"; \
 	echo; \
 	wait
 

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
+from api.account.demo import seed_social_sign_in
 from api.account.models import Account, AccountType, StaffRole
 from api.account.services import ensure_account
 from api.alarm.demo import seed_alarms
@@ -115,6 +116,7 @@ def seed(backfill: timedelta = BACKFILL) -> list[tuple[str, str]]:
         next(d for d in devices if d.name == "Vaccine Fridge"),
         DEMO_PASSWORD,
     )
+    seed_social_sign_in(platforms["default"])
     logins = [(user_name, DEMO_PASSWORD) for _slug, user_name, *_ in DEMO_ACCOUNTS]
     return logins + seed_organizations(platforms["default"], accounts[("default", "demouser")], DEMO_PASSWORD) + lab
 

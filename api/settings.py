@@ -103,6 +103,9 @@ class BaseConfig:
     WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)
     # Device credentials are derived from the GUID with this key (defaults to SECRET_KEY).
     DEVICE_KEY_SECRET = os.environ.get("DEVICE_KEY_SECRET", "")
+    # The demo's social sign-in provider (tests/demo_oauth.py), configured by `flask seed-demo` as the
+    # default site's WeChat app when set (make run and the browser tests).
+    DEMO_OAUTH_URL = os.environ.get("DEMO_OAUTH_URL", "")
     # The old platform whose users may sign in once and be moved here (login/toOldPaltform).
     OLD_PLATFORM_URL = os.environ.get("OLD_PLATFORM_URL", "")
     # Jobs run in-process only when Redis cannot be reached (the embedded default of make run).

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import html
 import json
+import secrets
 import socket
 import threading
 import time
 from dataclasses import dataclass, field
 from email import message_from_bytes
 from email.message import Message
+from urllib.parse import urlencode
 
 from aiosmtpd.controller import Controller
 from werkzeug.serving import make_server
@@ -53,10 +56,13 @@ class SmtpServer:
 
 
 class HttpFake:
-    """A tiny WSGI server in a thread; subclasses implement `handle(request) -> Response`."""
+    """A tiny WSGI server in a thread; subclasses implement `handle(request) -> Response`. `port`
+    0 takes a free one (tests); the demo gives a fixed one."""
+
+    port = 0
 
     def __enter__(self):
-        self.server = make_server("127.0.0.1", 0, self._app, threaded=True)
+        self.server = make_server("127.0.0.1", self.port, self._app, threaded=True)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self
@@ -106,11 +112,15 @@ class OAuthProvider(HttpFake):
         self.token_requests: list[dict] = []
 
     def issue_code(self, subject: str, redirect_uri: str) -> str:
-        code = f"code-{len(self.codes)}"
+        code = f"code-{secrets.token_hex(8)}"
         self.codes[code] = {"subject": subject, "redirect_uri": redirect_uri}
         return code
 
     def handle(self, request: Request) -> Response:
+        if request.path == "/authorize":
+            return self._consent(request)
+        if request.path == "/authorize/allow":
+            return self._allow(request)
         if request.path == "/token":
             params = {**request.args.to_dict(), **request.form.to_dict()}
             self.token_requests.append(params)
@@ -138,6 +148,39 @@ class OAuthProvider(HttpFake):
                 content_type="application/json",
             )
         return Response("not found", status=404)
+
+    # The provider's own sign-in page (a person at the browser): the app asking, the account that
+    # will be used, Allow / Cancel. Allow mints a code bound to the redirect URI, as the real ones do.
+    DEMO_SUBJECT = "demo-wechat-user"
+
+    def _consent(self, request: Request) -> Response:
+        args = request.args
+        client_id = args.get("client_id") or args.get("appid")
+        redirect_uri, state = args.get("redirect_uri", ""), args.get("state", "")
+        if client_id != self.client_id or not redirect_uri.startswith(("http://", "https://")):
+            return Response("unknown app or redirect URI", status=400)
+        allow = "/authorize/allow?" + urlencode({"redirect_uri": redirect_uri, "state": state})
+        back = redirect_uri + ("&" if "?" in redirect_uri else "?")
+        cancel = back + urlencode({"error": "access_denied", "state": state})
+        page = (
+            '<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+            "<title>Demo sign-in provider</title></head>"
+            '<body style="font-family:sans-serif;max-width:420px;margin:48px auto;text-align:center">'
+            "<h2>Demo sign-in provider</h2>"
+            f"<p>The app <b>{html.escape(client_id)}</b> asks to know who you are.</p>"
+            "<p>You are signed in here as <b>Cold Fan</b>.</p>"
+            f'<p><a id="allow" href="{html.escape(allow)}">Allow</a> &nbsp; '
+            f'<a id="cancel" href="{html.escape(cancel)}">Cancel</a></p>'
+            "<p><small>A local stand-in for WeChat, QQ or Facebook (make run and the browser tests).</small></p>"
+            "</body></html>"
+        )
+        return Response(page, content_type="text/html; charset=utf-8")
+
+    def _allow(self, request: Request) -> Response:
+        redirect_uri, state = request.args.get("redirect_uri", ""), request.args.get("state", "")
+        code = self.issue_code(self.DEMO_SUBJECT, redirect_uri)
+        target = redirect_uri + ("&" if "?" in redirect_uri else "?") + urlencode({"code": code, "state": state})
+        return Response(status=302, headers={"Location": target})
 
     def tenant_settings(self) -> dict:
         return {

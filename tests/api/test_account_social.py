@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+import requests
 
+from api.account.demo import DEMO_OAUTH_CLIENT_ID, DEMO_OAUTH_CLIENT_SECRET, seed_social_sign_in
 from api.extensions.db import db
 from api.tenancy import find_platform
 from tests.api.account_helpers import BASE, PASSWORD, auth, login, make_account
@@ -37,6 +40,40 @@ def finish(client, provider_name, code, state):
     if provider_name == "facebook":
         return client.get(f"{BASE}/login/facebook/web", query_string=payload).get_json()
     return client.post(f"{BASE}/login/{provider_name}/web", json=payload).get_json()
+
+
+def test_the_demo_site_signs_in_through_the_providers_own_page(app, client):
+    """seed-demo's WeChat app on the local provider (make run, browser tests): its consent page, then
+    Allow, brings a code back to the site's login-result page, bound to that page and this request."""
+    with OAuthProvider(DEMO_OAUTH_CLIENT_ID, DEMO_OAUTH_CLIENT_SECRET) as provider:
+        app.config["DEMO_OAUTH_URL"] = provider.url
+        try:
+            with app.app_context():
+                assert seed_social_sign_in(find_platform("localhost"))
+        finally:
+            app.config["DEMO_OAUTH_URL"] = ""
+        query = {"topDomain": "localhost"}
+        branding = client.get("/api/base/BaseCustomPage/queryByTopDomain", query_string=query).get_json()["data"]
+        assert branding["socialLogins"] == ["wechat"]
+        url = client.get(f"{BASE}/login/wechat/web/authorize").get_json()["data"]["url"]
+        page = requests.get(url.split("#")[0], timeout=5)
+        assert page.status_code == 200 and "demo-wechat-app" in page.text
+        allow = re.search(r'id="allow" href="([^"]+)"', page.text).group(1).replace("&amp;", "&")
+        back = requests.get(provider.url + allow, allow_redirects=False, timeout=5)
+        returned = parse_qs(urlsplit(back.headers["Location"]).query)
+        assert back.headers["Location"].startswith("http://localhost/user/login-result?provider=wechat&")
+        first = finish(client, "wechat", returned["code"][0], returned["state"][0])
+        assert first["code"] == 0 and first["data"]["bindingTicket"], first
+        again = finish(client, "wechat", returned["code"][0], returned["state"][0])
+        assert again["code"] != 0  # a code and a state are good for one try
+
+
+def test_without_the_demo_provider_the_seed_leaves_sign_in_alone(app):
+    with app.app_context():
+        platform = find_platform("localhost")
+        before = dict(platform.oauth or {})
+        assert not seed_social_sign_in(platform)
+        assert (platform.oauth or {}) == before
 
 
 @pytest.mark.parametrize("provider_name", PROVIDERS)

@@ -5,7 +5,7 @@
 // runner (Chromium from Debian through playwright-core), stop everything, exit with the tests' status.
 //
 // Environment (all optional):
-//   E2E_API_PORT (5100), E2E_WEB_PORT (3100)
+//   E2E_API_PORT (5100), E2E_WEB_PORT (3100), E2E_OAUTH_PORT (5101: the demo sign-in provider)
 //   E2E_DATABASE_URL  postgresql+psycopg://postgres@127.0.0.1:5432/coldchain_e2e  (dropped and
 //                     created again on every run; a sqlite:/// URL is deleted instead)
 //   E2E_REDIS_URL     redis://127.0.0.1:6379/15  (flushed on every run: jobs, rate limits)
@@ -26,6 +26,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ARTIFACTS = path.join(ROOT, 'tests/e2e/artifacts');
 const API_PORT = process.env.E2E_API_PORT || '5100';
 const WEB_PORT = process.env.E2E_WEB_PORT || '3100';
+// The demo's social sign-in provider (tests/demo_oauth.py), the default site's WeChat app.
+const OAUTH_PORT = process.env.E2E_OAUTH_PORT || '5101';
 const DATABASE_URL = process.env.E2E_DATABASE_URL || 'postgresql+psycopg://postgres@127.0.0.1:5432/coldchain_e2e';
 const REDIS_URL = process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379/15';
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -46,6 +48,7 @@ const apiEnv = {
   CAPTCHA_REQUIRED: '0',
   TRUSTED_PROXIES: '127.0.0.1,::1',
   PUBLIC_BASE_URLS: `default=http://localhost:${WEB_PORT},junjia=http://junjia.localhost:${WEB_PORT}`,
+  DEMO_OAUTH_URL: `http://127.0.0.1:${OAUTH_PORT}`,
   FLASK_DEBUG: '0',
 };
 const webEnv = {
@@ -214,8 +217,8 @@ async function main() {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   if (!fs.existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing: apt-get install -y chromium fonts-wqy-microhei`);
   if (!fs.existsSync(FLASK)) fail(`${FLASK} is missing: install the api into .venv first`);
-  for (const port of [API_PORT, WEB_PORT]) {
-    if (!(await portFree(port))) fail(`port ${port} is busy; stop what runs there or set E2E_API_PORT / E2E_WEB_PORT`);
+  for (const port of [API_PORT, WEB_PORT, OAUTH_PORT]) {
+    if (!(await portFree(port))) fail(`port ${port} is busy; stop what runs there or set E2E_API_PORT / E2E_WEB_PORT / E2E_OAUTH_PORT`);
   }
 
   resetDatabase();
@@ -227,6 +230,7 @@ async function main() {
   step('api-migrate', FLASK, ['--app', 'api', 'db', 'upgrade'], { env: apiEnv });
   step('api-seed', FLASK, ['--app', 'api', 'seed-demo'], { env: apiEnv });
   const api = background('api', FLASK, ['--app', 'api', 'run', '--host', '127.0.0.1', '--port', API_PORT], { env: apiEnv });
+  const oauth = background('oauth', PYTHON, ['-m', 'tests.demo_oauth', OAUTH_PORT], { env: apiEnv });
   const worker = background('worker', RQ, ['worker', '--worker-class', 'api.jobs.worker.AppWorker', '--url', REDIS_URL, '--with-scheduler', 'notifications', 'exports', 'reports', 'default'], {
     env: apiEnv,
   });
@@ -238,6 +242,7 @@ async function main() {
   await waitFor('api', api, `http://127.0.0.1:${API_PORT}/api/health`);
   await waitFor('web', web, `http://127.0.0.1:${WEB_PORT}/user/login`, { Host: `localhost:${WEB_PORT}` });
   await waitForLog('worker', worker, /Listening on|listening on/);
+  await waitForLog('oauth', oauth, /demo sign-in provider on/);
   const simulatorArgs = ['--app', 'api', 'simulate', '--transport', 'http', '--api-url', `http://127.0.0.1:${API_PORT}`, '--host', 'localhost', '--tick', '2', '--no-gaps'];
   const simulator = background('simulator', FLASK, simulatorArgs, { env: apiEnv });
   await waitForLog('simulator', simulator, /simulating \d+ devices/);

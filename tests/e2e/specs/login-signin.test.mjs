@@ -15,6 +15,38 @@ after(async () => {
 });
 
 describe('sign-in', () => {
+  test('social sign-in with the demo WeChat app: cancel, bind once to an account, then sign in directly (zh-CN)', async () => {
+    const leave = async (page) => {
+      await page.goto(siteUrl('localhost', '/user/login'));
+      await page.waitForLoadState('networkidle'); // hydrated: the button's click handler is attached
+      await page.getByTestId('social-wechat').click();
+      await page.waitForURL((url) => url.pathname === '/authorize'); // the provider's own page
+    };
+    const context = await contextFor(browser, 'localhost', 'zh-CN');
+    const page = await context.newPage();
+    await leave(page);
+    await page.locator('#cancel').click();
+    await page.waitForURL((url) => url.pathname === '/user/login-result');
+    await page.getByRole('link', { name: '返回登录' }).or(page.getByRole('button', { name: '返回登录' })).first().waitFor();
+    await leave(page);
+    await page.locator('#allow').click();
+    await page.waitForURL((url) => url.pathname === '/user/login-result');
+    await page.locator('input[autocomplete="username"]').fill('demouser');
+    await page.locator('input[autocomplete="current-password"]').fill(DEMO_PASSWORD);
+    await page.locator('button[type="submit"]').click();
+    await page.waitForURL((url) => url.pathname === '/home');
+    assert.ok((await storedToken(page)).value);
+    await context.close();
+
+    const again = await contextFor(browser, 'localhost', 'zh-CN');
+    const second = await again.newPage();
+    await leave(second);
+    await second.locator('#allow').click();
+    await second.waitForURL((url) => url.pathname === '/home'); // bound: no question asked
+    assert.ok((await storedToken(second)).value);
+    await again.close();
+  });
+
   test('stores the token for 7 days and follows a same-site redirect', async () => {
     const context = await contextFor(browser, 'localhost', 'en-US');
     const page = await context.newPage();
