@@ -12,6 +12,7 @@
 //   CHROMIUM          /usr/bin/chromium
 //   E2E_DEVICE_KEY_SECRET  the api's DEVICE_KEY_SECRET (specs derive device credentials from it)
 //   E2E_SPECS         comma-separated spec files to run instead of all of tests/e2e/specs/
+//   E2E_TEST_NAME     only the tests whose names match this pattern (node --test-name-pattern)
 //
 // The demo fleet runs as a device simulator over HTTP (`flask simulate --no-gaps`): it uploads the
 // loggers' readings and acknowledges the settings the specs send, every 2 s.
@@ -250,7 +251,8 @@ async function main() {
   log('running tests/e2e/specs');
   // Not spawnSync: this process keeps serving the mail sink while the tests run.
   const specs = process.env.E2E_SPECS ? process.env.E2E_SPECS.split(',') : ['tests/e2e/specs/'];
-  const tests = spawn(process.execPath, ['--test', '--test-concurrency=1', ...specs], {
+  const only = process.env.E2E_TEST_NAME ? [`--test-name-pattern=${process.env.E2E_TEST_NAME}`] : [];
+  const tests = spawn(process.execPath, ['--test', '--test-concurrency=1', ...only, ...specs], {
     cwd: ROOT,
     stdio: 'inherit',
     env: {

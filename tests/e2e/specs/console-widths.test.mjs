@@ -281,15 +281,18 @@ describe('charts and accounts', () => {
     // its answer arrives after the second account opened the same list. Hold that refresh (SWR
     // revalidates on focus) until then.
     let releaseRefresh;
+    const released = new Promise((release) => {
+      releaseRefresh = release;
+    });
+    let holding = true;
     const refreshHeld = new Promise((resolve) => {
-      const released = new Promise((release) => {
-        releaseRefresh = release;
-      });
       void page.route('**/api/device/Device/page', async (route) => {
-        await page.unroute('**/api/device/Device/page');
-        resolve();
-        await released;
-        await route.continue();
+        if (holding) {
+          holding = false; // only the first one: everything after it goes straight through
+          resolve();
+          await released;
+        }
+        await route.continue().catch(() => undefined); // the page may be gone by then
       });
     });
     let held = false;
@@ -310,11 +313,13 @@ describe('charts and accounts', () => {
     await page.getByTestId('side-menu').getByText('Device List').click();
     await page.waitForURL((url) => url.pathname === '/device/list');
     await page.getByTestId('device-table').waitFor();
+    // Only now the first account's refresh may answer.
     releaseRefresh();
     await page.getByTestId('device-table').getByTestId('device-name').first().waitFor({ timeout: 10_000 });
     const seen = await page.evaluate(() => [...window.__seenDevices]);
     assert.deepEqual(seen.filter((name) => onlyMine.includes(name)), [], `demoviewer was shown demouser's devices: ${seen.join(', ')}`);
     assert.ok(seen.length > 0 && seen.every((name) => theirs.includes(name)), seen.join(', '));
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
     await context.close();
   });
 });

@@ -116,7 +116,7 @@ describe('waybills (issue 21)', () => {
     const map = page.getByTestId('waybill-map');
     await map.waitFor();
     // The standard look: the half-hour excursion after the Suzhou stop in the alarm colour, no stops marked.
-    await map.locator('[data-breach="upper"]').first().waitFor();
+    await map.locator('[data-breach="upper"]').first().waitFor({ state: 'attached' }); // some stretches are a point long
     assert.equal(await map.getByTestId('track-stop').count(), 0);
     await page.getByTestId('track-templates-manage').click();
     await page.getByTestId('track-template-add').click();
@@ -131,7 +131,7 @@ describe('waybills (issue 21)', () => {
     await page.keyboard.press('Escape');
     // The new default is the template in use: the line in its colour and the 30-minute stop marked.
     await page.getByTestId('track-template').getByText('夜间').waitFor();
-    await map.locator('[data-breach="none"][stroke="#00aa00"]').first().waitFor();
+    await map.locator('[data-breach="none"][stroke="#00aa00"]').first().waitFor({ state: 'attached' });
     assert.ok((await map.getByTestId('track-stop').count()) >= 1);
     await page.getByTestId('track-legend').getByText('高于上限').waitFor();
     await screenshot(page, 'waybill-track-template-1440');
