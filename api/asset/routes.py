@@ -4,65 +4,31 @@ from flask.views import MethodView
 
 from api.asset import services
 from api.asset.schemas import AssetInputSchema, AssetPageQuerySchema, AssetSchema, AssetUpdateSchema
+from api.extensions.crud import Call, register_crud
 from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
 
 blp = Blueprint("asset", __name__, url_prefix="/api/base/BaseAsset", description="Assets")
 KEY = "asset.list"
+NOT_FOUND = "Not an asset of this account"
 
 
 def missing():
-    return blp.alt_response(404, schema=ErrorEnvelopeSchema, description="Not an asset of this account")
+    return blp.alt_response(404, schema=ErrorEnvelopeSchema, description=NOT_FOUND)
 
 
-@blp.route("/page")
-class AssetPage(MethodView):
-    @blp.requires(f"{KEY}.query")
-    @blp.arguments(AssetPageQuerySchema)
-    @blp.response(200, AssetSchema, page=True)
-    def post(self, args):
-        """Assets with their devices."""
-        return services.page(args)
-
-
-@blp.route("/detail/<int:asset_id>")
-class AssetDetail(MethodView):
-    @blp.requires(f"{KEY}.query")
-    @blp.response(200, AssetSchema)
-    @missing()
-    def get(self, asset_id: int):
-        """One asset with its devices."""
-        return services.detail(asset_id)
-
-
-@blp.route("/insert")
-class AssetInsert(MethodView):
-    @blp.requires(f"{KEY}.add")
-    @blp.arguments(AssetInputSchema)
-    @blp.response(200, AssetSchema)
-    def post(self, args):
-        """Add an asset with up to five devices."""
-        return services.save(args)
-
-
-@blp.route("/update")
-class AssetUpdate(MethodView):
-    @blp.requires(f"{KEY}.edit")
-    @blp.arguments(AssetUpdateSchema)
-    @blp.response(200, AssetSchema)
-    @missing()
-    def put(self, args):
-        """Change an asset, its custom information or its devices."""
-        return services.save(args)
-
-
-@blp.route("/delete/<int:asset_id>")
-class AssetDelete(MethodView):
-    @blp.requires(f"{KEY}.delete")
-    @blp.response(200)
-    @missing()
-    def delete(self, asset_id: int):
-        """Delete an asset (devices it disabled are enabled again)."""
-        services.delete(asset_id)
+register_crud(
+    blp,
+    "Asset",
+    key=KEY,
+    item=AssetSchema,
+    missing=NOT_FOUND,
+    id_name="asset_id",
+    page=Call(services.page, "Assets with their devices.", AssetPageQuerySchema),
+    detail=Call(services.detail, "One asset with its devices."),
+    insert=Call(services.save, "Add an asset with up to five devices.", AssetInputSchema),
+    update=Call(services.save, "Change an asset, its custom information or its devices.", AssetUpdateSchema),
+    delete=Call(services.delete, "Delete an asset (devices it disabled are enabled again)."),
+)
 
 
 @blp.route("/enable/<int:asset_id>")

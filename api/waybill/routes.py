@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
+from api.extensions.crud import Call, register_crud
 from api.extensions.ratelimit import limiter
 from api.extensions.smorest import GXP_SIGNATURE, OPERATE, Blueprint, ErrorEnvelopeSchema
 from api.report.jobs import enqueue_generation
@@ -158,55 +159,22 @@ class WaybillReport(MethodView):
 # ---- fences ------------------------------------------------------------------------------------------------
 
 
-@blp.route("/Fence/page")
-class FencePage(MethodView):
-    @blp.requires(f"{FENCE}.query")
-    @blp.arguments(FencePageQuerySchema)
-    @blp.response(200, FenceSchema, page=True)
-    def post(self, args):
-        """Electric fences of the account."""
-        return fences.page(args)
-
-
-@blp.route("/Fence/detail/<int:fence_id>")
-class FenceDetail(MethodView):
-    @blp.requires(f"{FENCE}.query")
-    @blp.response(200, FenceSchema)
-    @missing()
-    def get(self, fence_id: int):
-        """One fence."""
-        return fences.find(fence_id)
-
-
-@blp.route("/Fence/insert")
-class FenceInsert(MethodView):
-    @blp.requires(f"{FENCE}.add")
-    @blp.arguments(FenceInputSchema)
-    @blp.response(200, FenceSchema)
-    def post(self, args):
-        """Draw a fence: a circle (centre and radius) or a polygon of at most ten points."""
-        return fences.save(args)
-
-
-@blp.route("/Fence/update")
-class FenceUpdate(MethodView):
-    @blp.requires(f"{FENCE}.edit")
-    @blp.arguments(FenceUpdateSchema)
-    @blp.response(200, FenceSchema)
-    @missing()
-    def put(self, args):
-        """Change a fence."""
-        return fences.save(args)
-
-
-@blp.route("/Fence/delete/<int:fence_id>")
-class FenceDelete(MethodView):
-    @blp.requires(f"{FENCE}.delete")
-    @blp.response(200)
-    @missing()
-    def delete(self, fence_id: int):
-        """Delete a fence (waybills using it keep their events)."""
-        fences.delete(fence_id)
+register_crud(
+    blp,
+    "Fence",
+    prefix="/Fence",
+    key=FENCE,
+    item=FenceSchema,
+    missing="Not a fence of this account",
+    id_name="fence_id",
+    page=Call(fences.page, "Electric fences of the account.", FencePageQuerySchema),
+    detail=Call(fences.find, "One fence."),
+    insert=Call(
+        fences.save, "Draw a fence: a circle (centre and radius) or a polygon of at most ten points.", FenceInputSchema
+    ),
+    update=Call(fences.save, "Change a fence.", FenceUpdateSchema),
+    delete=Call(fences.delete, "Delete a fence (waybills using it keep their events)."),
+)
 
 
 # ---- map track templates ------------------------------------------------------------------------------------
@@ -221,35 +189,22 @@ class TrackTemplateList(MethodView):
         return track_templates.listed()
 
 
-@blp.route("/TrackTemplate/insert")
-class TrackTemplateInsert(MethodView):
-    @blp.requires(f"{LIST}.add")
-    @blp.arguments(TrackTemplateInputSchema)
-    @blp.response(200, TrackTemplateSchema)
-    def post(self, args):
-        """Save a way of drawing tracks (name max 10; at most 20 per account; one default)."""
-        return track_templates.save(args)
-
-
-@blp.route("/TrackTemplate/update")
-class TrackTemplateUpdate(MethodView):
-    @blp.requires(f"{LIST}.edit")
-    @blp.arguments(TrackTemplateUpdateSchema)
-    @blp.response(200, TrackTemplateSchema)
-    @missing()
-    def put(self, args):
-        """Change a track template."""
-        return track_templates.save(args)
-
-
-@blp.route("/TrackTemplate/delete/<int:template_id>")
-class TrackTemplateDelete(MethodView):
-    @blp.requires(f"{LIST}.delete")
-    @blp.response(200)
-    @missing()
-    def delete(self, template_id: int):
-        """Delete a track template."""
-        track_templates.delete(template_id)
+register_crud(
+    blp,
+    "TrackTemplate",
+    prefix="/TrackTemplate",
+    key=LIST,
+    item=TrackTemplateSchema,
+    missing="Not a track template of this account",
+    id_name="template_id",
+    insert=Call(
+        track_templates.save,
+        "Save a way of drawing tracks (name max 10; at most 20 per account; one default).",
+        TrackTemplateInputSchema,
+    ),
+    update=Call(track_templates.save, "Change a track template.", TrackTemplateUpdateSchema),
+    delete=Call(track_templates.delete, "Delete a track template."),
+)
 
 
 # ---- share links -------------------------------------------------------------------------------------------
