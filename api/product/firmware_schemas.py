@@ -128,14 +128,14 @@ class RolloutQuerySchema(PageQuerySchema):
     status = ma.fields.String(load_default=None, validate=validate.OneOf(list(RolloutStatus)))
 
 
-class GroupSchema(Schema):
+class RolloutGroupSchema(Schema):
     stage = ma.fields.Integer()
     percent = ma.fields.Integer()
     devices = ma.fields.Integer()
     counts = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer())
 
 
-class TargetSchema(Schema):
+class UpgradeTargetSchema(Schema):
     deviceId = ma.fields.Integer(attribute="device_id")
     deviceGuid = ma.fields.String(attribute="device.guid")
     deviceName = ma.fields.String(attribute="device.name", allow_none=True)
@@ -162,11 +162,11 @@ class RolloutSchema(Schema):
     stopReason = ma.fields.String(attribute="rollout.stop_reason", allow_none=True)
     total = ma.fields.Integer()
     counts = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer())
-    groups = ma.fields.List(ma.fields.Nested(GroupSchema))
+    groups = ma.fields.List(ma.fields.Nested(RolloutGroupSchema))
     timeoutMinutes = ma.fields.Integer(metadata={"description": "a device that has not confirmed by then fails"})
     gmtCreate = LocalDateTime(attribute="rollout.created_at")
     finishTime = LocalDateTime(attribute="rollout.finished_at", allow_none=True)
 
 
 class RolloutDetailSchema(RolloutSchema):
-    targets = ma.fields.List(ma.fields.Nested(TargetSchema))
+    targets = ma.fields.List(ma.fields.Nested(UpgradeTargetSchema))
