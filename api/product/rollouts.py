@@ -36,8 +36,9 @@ from api.product.models import FirmwareVersion, RolloutStatus, TargetState, Upgr
 from api.product.services import field_error, not_found, operator
 
 # Spec section 5: "an issued upgrade needs about ten minutes". A device that has not confirmed its
-# upgrade this long after it was sent is failed (and may be retried).
-UPGRADE_TIMEOUT = timedelta(minutes=10)
+# upgrade this long after it was sent is failed (and may be retried). The number lives in
+# rules/fields.json (`upgrade.timeoutMinutes`), which the web's progress view reads too.
+UPGRADE_TIMEOUT = timedelta(minutes=field_rules()["upgrade"]["timeoutMinutes"])
 ACTIVE = (TargetState.QUEUED, TargetState.DOWNLOADING, TargetState.INSTALLING)
 FINISHED = (TargetState.INSTALLED, TargetState.FAILED)
 STEPS = {"downloading": TargetState.DOWNLOADING, "installing": TargetState.INSTALLING}
