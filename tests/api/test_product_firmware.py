@@ -4,10 +4,13 @@ limit as a table, each refusal localized and naming its field, nothing stored on
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 
-from api.extensions.field_rules import field_rules
+from api.extensions.field_rules import RULES_DIR, field_rules
+from api.extensions.smorest import ApiError
+from api.product.rollouts import check_stages, group_sizes
 from api.extensions.uploads import MB
 from tests.api.product_helpers import PRODUCT, new_type
 from tests.api.upgrade_helpers import (
@@ -29,6 +32,25 @@ from tests.api.upgrade_helpers import (
 
 __all__ = ["people"]
 CAP = field_rules()["upgrade"]["firmwareMaxMB"] * MB
+# The cases vitest runs on the web's copy of these rules too (web/src/components/product/upgrade.test.ts).
+CASES = json.loads((RULES_DIR / "cases.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", CASES["upgradeGroups"], ids=lambda c: f"{c['count']}-{c['stages']}")
+def test_a_staged_rollout_cuts_its_groups_as_the_web_previews_them(case):
+    assert group_sizes(case["count"], case["stages"]) == case["sizes"]
+
+
+@pytest.mark.parametrize("case", CASES["upgradeStages"], ids=lambda c: str(c["stages"]))
+def test_groups_are_rising_percentages_ending_at_100(app, case):
+    with app.test_request_context():
+        try:
+            check_stages(case["stages"])
+            valid = True
+        except ApiError as exc:
+            assert "stages" in exc.data["errors"]
+            valid = False
+    assert valid == case["valid"]
 
 
 def chinese(answer: dict, field: str) -> bool:

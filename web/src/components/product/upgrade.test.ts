@@ -1,19 +1,15 @@
+import cases from '@rules/cases.json';
 import { describe, expect, it } from 'vitest';
 import { FIRMWARE_MAX_BYTES, groupPhase, groupSizes, minutesLeft, parseStages, progressOf, stagesProblem, UPGRADE_RULES } from './upgrade';
 
 describe('staged rollout groups (as api/product/rollouts.py cuts them)', () => {
-  it.each([
-    [20, [5, 25, 100], [1, 4, 15]],
-    [10, [10, 50, 100], [1, 4, 5]],
-    [10, [20, 100], [2, 8]],
-    [3, [5, 25, 100], [1, 1, 1]],
-    [2, [5, 25, 100], [1, 1, 0]],
-    [1, [100], [1]],
-    [0, [50, 100], [0, 0]],
-    [1000, [1, 10, 100], [10, 90, 900]],
-  ])('%i devices in %j -> %j', (count, stages, sizes) => {
+  it.each(cases.upgradeGroups)('$count devices in $stages -> $sizes (rules/cases.json)', ({ count, stages, sizes }) => {
     expect(groupSizes(count, stages)).toEqual(sizes);
     expect(groupSizes(count, stages).reduce((a, b) => a + b, 0)).toBe(count);
+  });
+
+  it.each(cases.upgradeStages)('groups $stages valid: $valid (rules/cases.json)', ({ stages, valid }) => {
+    expect(stagesProblem(stages) === null).toBe(valid);
   });
 
   it.each([
