@@ -10,8 +10,8 @@ import pytest
 
 from api.extensions.field_rules import RULES_DIR, field_rules
 from api.extensions.smorest import ApiError
-from api.product.rollouts import check_stages, group_sizes
 from api.extensions.uploads import MB
+from api.product.rollouts import check_stages, group_sizes
 from tests.api.product_helpers import PRODUCT, new_type
 from tests.api.upgrade_helpers import (
     CS4,
