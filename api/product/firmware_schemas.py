@@ -11,6 +11,7 @@ from api.extensions.field_rules import field_rules, length
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.extensions.validation_messages import not_blank
 from api.product.models import RolloutStatus, TargetState
+from api.product.rollouts import reason_text, stop_text
 
 
 def _text(name: str, required: bool = True):
@@ -146,7 +147,7 @@ class UpgradeTargetSchema(Schema):
     attempts = ma.fields.Integer()
     sentTime = LocalDateTime(attribute="sent_at", allow_none=True)
     updateTime = LocalDateTime(attribute="updated_at", allow_none=True)
-    error = ma.fields.String(allow_none=True)
+    error = ma.fields.Function(lambda t: reason_text(t.error), allow_none=True)
 
 
 class RolloutSchema(Schema):
@@ -159,7 +160,7 @@ class RolloutSchema(Schema):
     failureThreshold = ma.fields.Integer(attribute="rollout.failure_threshold")
     ratePerMinute = ma.fields.Integer(attribute="rollout.rate_per_minute")
     status = ma.fields.Enum(RolloutStatus, by_value=True, attribute="rollout.status")
-    stopReason = ma.fields.String(attribute="rollout.stop_reason", allow_none=True)
+    stopReason = ma.fields.Function(lambda s: stop_text(s["rollout"]), allow_none=True)
     total = ma.fields.Integer()
     counts = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer())
     groups = ma.fields.List(ma.fields.Nested(RolloutGroupSchema))

@@ -143,7 +143,7 @@ class UpgradeRollout(Model):
     failure_threshold: Mapped[int] = mapped_column()  # percent of the devices sent so far
     rate_per_minute: Mapped[int] = mapped_column()
     status: Mapped[RolloutStatus] = mapped_column(str_enum(RolloutStatus), default=RolloutStatus.RUNNING, index=True)
-    stop_reason: Mapped[str | None] = mapped_column(String(200))
+    stop_reason: Mapped[str | None] = mapped_column(String(200))  # "failed/sent" when it stopped
     created_by: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column()
@@ -172,7 +172,7 @@ class UpgradeTarget(Model):
     attempts: Mapped[int] = mapped_column(default=0)
     sent_at: Mapped[datetime | None] = mapped_column()
     updated_at: Mapped[datetime | None] = mapped_column()
-    error: Mapped[str | None] = mapped_column(String(200))
+    error: Mapped[str | None] = mapped_column(String(200))  # the device's reason, or a platform token
 
     rollout: Mapped[UpgradeRollout] = relationship(back_populates="targets")
     device: Mapped[Device] = relationship()

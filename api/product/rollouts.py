@@ -157,11 +157,43 @@ def create_rollout(args: dict, now: datetime | None = None) -> UpgradeRollout:
 # ---- progress ------------------------------------------------------------------------------------------------
 
 
-def _fail(target: UpgradeTarget, now: datetime, error: str) -> None:
-    target.state, target.updated_at, target.error = TargetState.FAILED, now, error[:200]
+# Why the platform failed a device, stored as a token (the device's own reason is stored as it sent
+# it) and put in the reader's language by `reason_text`.
+TIMEOUT, CANCELLED, REPORTED_FAILURE, VERSION = "@timeout", "@cancelled", "@failed", "@version:"
+
+
+def reason_text(error: str | None) -> str | None:
+    """A device's failure in the reader's language (platform tokens) or as the device said it."""
+    if error == TIMEOUT:
+        return gettext("No confirmation within %(minutes)s minutes.", minutes=_minutes())
+    if error == CANCELLED:
+        return gettext("Cancelled.")
+    if error == REPORTED_FAILURE:
+        return gettext("The device reported a failure.")
+    if error and error.startswith(VERSION):
+        reported, _, expected = error.removeprefix(VERSION).partition("|")
+        return gettext("The device reports version %(version)s, not %(expected)s.", version=reported, expected=expected)
+    return error
+
+
+def stop_text(rollout: UpgradeRollout) -> str | None:
+    """Why a rollout stopped, in the reader's language (stored as "failed/sent")."""
+    if rollout.status != RolloutStatus.STOPPED or not rollout.stop_reason:
+        return None
+    failed, _, sent = rollout.stop_reason.partition("/")
+    return gettext(
+        "Stopped: %(failed)s of %(sent)s devices failed, above the threshold of %(threshold)s%%.",
+        failed=failed,
+        sent=sent,
+        threshold=rollout.failure_threshold,
+    )
+
+
+def _fail(target: UpgradeTarget, now: datetime, reason: str) -> None:
+    target.state, target.updated_at, target.error = TargetState.FAILED, now, reason
     command = db.session.get(DeviceCommand, target.command_id) if target.command_id else None
     if command is not None and command.status == CommandStatus.PENDING:
-        command.status, command.acked_at, command.error = CommandStatus.FAILED, now, error[:200]
+        command.status, command.acked_at, command.error = CommandStatus.FAILED, now, reason.removeprefix("@")
 
 
 def _send(rollout: UpgradeRollout, target: UpgradeTarget, now: datetime) -> DeviceCommand:
@@ -195,17 +227,12 @@ def advance_rollout(rollout: UpgradeRollout, now: datetime) -> list[int]:
     targets = rollout.targets
     for target in targets:
         if target.state in ACTIVE and target.sent_at is not None and target.sent_at + UPGRADE_TIMEOUT <= now:
-            _fail(target, now, gettext("No confirmation within %(minutes)s minutes.", minutes=_minutes()))
+            _fail(target, now, TIMEOUT)
     sent = [t for t in targets if t.state != TargetState.WAITING]
     failed = sum(1 for t in sent if t.state == TargetState.FAILED)
     if sent and failed * 100 > rollout.failure_threshold * len(sent):
         rollout.status, rollout.finished_at = RolloutStatus.STOPPED, now
-        rollout.stop_reason = gettext(
-            "Stopped: %(failed)s of %(sent)s devices failed, above the threshold of %(threshold)s%%.",
-            failed=failed,
-            sent=len(sent),
-            threshold=rollout.failure_threshold,
-        )
+        rollout.stop_reason = f"{failed}/{len(sent)}"
         return []
     last = len(rollout.stages) - 1
     while rollout.current_stage < last and all(
@@ -248,12 +275,9 @@ def on_command(device: Device, command: DeviceCommand, progress: str | None, ver
         return
     expected = target.rollout.firmware.version_value
     if command.status == CommandStatus.FAILED:
-        target.state, target.error = TargetState.FAILED, command.error or gettext("The device reported a failure.")
+        target.state, target.error = TargetState.FAILED, command.error or REPORTED_FAILURE
     elif version and version != expected:
-        message = gettext(
-            "The device reports version %(version)s, not %(expected)s.", version=version, expected=expected
-        )
-        target.state, target.error = TargetState.FAILED, message[:200]
+        target.state, target.error = TargetState.FAILED, f"{VERSION}{version}|{expected}"[:200]
     else:
         target.state = TargetState.INSTALLED
         device.firmware_version = expected
@@ -297,7 +321,7 @@ def cancel(rollout_id: int) -> UpgradeRollout:
     now = utcnow()
     for target in rollout.targets:
         if target.state not in FINISHED:
-            _fail(target, now, gettext("Cancelled."))
+            _fail(target, now, CANCELLED)
     rollout.status, rollout.finished_at = RolloutStatus.CANCELLED, now
     db.session.commit()
     return rollout
