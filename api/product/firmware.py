@@ -80,7 +80,9 @@ def save_series(args: dict) -> DeviceSeries:
     series.series_name = name
     db.session.add(series)
     db.session.commit()
-    series.type_count = 0
+    series.type_count = db.session.scalar(
+        select(func.count()).select_from(DeviceType).where(DeviceType.type_series == name)
+    )
     return series
 
 
