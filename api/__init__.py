@@ -39,6 +39,7 @@ def _blueprints():
     from api.platform.routes import blp as platform
     from api.product.data_api_routes import keys as data_api_keys
     from api.product.data_api_routes import open_api as data_api
+    from api.product.firmware_routes import blp as product_firmware
     from api.product.fleet_routes import blp as fleet
     from api.product.overview_routes import blp as fleet_overview
     from api.product.param_routes import blp as product_params
@@ -67,6 +68,7 @@ def _blueprints():
         fleet,
         data_api_keys,
         data_api,
+        product_firmware,
         role,
         organization,
         notice,

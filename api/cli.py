@@ -21,6 +21,7 @@ from api.platform.services import TenantDefinitionError, sync_tenants
 from api.storage.controller import attach
 from api.telemetry import simulator
 from api.telemetry.mqtt import run_subscriber
+from api.telemetry.upgrader import attach_upgrades, upgrading_fleet
 
 
 def _sync_or_fail():
@@ -92,12 +93,15 @@ def register_commands(app: Flask) -> None:
     ) -> None:
         """Run the demo loggers: MQTT when a broker is reachable, else HTTP."""
         devices = demo.simulated_fleet()
+        failing = demo.failing_upgrade_guids()
         db.session.remove()
         sender = None
         if transport in ("auto", "mqtt"):
             try:
                 client = new_client("coldchain-simulator")
                 attach(client, devices)  # cold-room controllers obey cloud-control commands
+                # Every demo device takes firmware upgrades, except one that fails them.
+                attach_upgrades(client, upgrading_fleet(devices, failing))
                 client.loop_start()
                 sender = simulator.MqttSender(client)
             except OSError as exc:

@@ -153,6 +153,17 @@ def backfill_history(device: Device, demo: DemoDevice, span: timedelta) -> int:
     return len(records)
 
 
+# The demo device whose simulated firmware upgrades fail (`flask simulate`; the others succeed).
+FAILING_UPGRADE = "Store Fridge 1"
+
+
+def failing_upgrade_guids() -> set[str]:
+    demo_batches = select(GuidBatch.id).where(GuidBatch.order_code == "DEMO")
+    return set(
+        db.session.scalars(select(Device.guid).where(Device.batch_id.in_(demo_batches), Device.name == FAILING_UPGRADE))
+    )
+
+
 def simulated_fleet() -> list[SimulatedDevice]:
     """The demo devices as the simulator drives them, resuming after their last stored data."""
     by_name = {demo.name: demo for demo in DEMO_FLEET}

@@ -45,6 +45,7 @@ TYPES = [
         "net_type": "4G",
         "category": Category.COLD_CHAIN,
         "supports_waybill": True,
+        "online_upgrade": True,  # takes firmware over the air (api/product/rollouts.py)
         "default_interval_s": 300,
         "params": [
             # key, name, type, probe, (unit, min, max), precision, rw
@@ -59,6 +60,7 @@ TYPES = [
         "net_type": "4G",
         "category": Category.COLD_CHAIN,
         "supports_waybill": True,
+        "online_upgrade": True,  # takes firmware over the air (api/product/rollouts.py)
         "default_interval_s": 300,
         "params": [
             (0x0001, N_("Temperature"), "sensor", 1, TEMP, 1, ReadWrite.READ),

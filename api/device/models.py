@@ -229,6 +229,8 @@ class Device(TenantOwned, TimestampMixin, Model):
     # starts with its type's included counts.
     sms_count: Mapped[int] = mapped_column(default=lambda ctx: _included(ctx, "included_sms"), server_default="0")
     voice_count: Mapped[int] = mapped_column(default=lambda ctx: _included(ctx, "included_voice"), server_default="0")
+    # The firmware version the device last reported (an over-the-air upgrade ending installed).
+    firmware_version: Mapped[str | None] = mapped_column(String(50))
 
     device_type: Mapped[DeviceType] = relationship()
     state: Mapped[DeviceState | None] = relationship(uselist=False, viewonly=True)

@@ -197,6 +197,16 @@ class CommandAckSchema(Schema):
     commandId = ma.fields.Integer(required=True)
     ok = ma.fields.Boolean(required=True)
     error = ma.fields.String(load_default=None, validate=validate.Length(max=200))
+    progress = ma.fields.String(
+        load_default=None,
+        validate=validate.OneOf(["downloading", "installing"]),
+        metadata={"description": "a step on the way (the command stays pending): firmware upgrades"},
+    )
+    version = ma.fields.String(
+        load_default=None,
+        validate=validate.Length(max=50),
+        metadata={"description": "the firmware version the device runs now (an upgrade's final acknowledgement)"},
+    )
 
 
 class MaintenanceRecordSchema(Schema):

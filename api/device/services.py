@@ -388,19 +388,41 @@ def detail(device_id: int) -> dict:
 # ---- downlink --------------------------------------------------------------------------------------------
 
 
-def acknowledge_command(device: Device, command_id: int, ok: bool, error: str | None = None) -> None:
-    """The device reports a command applied (or failed); applying also updates the interval."""
+# Areas that follow their own commands (the over-the-air upgrades) register a listener here; it is
+# called with (device, command, progress, version) inside the acknowledgement's transaction.
+COMMAND_LISTENERS: list = []
+# The steps a device may report before its final acknowledgement (an upgrade: downloading, installing).
+COMMAND_PROGRESS = ("downloading", "installing")
+
+
+def acknowledge_command(
+    device: Device,
+    command_id: int,
+    ok: bool,
+    error: str | None = None,
+    progress: str | None = None,
+    version: str | None = None,
+) -> None:
+    """The device reports a command applied (or failed), or with `progress` a step on the way (the
+    command stays pending). Applying also updates the interval, and a firmware command the version
+    the device now runs."""
     command = db.session.scalar(
         select(DeviceCommand).where(DeviceCommand.id == command_id, DeviceCommand.device_id == device.id)
     )
     if command is None or command.status != CommandStatus.PENDING:
         return
-    command.status = CommandStatus.APPLIED if ok else CommandStatus.FAILED
-    command.acked_at = utcnow()
-    command.error = (error or None) and error[:200]
-    interval = command.params.get(f"{0x0101:04x}")
-    if ok and interval:
-        device.interval_s = int(interval) * 60
+    if progress not in COMMAND_PROGRESS:
+        progress = None
+        command.status = CommandStatus.APPLIED if ok else CommandStatus.FAILED
+        command.acked_at = utcnow()
+        command.error = (error or None) and error[:200]
+        interval = command.params.get(f"{0x0101:04x}")
+        if ok and interval:
+            device.interval_s = int(interval) * 60
+        if ok and version and "firmware" in command.params:
+            device.firmware_version = version[:50]
+    for listener in COMMAND_LISTENERS:
+        listener(device, command, progress, version)
     db.session.commit()
 
 

@@ -11,6 +11,7 @@ and as attachments unless they are images.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from flask import Response, current_app, send_file
 from flask_babel import gettext
 from werkzeug.datastructures import FileStorage
 
+from api.extensions.field_rules import field_rules
 from api.extensions.i18n import N_
 from api.extensions.smorest import ApiError
 
@@ -40,6 +42,7 @@ MEDIA_TYPES = {
     ".ico": "image/x-icon",
     ".json": "application/json",
     ".pdf": "application/pdf",
+    ".bin": "application/octet-stream",
 }
 
 
@@ -55,6 +58,9 @@ KINDS = {
     "image": UploadKind(2 * MB, (".jpg", ".png")),
     "json": UploadKind(10 * MB, (".json",)),
     "pdf": UploadKind(10 * MB, (".pdf",)),  # calibration reports and certificates
+    "firmware": UploadKind(
+        field_rules()["upgrade"]["firmwareMaxMB"] * MB, (".bin",)
+    ),  # device firmware: any bytes, never served inline
 }
 # The whole request may carry the largest file plus its multipart framing and a few form fields.
 MAX_REQUEST_BYTES = max(kind.max_bytes for kind in KINDS.values()) + 64 * 1024
@@ -66,11 +72,14 @@ class StoredUpload:
     path: Path
     media_type: str
     size: int
+    sha256: str
 
 
 def sniff(content: bytes, allowed: tuple[str, ...]) -> str | None:
     """The extension whose content `content` really is (among `allowed`), else None."""
     for extension in allowed:
+        if extension == ".bin":  # an opaque image for a device: checked by size and checksum only
+            return extension
         if extension == ".json":
             try:
                 json.loads(content.decode("utf-8"))
@@ -108,7 +117,13 @@ def store_upload(file: FileStorage | None, kind: str, folder: str) -> StoredUplo
     name = secrets.token_hex(16) + extension
     path = directory / name
     path.write_bytes(content)
-    return StoredUpload(name=name, path=path, media_type=MEDIA_TYPES[extension], size=len(content))
+    return StoredUpload(
+        name=name,
+        path=path,
+        media_type=MEDIA_TYPES[extension],
+        size=len(content),
+        sha256=hashlib.sha256(content).hexdigest(),
+    )
 
 
 def find_upload(folder: str, name: str) -> tuple[Path, str] | None:
@@ -139,3 +154,10 @@ def _safe_segment(folder: str) -> str:
     if not folder or Path(folder).name != folder or folder in {".", ".."}:
         raise ValueError(f"bad upload folder {folder!r}")
     return folder
+
+
+def delete_upload(folder: str, name: str) -> None:
+    """Remove a stored upload (a name that is not one of ours removes nothing)."""
+    found = find_upload(folder, name)
+    if found is not None:
+        found[0].unlink(missing_ok=True)

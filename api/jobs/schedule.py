@@ -51,6 +51,8 @@ PERIODIC_JOBS: tuple[PeriodicJob, ...] = (
     # Billing (issue 24): unpaid orders close after their payment window; offline purchases apply.
     PeriodicJob("api.billing.jobs.close_stale_orders", interval=600, timeout=120),
     PeriodicJob("api.billing.jobs.apply_offline_purchases", interval=300, timeout=300),
+    # Over-the-air upgrades (issue 22): timeouts, the failure threshold, the next group, the rate.
+    PeriodicJob("api.product.jobs.advance_rollouts", interval=30, timeout=120),
 )
 
 

@@ -4,13 +4,19 @@ found by type code, model code and ICCID afterwards."""
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 
+from flask import current_app
 from sqlalchemy import select
+from werkzeug.datastructures import FileStorage
 
 from api.device.models import Category, Device, DeviceModelCode, DeviceParam, DeviceType, ParamUnit, TypeStatus
+from api.extensions import uploads
 from api.extensions.db import db, utcnow
-from api.product.models import SimCard, SimRechargeState, SimUseState
+from api.platform.models import Platform
+from api.product.firmware import FIRMWARE_FOLDER
+from api.product.models import DeviceSeries, FirmwareVersion, SimCard, SimRechargeState, SimUseState
 
 MODEL_CODES = {
     0x8001: [("TL-1 Standard", 0x0001, "-40~85 °C", "3.6V")],
@@ -91,4 +97,43 @@ def seed_product(devices: list[Device]) -> None:
                 device_id=device.id if device else None,
             )
         )
+    _seed_upgrades()
     db.session.commit()
+
+
+DEMO_FIRMWARE = (
+    0x8002,
+    "2.1.0",
+    "TH-2 v2.1.0",
+    "Faster humidity sampling; fixes the clock drift after a battery swap.",
+)
+
+
+def _seed_upgrades() -> None:
+    """The series of every type on the operator's platform, and a firmware for the TH-2 loggers to
+    try an upgrade on (`make run`: /operation/device/version)."""
+    platform = db.session.scalar(select(Platform).where(Platform.slug == current_app.config["OPERATOR_TENANT"]))
+    if platform is None:
+        return
+    known = set(db.session.scalars(select(DeviceSeries.series_name).where(DeviceSeries.platform_id == platform.id)))
+    for name in sorted(set(db.session.scalars(select(DeviceType.type_series))) - known):
+        db.session.add(DeviceSeries(platform_id=platform.id, series_name=name))
+    type_code, value, label, description = DEMO_FIRMWARE
+    device_type = db.session.scalar(select(DeviceType).where(DeviceType.type_code == type_code))
+    taken = select(FirmwareVersion.id).where(FirmwareVersion.version_value == value)
+    if device_type is None or db.session.scalar(taken) is not None:
+        return
+    image = b"TH2-FIRMWARE " + value.encode() + bytes(range(256)) * 64
+    stored = uploads.store_upload(FileStorage(io.BytesIO(image), filename="th2-2.1.0.bin"), "firmware", FIRMWARE_FOLDER)
+    db.session.add(
+        FirmwareVersion(
+            device_type_id=device_type.id,
+            version_value=value,
+            version_label=label,
+            version_descrip=description,
+            file_name=stored.name,
+            original_name="th2-2.1.0.bin",
+            file_size=stored.size,
+            sha256=stored.sha256,
+        )
+    )

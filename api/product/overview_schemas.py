@@ -35,6 +35,7 @@ class FleetDeviceSchema(Schema):
     lastDataTime = LocalDateTime(allow_none=True)
     serviceExpireTime = LocalDateTime(attribute="device.service_expires_at", allow_none=True)
     claimedTime = LocalDateTime(attribute="device.claimed_at", allow_none=True)
+    firmwareVersion = ma.fields.String(attribute="device.firmware_version", allow_none=True)
 
 
 class FleetAlarmQuerySchema(PageQuerySchema):

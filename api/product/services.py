@@ -12,6 +12,8 @@ from api.device.models import Category, Device, DeviceModelCode, DeviceParam, De
 from api.extensions.db import db, escape_like, paginate
 from api.extensions.smorest import ApiError
 from api.product.formula import FormulaError, compile_formula, evaluate, round_trips
+from api.product.models import DeviceSeries
+from api.tenancy import current_platform
 
 
 def field_error(field: str, message: str) -> ApiError:
@@ -93,6 +95,16 @@ def get_type(type_id: int) -> DeviceType:
     return device_type
 
 
+def check_type_series(name: str, current: str | None) -> None:
+    """A device type names one of the platform's series (/operation/device/series); a type keeps
+    the series it has."""
+    known = select(DeviceSeries.id).where(
+        DeviceSeries.platform_id == current_platform().id, DeviceSeries.series_name == name
+    )
+    if name != current and db.session.scalar(known) is None:
+        raise field_error("typeSeries", gettext("Choose a series from the series list."))
+
+
 def _check_type(args: dict, type_id: int | None) -> None:
     taken = select(DeviceType.id).where(DeviceType.type_code == args["typeCode"])
     if type_id is not None:
@@ -119,6 +131,7 @@ def _apply_models(device_type: DeviceType, models: list[dict]) -> None:
 def create_type(args: dict) -> DeviceType:
     operator()
     _check_type(args, None)
+    check_type_series(args["typeSeries"], None)
     device_type = DeviceType(
         type_code=args["typeCode"], category=Category(args["category"]), type_status=TypeStatus.TO_TEST
     )
@@ -134,6 +147,7 @@ def update_type(args: dict) -> DeviceType:
     operator()
     device_type = get_type(args["id"])
     _check_type(args, device_type.id)
+    check_type_series(args["typeSeries"], device_type.type_series)
     if args["typeCode"] != device_type.type_code and _has_devices(device_type.id):
         # Issued GUIDs start with the type code: it is fixed once the first one is out.
         raise field_error("typeCode", gettext("GUIDs of this type were issued; its code cannot change."))

@@ -101,7 +101,15 @@ def handle_message(topic: str, payload: bytes) -> IngestResult | None:
         if isinstance(command_id, bool) or not isinstance(command_id, int) or not 0 < command_id <= INT_MAX:
             _drop(topic, "bad command id")
             return None
-        acknowledge_command(device, command_id, bool(body.get("ok")), error if isinstance(error, str) else None)
+        progress, version = body.get("progress"), body.get("version")
+        acknowledge_command(
+            device,
+            command_id,
+            bool(body.get("ok")),
+            error if isinstance(error, str) else None,
+            progress if isinstance(progress, str) else None,
+            version if isinstance(version, str) else None,
+        )
         return None
     try:
         result = ingest(device, body.get("records"))

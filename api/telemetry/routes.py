@@ -96,7 +96,9 @@ class AckCommand(MethodView):
     @blp.response(200)
     def post(self, args):
         """The calling device reports a command applied or failed."""
-        acknowledge_command(calling_device(), args["commandId"], args["ok"], args["error"])
+        acknowledge_command(
+            calling_device(), args["commandId"], args["ok"], args["error"], args["progress"], args["version"]
+        )
 
 
 @blp.route("/DeviceData/latest")

@@ -6,6 +6,8 @@ from sqlalchemy import func, select
 
 from api.device.models import DeviceModelCode, DeviceParam, DeviceType, ParamUnit
 from api.extensions.db import db
+from api.product.models import DeviceSeries
+from api.tenancy import find_platform
 
 PRODUCT = "/api/product"
 
@@ -48,6 +50,16 @@ def new_type(**overrides) -> dict:
     }
     body.update(overrides)
     return body
+
+
+def ensure_series(app, *names: str, host: str = "localhost") -> None:
+    """Series a new type may name (a type's series is one of its platform's series)."""
+    with app.app_context():
+        platform = find_platform(host)
+        known = set(db.session.scalars(select(DeviceSeries.series_name).where(DeviceSeries.platform_id == platform.id)))
+        for name in set(names) - known:
+            db.session.add(DeviceSeries(platform_id=platform.id, series_name=name))
+        db.session.commit()
 
 
 def new_param(type_id: int, unit_id: int, **overrides) -> dict:

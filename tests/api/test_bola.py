@@ -25,6 +25,8 @@ from tests.api.account_helpers import auth, login, make_account
 from tests.api.billing_helpers import BILLING, PAYMENT, package_body
 from tests.api.calibration_helpers import APP, CAL, PDF, POINTS, RESULT, application_body, item, make_lab_admin
 from tests.api.device_helpers import DEVICE, guids, minutes_ago, upload
+from tests.api.product_helpers import PRODUCT
+from tests.api.upgrade_helpers import new_firmware
 from tests.payment_fakes import WeChatPayFake
 
 __all__ = ["guids"]
@@ -448,6 +450,23 @@ def seed_calibration_downloads(a: bola.Recorder, world: dict) -> None:
     a.call("get", f"{CAL}/Certificate/device?deviceId={world['device_id']}")
 
 
+def seed_upgrades(operator: bola.Recorder, world: dict) -> None:
+    """A series, a firmware for the TH-2 loggers and an upgrade of A's logger (issue 22)."""
+    series = operator.call("post", f"{PRODUCT}/DeviceSeries/insert", json_body={"seriesName": f"S{MARKER}"})
+    operator.call("put", f"{PRODUCT}/DeviceSeries/update", json_body={"id": series["id"], "seriesName": f"T{MARKER}"})
+    operator.call("post", f"{PRODUCT}/DeviceSeries/page", json_body={})
+    operator.call("get", f"{PRODUCT}/DeviceSeries/list")
+    with operator.client.flask_client.application.app_context():
+        th2 = db.session.scalar(select(DeviceType.id).where(DeviceType.type_code == 0x8002))
+    firmware = new_firmware(operator.client, operator.headers, th2, f"V{MARKER}")  # multipart: not a template
+    operator.call("post", f"{PRODUCT}/Firmware/page", json_body={})
+    body = {"firmwareId": firmware["id"], "deviceIds": [world["device_id"]], "stages": [100]}
+    rollout = operator.call("post", f"{PRODUCT}/UpgradeRollout/insert", json_body=body)
+    operator.call("post", f"{PRODUCT}/UpgradeRollout/page", json_body={})
+    operator.call("get", f"{PRODUCT}/UpgradeRollout/detail/{rollout['id']}")
+    world["markers"] += [f"T{MARKER}", f"V{MARKER}"]
+
+
 # (who on platform default, seeder). Areas with new objects append theirs; A's templates teach B's calls.
 SEEDERS: list[tuple[str, Callable[[bola.Recorder, dict], None]]] = [
     ("owner", seed_devices),
@@ -467,6 +486,7 @@ SEEDERS: list[tuple[str, Callable[[bola.Recorder, dict], None]]] = [
     ("owner", seed_calibration_shipping),
     ("operator", seed_calibration_results),
     ("owner", seed_calibration_downloads),
+    ("operator", seed_upgrades),
 ]
 
 

@@ -8,7 +8,7 @@ from api.device.catalogue import sync_catalogue
 from api.extensions.db import db
 from api.product.formula import FormulaError, evaluate, round_trips
 from tests.api.customization_helpers import staff
-from tests.api.product_helpers import PRODUCT, catalogue_counts, new_param, new_type, unit_id
+from tests.api.product_helpers import PRODUCT, catalogue_counts, ensure_series, new_param, new_type, unit_id
 
 PARAM = f"{PRODUCT}/DeviceParam"
 UNIT = f"{PRODUCT}/ParamUnit"
@@ -19,6 +19,7 @@ def operator(app, make_client):
     with app.app_context():
         sync_catalogue()
         db.session.commit()
+    ensure_series(app, "XT")
     (client, headers), _, _ = staff(app, make_client, lang="en-US")
     type_id = client.post(f"{PRODUCT}/DeviceType/insert", headers=headers, json=new_type()).get_json()["data"]["id"]
     return client, headers, type_id

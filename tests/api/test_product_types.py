@@ -12,7 +12,7 @@ from api.extensions.db import db
 from api.tenancy import find_platform
 from tests.api.account_helpers import auth, login, make_account
 from tests.api.customization_helpers import staff
-from tests.api.product_helpers import PRODUCT, catalogue_counts, new_param, new_type, unit_id
+from tests.api.product_helpers import PRODUCT, catalogue_counts, ensure_series, new_param, new_type, unit_id
 
 TYPE = f"{PRODUCT}/DeviceType"
 
@@ -22,6 +22,7 @@ def people(app, make_client):
     with app.app_context():
         sync_catalogue()
         db.session.commit()
+    ensure_series(app, "XT")
     return staff(app, make_client, lang="en-US")
 
 

@@ -261,6 +261,7 @@ export interface FleetDevice {
   lastDataTime: string | null;
   serviceExpireTime: string | null;
   claimedTime: string | null;
+  firmwareVersion: string | null;
 }
 export interface FleetDeviceFilters {
   keyword?: string;
@@ -294,3 +295,89 @@ export interface FleetAlarmFilters {
 }
 export const fleetDevicePageKey = (args: { start: number; pageSize: number } & FleetDeviceFilters) => readKey(`${BASE}/FleetDevice/page`, args, 'post');
 export const fleetAlarmPageKey = (args: { start: number; pageSize: number } & FleetAlarmFilters) => readKey(`${BASE}/FleetAlarm/page`, args, 'post');
+
+// ---- series, firmware versions and over-the-air upgrades (/operation/device/series, /version) ----
+
+export interface DeviceSeries {
+  id: number;
+  seriesName: string;
+  typeCount: number;
+  gmtCreate: string;
+}
+export interface Firmware {
+  id: number;
+  deviceTypeId: number;
+  typeName: string;
+  latestVersionValue: string;
+  latestVersionLabel: string;
+  versionDescrip: string | null;
+  fileName: string | null;
+  fileSize: number;
+  sha256: string;
+  gmtCreate: string;
+}
+export type RolloutStatus = 'running' | 'completed' | 'stopped' | 'cancelled';
+export type TargetState = 'waiting' | 'queued' | 'downloading' | 'installing' | 'installed' | 'failed';
+export interface RolloutGroup {
+  stage: number;
+  percent: number;
+  devices: number;
+  counts: Partial<Record<TargetState, number>>;
+}
+export interface Rollout {
+  id: number;
+  firmwareId: number;
+  latestVersionValue: string;
+  typeName: string;
+  stages: number[];
+  currentStage: number;
+  failureThreshold: number;
+  ratePerMinute: number;
+  status: RolloutStatus;
+  stopReason: string | null;
+  total: number;
+  counts: Record<TargetState, number>;
+  groups: RolloutGroup[];
+  timeoutMinutes: number;
+  gmtCreate: string;
+  finishTime: string | null;
+}
+export interface UpgradeTarget {
+  deviceId: number;
+  deviceGuid: string;
+  deviceName: string | null;
+  stage: number;
+  state: TargetState;
+  fromVersion: string | null;
+  firmwareVersion: string | null;
+  attempts: number;
+  sentTime: string | null;
+  updateTime: string | null;
+  error: string | null;
+}
+export interface RolloutDetail extends Rollout {
+  targets: UpgradeTarget[];
+}
+
+export const seriesPageKey = (args: { start: number; pageSize: number; keyword?: string }) => readKey(`${BASE}/DeviceSeries/page`, args, 'post');
+export const seriesOptionsKey = () => readKey(`${BASE}/DeviceSeries/list`);
+export const insertSeries = (body: { seriesName: string }) => post<DeviceSeries>(`${BASE}/DeviceSeries/insert`, body);
+export const updateSeries = (body: { id: number; seriesName: string }) => put<DeviceSeries>(`${BASE}/DeviceSeries/update`, body);
+export const deleteSeries = (id: number) => del<null>(`${BASE}/DeviceSeries/delete/${id}`);
+
+export const firmwarePageKey = (args: { start: number; pageSize: number; deviceTypeId?: number; keyword?: string }) => readKey(`${BASE}/Firmware/page`, args, 'post');
+export const deleteFirmware = (id: number) => del<null>(`${BASE}/Firmware/delete/${id}`);
+/** The version's fields go in the query, the file in the multipart body (upgradeMultipartFile). */
+export function uploadFirmware(fields: { deviceTypeId: number; latestVersionValue: string; latestVersionLabel: string; versionDescrip?: string | null }, file: File): Promise<Firmware> {
+  const form = new FormData();
+  form.append('upgradeMultipartFile', file);
+  const params = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+  return post<Firmware>(`${BASE}/Firmware/upload`, form, { params, headers: { 'Content-Type': 'multipart/form-data' } });
+}
+
+export const rolloutPageKey = (args: { start: number; pageSize: number; firmwareId?: number; status?: RolloutStatus }) => readKey(`${BASE}/UpgradeRollout/page`, args, 'post');
+export const rolloutDetailKey = (id: number) => readKey(`${BASE}/UpgradeRollout/detail/${id}`);
+export const insertRollout = (body: { firmwareId: number; deviceIds?: number[]; allDevices?: boolean; stages: number[]; failureThreshold: number; ratePerMinute: number }) =>
+  post<Rollout>(`${BASE}/UpgradeRollout/insert`, body);
+export const retryRollout = (rolloutId: number, deviceIds?: number[]) => put<Rollout>(`${BASE}/UpgradeRollout/retry`, { rolloutId, deviceIds });
+export const cancelRollout = (id: number) => put<Rollout>(`${BASE}/UpgradeRollout/cancel/${id}`);

@@ -1,12 +1,13 @@
 import { Button, Form, Input, InputNumber, Select, Space, Switch, Tag } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
-import { deleteDeviceType, deviceTypePageKey, insertDeviceType, releaseDeviceType, testDeviceType, updateDeviceType, type DeviceType, type TypeStatus } from '@/api/product';
+import { deleteDeviceType, deviceTypePageKey, seriesOptionsKey, type DeviceSeries, insertDeviceType, releaseDeviceType, testDeviceType, updateDeviceType, type DeviceType, type TypeStatus } from '@/api/product';
 import { ConfirmAction } from '@/components/organization/common';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
+import { useRead } from '@/hooks/useRead';
 
 const ROUTE = 'operation.product.type';
 const STATUS_COLOR: Record<TypeStatus, string> = { to_test: 'default', testing: 'orange', published: 'green' };
@@ -95,11 +96,13 @@ export function DeviceTypeView() {
       ),
     },
   ];
+  const { data: series } = useRead<DeviceSeries[]>(seriesOptionsKey());
+  const seriesOptions = (series ?? []).map((s) => ({ value: s.seriesName, label: s.seriesName }));
   const options = (name: string, values: readonly string[]) => values.map((value) => ({ value, label: t(`${name}.${value}`) }));
   const fields: DrawerField[] = [
     { type: 'input', name: 'typeName', label: t('field.typeName'), maxLength: 50, rules: [{ required: true, min: 2, message: t('len', { min: 2, max: 50 }) }] },
     { type: 'input', name: 'typeCode', label: t('field.typeCode'), maxLength: 8, clearSymbols: false, extra: t('typeCodeHint'), rules: [{ required: true, pattern: /^(0x)?[0-9a-fA-F]{4,6}$/, message: t('hex', { digits: 6 }) }] },
-    { type: 'input', name: 'typeSeries', label: t('field.typeSeries'), maxLength: 50, rules: [{ required: true, message: t('required') }] },
+    { type: 'select', name: 'typeSeries', label: t('field.typeSeries'), options: seriesOptions, search: true, extra: t('seriesHint'), rules: [{ required: true, message: t('required') }] },
     { type: 'select', name: 'category', label: t('field.category'), options: options('category', ['cold_chain', 'cold_storage', 'freezer']) },
     { type: 'select', name: 'mapMode', label: t('field.mapMode'), options: options('mapMode', ['none', 'gps', 'lbs', 'gps_lbs']) },
     { type: 'select', name: 'connectType', label: t('field.connectType'), options: options('connectType', ['mqtt', 'http', 'tcp']) },

@@ -22,6 +22,7 @@ export function FleetDeviceView() {
     { key: 'name', title: t('fleet.device'), card: 'title', render: (_, d) => d.deviceName ?? '-' },
     { key: 'guid', title: 'GUID', dataIndex: 'deviceGuid', important: true },
     { key: 'type', title: t('fleet.type'), dataIndex: 'typeName', desktopOnly: true },
+    { key: 'version', title: t('fleet.version'), render: (_, d) => d.firmwareVersion ?? '-', desktopOnly: true },
     { key: 'owner', title: t('fleet.owner'), render: (_, d) => d.ownerName ?? t('fleet.unclaimed') },
     { key: 'platform', title: t('fleet.platform'), dataIndex: 'platform', desktopOnly: true },
     { key: 'sim', title: t('fleet.sim'), render: (_, d) => d.simCardNum ?? '-', desktopOnly: true },
