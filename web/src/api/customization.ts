@@ -1,7 +1,6 @@
 import { del, get, post, put } from './client';
 import { readKey } from './read';
 import type { Branding } from './customPage';
-import type { Page } from '@/components/ui/table';
 
 /** A platform as the customization page (/customized/list) edits it (business-domain section 3). */
 export interface CustomPage extends Branding {
@@ -49,10 +48,6 @@ export type UploadField = 'loginLogo' | 'indexLogo' | 'loginBackground' | 'brows
 const BASE = '/base/BaseCustomPage';
 
 export const customPagePageKey = (args: { start: number; pageSize: number; keyword?: string }) => readKey(`${BASE}/get/page`, args, 'post');
-
-export function customPagePage(args: { start: number; pageSize: number; keyword?: string }): Promise<Page<CustomPage>> {
-  return post<Page<CustomPage>>(`${BASE}/get/page`, args);
-}
 
 export function insertCustomPage(input: CustomPageInput): Promise<CustomPage> {
   return post<CustomPage>(`${BASE}/insert`, input);

@@ -218,9 +218,6 @@ export interface QuickQueryAnswer {
 }
 
 export const devicePageKey = (query: DevicePageQuery) => readKey(`${BASE}/Device/page`, query, 'post');
-export function devicePage(query: DevicePageQuery): Promise<Page<Device>> {
-  return fetchRead<Page<Device>>(devicePageKey(query));
-}
 
 export const statusCountKey = () => readKey(`${BASE}/Device/statusCount`);
 export function statusCount(): Promise<StatusCount> {
@@ -268,9 +265,7 @@ export function deleteDevice(id: number): Promise<unknown> {
   return del(`${BASE}/Device/delete/${id}`);
 }
 
-export function latestData(deviceId: number): Promise<Latest> {
-  return get<Latest>(`${BASE}/DeviceData/latest`, { deviceId });
-}
+export const latestDataKey = (deviceId: number) => readKey(`${BASE}/DeviceData/latest`, { deviceId });
 
 export interface ChartQuery {
   deviceId: number;
@@ -280,21 +275,13 @@ export interface ChartQuery {
   unit: TemperatureUnit;
 }
 
-export function chartData(query: ChartQuery): Promise<ChartAnswer> {
-  return get<ChartAnswer>(`${BASE}/DeviceData/chart`, query);
-}
+export const chartDataKey = (query: ChartQuery) => readKey(`${BASE}/DeviceData/chart`, query);
 
-export function trackData(deviceId: number, start: string, end: string): Promise<TrackPoint[]> {
-  return get<TrackPoint[]>(`${BASE}/DeviceData/track`, { deviceId, start, end });
-}
+export const trackDataKey = (deviceId: number, start: string, end: string) => readKey(`${BASE}/DeviceData/track`, { deviceId, start, end });
 
-export function energyData(deviceId: number): Promise<EnergyMonth[]> {
-  return get<EnergyMonth[]>(`${BASE}/DeviceData/energy`, { deviceId });
-}
+export const energyDataKey = (deviceId: number) => readKey(`${BASE}/DeviceData/energy`, { deviceId });
 
-export function deviceEvents(deviceId: number): Promise<DeviceEvent[]> {
-  return get<DeviceEvent[]>(`${BASE}/DeviceEvent/list`, { deviceId });
-}
+export const deviceEventsKey = (deviceId: number) => readKey(`${BASE}/DeviceEvent/list`, { deviceId });
 
 /** The same settings to several devices of one model: a result per device. */
 export function sendBatchCommand(deviceIds: number[], params: Record<string, number>): Promise<BatchResult[]> {
@@ -305,9 +292,7 @@ export function sendCommand(deviceId: number, params: Record<string, number>): P
   return post<DeviceCommand>(`${BASE}/DeviceCommand/send`, { deviceId, params });
 }
 
-export function deviceCommands(deviceId: number): Promise<DeviceCommand[]> {
-  return get<DeviceCommand[]>(`${BASE}/DeviceCommand/list`, { deviceId });
-}
+export const deviceCommandsKey = (deviceId: number) => readKey(`${BASE}/DeviceCommand/list`, { deviceId });
 
 export const maintenancePageKey = (query: { deviceId: number; kind: RecordKind; start: number; pageSize: number }) => readKey(`${BASE}/MaintenanceRecord/page`, query, 'post');
 export function maintenancePage(query: { deviceId: number; kind: RecordKind; start: number; pageSize: number }): Promise<Page<MaintenanceRecord>> {
@@ -332,9 +317,6 @@ export function expiredInfo(): Promise<ExpiredInfo> {
 }
 
 export const expiredServiceDevicesKey = (query: { start: number; pageSize: number; accountId?: number; expiredFlag: number }) => readKey(`${BASE}/Device/getExpiredServiceDevice`, query);
-export function expiredServiceDevices(query: { start: number; pageSize: number; accountId?: number; expiredFlag: number }): Promise<Page<ExpiredDevice>> {
-  return fetchRead<Page<ExpiredDevice>>(expiredServiceDevicesKey(query));
-}
 
 /** Public: no token needed. */
 export function quickQuery(guid: string): Promise<QuickQueryAnswer> {

@@ -1,4 +1,4 @@
-import { get } from './client';
+import { readKey } from './read';
 
 /** A time zone of the dictionary: IANA name, label in the caller's language, minutes east of UTC. */
 export interface TimeZoneOption {
@@ -8,6 +8,4 @@ export interface TimeZoneOption {
 }
 
 /** GET /base/BaseDict/queryTimeZoneByType (business-domain section 7): every time-zone select uses it. */
-export function queryTimeZoneByType(type: 'all' | 'common' = 'all'): Promise<TimeZoneOption[]> {
-  return get<TimeZoneOption[]>('/base/BaseDict/queryTimeZoneByType', { type });
-}
+export const timeZonesKey = (type: 'all' | 'common' = 'all') => readKey('/base/BaseDict/queryTimeZoneByType', { type });

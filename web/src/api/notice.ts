@@ -1,4 +1,4 @@
-import { post } from './client';
+import { readKey } from './read';
 
 /** A site notice shown after sign-in (spec section 3). noticeContent is HTML sanitised by the api. */
 export interface Notice {
@@ -19,6 +19,4 @@ export function noticeQueryFor(defaultCamp: boolean | undefined): NoticeQuery {
 }
 
 /** POST /base/BaseNotice/queryNotice: the notices a signed-in user of this site should see. */
-export function queryNotice(query: NoticeQuery): Promise<Notice[]> {
-  return post<Notice[]>('/base/BaseNotice/queryNotice', query);
-}
+export const queryNoticeKey = (query: NoticeQuery) => readKey('/base/BaseNotice/queryNotice', query, 'post');

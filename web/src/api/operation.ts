@@ -61,7 +61,7 @@ export interface PlatformSettings {
 }
 
 const SETTINGS = '/operation/SystemSetting';
-export const getPlatformSettings = (platformId: number) => get<PlatformSettings>(`${SETTINGS}/get`, { platformId });
+export const platformSettingsKey = (platformId: number) => readKey(`${SETTINGS}/get`, { platformId });
 export const savePlatformSettings = (body: Record<string, unknown>) => put<PlatformSettings>(`${SETTINGS}/save`, body);
 export const sendTestMessage = (platformId: number, channel: 'sms' | 'voice' | 'email', recipient: string) =>
   post<{ providerId: string }>(`${SETTINGS}/sendTest`, { platformId, channel, recipient });

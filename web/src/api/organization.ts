@@ -264,7 +264,7 @@ export interface Asset extends Omit<AssetInput, 'deviceIds'> {
 
 export const assetPageKey = (args: PageArgs & { combName?: string }) => readKey('/base/BaseAsset/page', args, 'post');
 export const assetPage = (args: PageArgs & { combName?: string }) => fetchRead<Page<Asset>>(assetPageKey(args));
-export const assetDetail = (id: number) => get<Asset>(`/base/BaseAsset/detail/${id}`);
+export const assetDetailKey = (id: number) => readKey(`/base/BaseAsset/detail/${id}`);
 export const saveAsset = (input: AssetInput) => (input.id ? put<Asset>('/base/BaseAsset/update', input) : post<Asset>('/base/BaseAsset/insert', input));
 export const deleteAsset = (id: number) => del<null>(`/base/BaseAsset/delete/${id}`);
 export const switchAsset = (id: number, enabled: boolean) => put<Asset>(`/base/BaseAsset/${enabled ? 'enable' : 'disable'}/${id}`);

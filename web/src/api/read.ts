@@ -12,7 +12,7 @@ export function readKey(path: string, params?: object | null, method: 'get' | 'p
   return method === 'get' ? [path, params ?? null] : [path, params ?? null, method];
 }
 
-/** The one fetcher (installed as SWR's default in _app). */
+/** The one fetcher (useRead gives it to SWR with every key). */
 export function fetchRead<T>(key: ReadKey): Promise<T> {
   const [path, params, method = 'get'] = key;
   return method === 'post' ? post<T>(path, params ?? {}) : get<T>(path, params ?? undefined);

@@ -1,8 +1,8 @@
 /** Storage calls (all under /storage): cold storages, freezers, virtual storages and cloud control. */
-import type { Page } from '@/components/ui/table';
-import type { ChartPoint, EnergyMonth, TemperatureUnit } from './device';
+import type { Channel } from './alarm';
+import type { ChartPoint, TemperatureUnit } from './device';
 import type { ExportFile } from './report';
-import { del, get, post, put, type RequestOptions } from './client';
+import { del, post, put, type RequestOptions } from './client';
 import { readKey } from './read';
 
 const BASE = '/storage';
@@ -173,9 +173,20 @@ export interface StorageParam {
   commandStatus: string | null;
 }
 
+export interface StorageParams {
+  deviceId: number | null;
+  params: StorageParam[];
+}
+
 export interface TopUp {
   devices: { deviceId: number; deviceName: string | null; deviceGuid: string; serviceExpireTime: string | null; smsCount: number; voiceCount: number }[];
   rechargePath: string;
+}
+
+/** A storage's alarm push setting (saved to every device of the storage). */
+export interface StoragePush {
+  channels: Channel[];
+  levels: { level: number; minutes: number; recipients: { name: string; email?: string | null; phone?: string | null; lang?: string }[] }[];
 }
 
 export type ControlAction = 'setpoint' | 'compressor' | 'defrost' | 'light';
@@ -197,17 +208,9 @@ export const OFFLINE_PROMPT = 3010;
 
 const path = (kind: StorageKind, action: string) => `${BASE}/${ENTITY[kind]}/${action}`;
 
-export function storagePage(kind: StorageKind, query: { start: number; pageSize: number; storageName?: string; status?: StorageStatus }): Promise<Page<Storage>> {
-  return post(path(kind, 'page'), query);
-}
+export const storageCountsKey = (kind: StorageKind, storageName?: string) => readKey(path(kind, 'statusCount'), storageName ? { storageName } : null);
 
-export function storageCounts(kind: StorageKind, storageName?: string): Promise<StorageCounts> {
-  return get(path(kind, 'statusCount'), storageName ? { storageName } : {});
-}
-
-export function storageDetail(kind: StorageKind, id: number): Promise<Storage> {
-  return get(path(kind, `detail/${id}`));
-}
+export const storageDetailKey = (kind: StorageKind, id: number) => readKey(path(kind, `detail/${id}`));
 
 export function saveStorage(kind: StorageKind, form: StorageForm, id: number | null, options?: RequestOptions): Promise<Storage> {
   return id === null ? post(path(kind, 'insert'), form, options) : put(path(kind, 'update'), { ...form, storageId: id }, options);
@@ -217,34 +220,26 @@ export function deleteStorage(kind: StorageKind, id: number): Promise<unknown> {
   return del(path(kind, `delete/${id}`));
 }
 
-export function storageOverview(kind: StorageKind, storageId: number): Promise<Overview> {
-  return get(path(kind, 'overview'), { storageId });
-}
+export const storageOverviewKey = (kind: StorageKind, storageId: number) => readKey(path(kind, 'overview'), { storageId });
 
-export function storageChart(kind: StorageKind, query: { storageId: number; start: string; end: string; unit: TemperatureUnit }): Promise<StorageChart> {
-  return get(path(kind, 'chart'), query);
-}
+export const storageChartKey = (kind: StorageKind, query: { storageId: number; start: string; end: string; unit: TemperatureUnit }) => readKey(path(kind, 'chart'), query);
 
 export const storagePageKey = ({ kind, ...query }: { kind: StorageKind; start: number; pageSize: number; storageName?: string; status?: StorageStatus }) =>
   readKey(path(kind, 'page'), query, 'post');
 export const storageAlarmsKey = (kind: StorageKind, storageId: number) => (query: { start: number; pageSize: number }) =>
   readKey(path(kind, 'alarmPage'), { ...query, storageId }, 'post');
 
-export function storageAlarms(kind: StorageKind, query: { storageId: number; start: number; pageSize: number }): Promise<Page<StorageAlarm>> {
-  return post(path(kind, 'alarmPage'), query);
+export const storagePushKey = (kind: StorageKind, storageId: number) => readKey(path(kind, 'pushSetting/get'), { storageId });
+
+export function saveStoragePush(kind: StorageKind, body: StoragePush & { storageId: number }): Promise<unknown> {
+  return post(path(kind, 'pushSetting/save'), body);
 }
 
-export function storageParams(kind: StorageKind, storageId: number): Promise<{ deviceId: number | null; params: StorageParam[] }> {
-  return get(path(kind, 'params'), { storageId });
-}
+export const storageParamsKey = (kind: StorageKind, storageId: number) => readKey(path(kind, 'params'), { storageId });
 
-export function storageTopUp(kind: StorageKind, storageId: number): Promise<TopUp> {
-  return get(path(kind, 'topUp'), { storageId });
-}
+export const storageTopUpKey = (kind: StorageKind, storageId: number) => readKey(path(kind, 'topUp'), { storageId });
 
-export function storageEnergy(kind: StorageKind, storageId: number): Promise<EnergyMonth[]> {
-  return get(path(kind, 'energy'), { storageId });
-}
+export const storageEnergyKey = (kind: StorageKind, storageId: number) => readKey(path(kind, 'energy'), { storageId });
 
 export function uploadStorageImage(file: File): Promise<{ name: string; url: string }> {
   const data = new FormData();
@@ -264,6 +259,4 @@ export function sendControl(body: { storageId: number; action: ControlAction; va
   return post(`${BASE}/CloudControl/send`, body, options);
 }
 
-export function controlCommands(storageId: number): Promise<StorageCommand[]> {
-  return get(`${BASE}/CloudControl/list`, { storageId });
-}
+export const controlCommandsKey = (storageId: number) => readKey(`${BASE}/CloudControl/list`, { storageId });

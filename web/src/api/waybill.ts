@@ -180,8 +180,8 @@ export const OFFLINE_CODE = 7001;
 
 export const waybillPage = (args: PageArgs & { keyword?: string; state?: WaybillState }) => post<Page<Waybill>>(`${W}/Waybill/page`, args);
 export const waybillPageKey = (args: PageArgs & { keyword?: string; state?: WaybillState }) => readKey(`${W}/Waybill/page`, args, 'post');
-export const waybillDetail = (id: number) => get<Waybill>(`${W}/Waybill/detail/${id}`);
-export const waybillStatus = (id: number) => get<WaybillStatus>(`${W}/Waybill/status`, { id });
+export const waybillDetailKey = (id: number) => readKey(`${W}/Waybill/detail/${id}`);
+export const waybillStatusKey = (id: number) => readKey(`${W}/Waybill/status`, { id });
 export const insertWaybill = (input: WaybillInput) => post<Waybill>(`${W}/Waybill/insert`, input);
 export const updateWaybill = (input: WaybillInput & { id: number }) => put<Waybill>(`${W}/Waybill/update`, input);
 export const deleteWaybill = (id: number) => del<null>(`${W}/Waybill/delete/${id}`);
@@ -191,7 +191,6 @@ export const disposeWaybill = (id: number, disposition: 'released' | 'rejected',
 
 export const waybillReport = (id: number, fileType: 'pdf' | 'csv' | 'xlsx') => post<{ id: number }>(`${W}/Waybill/report`, { id, fileType });
 
-export const fencePage = (args: PageArgs & { name?: string }) => post<Page<Fence>>(`${W}/Fence/page`, args);
 export const fencePageKey = (args: PageArgs & { name?: string }) => readKey(`${W}/Fence/page`, args, 'post');
 export const insertFence = (input: FenceInput) => post<Fence>(`${W}/Fence/insert`, input);
 export const updateFence = (input: FenceInput & { id: number }) => put<Fence>(`${W}/Fence/update`, input);
@@ -204,9 +203,9 @@ export const deleteTrackTemplate = (id: number) => del<null>(`${W}/TrackTemplate
 
 export const createShare = (waybillId: number, expire: string, expireAt?: string | null, pin?: string | null) =>
   post<WaybillShare>(`${W}/WaybillShare/insert`, { waybillId, expire, expireAt: expireAt ?? null, pin: pin || null });
-export const shareList = (waybillId: number) => get<WaybillShare[]>(`${W}/WaybillShare/list`, { waybillId });
+export const shareListKey = (waybillId: number) => readKey(`${W}/WaybillShare/list`, { waybillId });
 export const revokeShare = (id: number) => put<WaybillShare>(`${W}/WaybillShare/revoke/${id}`);
-export const shareAccessLog = (shareId: number) => get<ShareAccess[]>(`${W}/WaybillShare/accessLog`, { shareId });
+export const shareAccessLogKey = (shareId: number) => readKey(`${W}/WaybillShare/accessLog`, { shareId });
 
 /** Public calls: errors are shown by the page itself (no sign-in, no logout). */
 export const quickWaybill = (trackingNumber: string) => get<PublicWaybill>(`${W}/WaybillQuick/query`, { trackingNumber }, { handleErrors: false });

@@ -1,7 +1,7 @@
 /**
  * One hook per resource (design 7): each reads through useRead with the api module's request key,
  * so a request asked for by several pages is cached once (the device options of the message
- * filter, the report form, projects, assets and organisations are one entry).
+ * filter, the report form, projects, assets, organisations and storage probes are one entry).
  */
 import type { SWRConfiguration } from 'swr';
 import { devicePageKey, deviceDetailKey, statusCountKey, type Device, type DeviceDetail, type StatusCount } from '@/api/device';
@@ -17,11 +17,14 @@ import {
   type Role,
   type TemplateCodes,
 } from '@/api/organization';
+import { fencePageKey, type Fence } from '@/api/waybill';
 import type { Page } from '@/components/ui/table';
 import { useRead } from './useRead';
 
 /** How many of the account's devices a picker offers. */
 export const DEVICE_OPTIONS_SIZE = 200;
+/** How many of the account's electric fences a picker (and the waybill map) offers. */
+export const FENCE_OPTIONS_SIZE = 200;
 
 export function useDevicePage(query: Parameters<typeof devicePageKey>[0] | null, config?: SWRConfiguration<Page<Device>>) {
   return useRead<Page<Device>>(query ? devicePageKey(query) : null, config);
@@ -30,6 +33,11 @@ export function useDevicePage(query: Parameters<typeof devicePageKey>[0] | null,
 /** The account's devices for pickers (projects, assets, organisations, sharing, filters, reports). */
 export function useDeviceChoices(enabled = true) {
   return useDevicePage(enabled ? { start: 1, pageSize: DEVICE_OPTIONS_SIZE } : null);
+}
+
+/** The account's electric fences for the waybill form's pickers and the waybill map. */
+export function useFenceChoices() {
+  return useRead<Page<Fence>>(fencePageKey({ start: 1, pageSize: FENCE_OPTIONS_SIZE }));
 }
 
 export function useDeviceDetail(deviceId: number | null) {

@@ -3,10 +3,10 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
-import useSWR from 'swr';
 import type { SensorLimit } from '@/api/alarm';
-import { chartData, type DeviceDetail, type TemperatureUnit } from '@/api/device';
+import { chartDataKey, type ChartAnswer, type DeviceDetail, type TemperatureUnit } from '@/api/device';
 import { useSensorLimits } from '@/hooks/useAlarms';
+import { useRead } from '@/hooks/useRead';
 import { formatValue, inUnit, isoWithOffset, isTemperature, presetRange, RANGE_PRESETS, sensorParams, unitLabel, type RangePreset } from './helpers';
 import { SensorChart, type LimitLine } from './SensorChart';
 
@@ -77,11 +77,10 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
   const start = isoWithOffset(range[0]);
   const end = isoWithOffset(range[1]);
   const sensorList = [...chosen].sort((a, b) => a - b).join(',');
-  const { data, isLoading } = useSWR(
-    sensorList ? ['device-chart', device.id, start, end, sensorList, unit] : null,
-    () => chartData({ deviceId: device.id, start, end, sensors: sensorList, unit }),
-    { keepPreviousData: true, revalidateOnFocus: false },
-  );
+  const { data, isLoading } = useRead<ChartAnswer>(sensorList ? chartDataKey({ deviceId: device.id, start, end, sensors: sensorList, unit }) : null, {
+    keepPreviousData: true,
+    revalidateOnFocus: false,
+  });
   const shown = useMemo(() => sensors.filter((sensor) => chosen.includes(sensor.probeId as number)), [sensors, chosen]);
   const allLines = useMemo(() => limitLinesOf(shown, limits, unit, (kind, value) => t(`chart.${kind}`, { value })), [shown, limits, unit, t]);
   const limitLines = showLimits ? allLines : NO_LINES;

@@ -3,17 +3,18 @@ import type { ApexOptions } from 'apexcharts';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import styled, { useTheme } from 'styled-components';
-import useSWR from 'swr';
 import {
-  deviceCommands,
-  deviceEvents,
-  energyData,
-  latestData,
+  deviceCommandsKey,
+  deviceEventsKey,
+  energyDataKey,
+  latestDataKey,
   sendCommand,
   type DeviceCommand,
   type DeviceDetail,
   type DeviceEvent,
   type DeviceParam,
+  type EnergyMonth,
+  type Latest,
 } from '@/api/device';
 import { ApexChart } from './ApexChart';
 import { chartLocale } from './chartAxes';
@@ -24,6 +25,7 @@ import { Permitted } from '@/components/ui/Permitted';
 import { devicePermissionState } from '@/routes/permissions';
 import { StatusTag } from './StatusTag';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
+import { useRead } from '@/hooks/useRead';
 
 const Grid = styled.div`
   display: grid;
@@ -34,7 +36,7 @@ const Grid = styled.div`
 /** Real-time data: each sensor's latest value, battery and signal, refreshed every 30 s. */
 export function RealtimeTab({ device }: { device: DeviceDetail }) {
   const { t } = useTranslation('device');
-  const { data } = useSWR(['device-latest', device.id], () => latestData(device.id), { refreshInterval: LIST_REFRESH_MS, fallbackData: { ...device, deviceId: device.id } });
+  const { data } = useRead<Latest>(latestDataKey(device.id), { refreshInterval: LIST_REFRESH_MS, fallbackData: { ...device, deviceId: device.id } });
   const sensors = device.params.filter((param) => param.probeId !== null).sort((a, b) => (a.probeId ?? 0) - (b.probeId ?? 0));
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="realtime">
@@ -100,7 +102,7 @@ export function ParamsTab({ device }: { device: DeviceDetail }) {
   );
   const [form] = Form.useForm<Record<string, number | null>>();
   const [sending, setSending] = useState(false);
-  const commands = useSWR(writable.length ? ['device-commands', device.id] : null, () => deviceCommands(device.id), { refreshInterval: 10_000 });
+  const commands = useRead<DeviceCommand[]>(writable.length ? deviceCommandsKey(device.id) : null, { refreshInterval: 10_000 });
   const names = useMemo(() => Object.fromEntries(device.params.map((param) => [param.paramKey, param.paramName])), [device.params]);
   const current = useMemo(() => appliedValues(commands.data ?? []), [commands.data]);
 
@@ -200,7 +202,7 @@ export function ParamsTab({ device }: { device: DeviceDetail }) {
 export function EnergyTab({ device }: { device: DeviceDetail }) {
   const { t, i18n } = useTranslation('device');
   const theme = useTheme();
-  const { data } = useSWR(['device-energy', device.id], () => energyData(device.id));
+  const { data } = useRead<EnergyMonth[]>(energyDataKey(device.id));
   const months = data ?? [];
   const options: ApexOptions = {
     chart: { id: 'energy-chart', toolbar: { show: false }, foreColor: theme.colors.textSecondary, fontFamily: theme.fontFamily, ...chartLocale(i18n.language) },
@@ -220,7 +222,7 @@ export function EnergyTab({ device }: { device: DeviceDetail }) {
 /** Operation log of the device. */
 export function LogTab({ device }: { device: DeviceDetail }) {
   const { t } = useTranslation('device');
-  const { data, isLoading } = useSWR(['device-events', device.id], () => deviceEvents(device.id));
+  const { data, isLoading } = useRead<DeviceEvent[]>(deviceEventsKey(device.id));
   return (
     <Table<DeviceEvent>
       rowKey="id"

@@ -3,7 +3,9 @@ import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import useSWR from 'swr';
-import { expiredInfo, expiredServiceDevices, type ExpiredDevice } from '@/api/device';
+import { expiredInfo, expiredServiceDevicesKey, type ExpiredDevice } from '@/api/device';
+import type { Page } from '@/components/ui/table';
+import { useRead } from '@/hooks/useRead';
 import { formatDate } from './format';
 
 /** Expired-device table: page size 5, no size changer (console-shell spec 9). */
@@ -25,9 +27,7 @@ function ExpiredDevicesTable({ accountId, initialFlag, onOpen }: { accountId: nu
   const { t } = useTranslation('device');
   const [flag, setFlag] = useState(initialFlag);
   const [page, setPage] = useState(1);
-  const { data, isLoading } = useSWR(['expired-devices', accountId, flag, page], () =>
-    expiredServiceDevices({ start: page, pageSize: EXPIRED_PAGE_SIZE, accountId, expiredFlag: flag }),
-  );
+  const { data, isLoading } = useRead<Page<ExpiredDevice>>(expiredServiceDevicesKey({ start: page, pageSize: EXPIRED_PAGE_SIZE, accountId, expiredFlag: flag }));
   // A later page that came back empty: one page back.
   if (data && page > 1 && data.list.length === 0) setPage(page - 1);
   return (
@@ -76,6 +76,7 @@ export function ExpiredDevicesModal({ accountId }: { accountId: number }) {
   const { t } = useTranslation('device');
   const router = useRouter();
   const [closed, setClosed] = useState(false);
+  // Not a useRead: a failing reminder stays silent (handleErrors false), which the one fetcher cannot do.
   const { data } = useSWR(['expired-info', accountId], () => expiredInfo(), {
     revalidateOnFocus: false,
     revalidateOnReconnect: false,

@@ -63,6 +63,7 @@ export function QuickQueryView({ variant = 'pc' }: { variant?: QuickQueryVariant
   const router = useRouter();
   const guid = firstOf(router.query.guid);
   const valid = GUID_PATTERN.test(guid) && guid.length <= DEVICE_GUID_MAX;
+  // Not a useRead: the page shows a public lookup's failure itself (handleErrors false), which the one fetcher cannot.
   const { data, error, isLoading } = useSWR(valid ? ['quick-query', guid] : null, () => quickQuery(guid), { shouldRetryOnError: false, revalidateOnFocus: false });
   const sensors = data ? sensorParams(data.params) : [];
 

@@ -1,9 +1,9 @@
 import { Descriptions, Segmented, Space, Spin, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
-import useSWR from 'swr';
-import { trackData, type DeviceDetail } from '@/api/device';
+import { trackDataKey, type DeviceDetail, type TrackPoint } from '@/api/device';
 import { DeviceMap, type MapMarker } from '@/components/map/DeviceMap';
+import { useRead } from '@/hooks/useRead';
 import { formatTime } from './format';
 import { isoWithOffset, presetRange, type RangePreset } from './helpers';
 
@@ -29,7 +29,7 @@ export function TrackTab({ device }: { device: DeviceDetail }) {
   const [range, setRange] = useState<TrackRange>('h24');
   // The range is fixed when chosen (not at every render), so the request key stays stable.
   const [bounds, setBounds] = useState(() => presetRange('h24').map(isoWithOffset));
-  const { data, isLoading } = useSWR(['device-track', device.id, ...bounds], () => trackData(device.id, bounds[0], bounds[1]), { keepPreviousData: true, revalidateOnFocus: false });
+  const { data, isLoading } = useRead<TrackPoint[]>(trackDataKey(device.id, bounds[0], bounds[1]), { keepPreviousData: true, revalidateOnFocus: false });
   const track = useMemo(() => (data ?? []).map((point) => ({ lat: point.lat, lng: point.lng })), [data]);
   const markers = useMemo<MapMarker[]>(() => {
     const last = data?.[data.length - 1];

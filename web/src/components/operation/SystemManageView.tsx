@@ -1,10 +1,11 @@
 import { App, Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useState } from 'react';
-import useSWR from 'swr';
-import { customPagePage } from '@/api/customization';
-import { getPlatformSettings, savePlatformSettings, sendTestMessage, type PlatformSettings } from '@/api/operation';
+import { customPagePageKey, type CustomPage } from '@/api/customization';
+import { platformSettingsKey, savePlatformSettings, sendTestMessage, type PlatformSettings } from '@/api/operation';
 import { showServerErrors } from '@/components/account/serverErrors';
+import type { Page } from '@/components/ui/table';
+import { useRead } from '@/hooks/useRead';
 import { useTimeZones } from '@/hooks/useTimeZones';
 
 type Channel = 'sms' | 'voice' | 'email';
@@ -34,10 +35,10 @@ export function SystemManageView() {
   const [form] = Form.useForm();
   const [picked, setPlatformId] = useState<number | null>(null);
   const [testTo, setTestTo] = useState<Record<Channel, string>>({ sms: '', voice: '', email: '' });
-  const platforms = useSWR(['system-platforms'], () => customPagePage({ start: 1, pageSize: 200 }));
+  const platforms = useRead<Page<CustomPage>>(customPagePageKey({ start: 1, pageSize: 200 }));
   // Until one is picked: the oldest platform (the operator's own).
   const platformId = picked ?? platforms.data?.list.at(-1)?.id ?? null;
-  const settings = useSWR(platformId ? ['platform-settings', platformId] : null, () => getPlatformSettings(platformId as number));
+  const settings = useRead<PlatformSettings>(platformId ? platformSettingsKey(platformId) : null);
   const { options: zones } = useTimeZones(settings.data?.defaultTimeZone);
   useEffect(() => {
     if (settings.data) form.setFieldsValue(formValues(settings.data));

@@ -4,11 +4,11 @@ import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
-import useSWR from 'swr';
-import { assetDetail, assetPageKey, deleteAsset, saveAsset, switchAsset, type Asset, type AssetInput } from '@/api/organization';
+import { assetDetailKey, assetPageKey, deleteAsset, saveAsset, switchAsset, type Asset, type AssetInput } from '@/api/organization';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
+import { useRead } from '@/hooks/useRead';
 import { ConfirmAction, treeOptions, useDeviceOptions, useOrganizations } from './common';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 
@@ -176,7 +176,7 @@ export function AssetListView() {
 export function AssetDetailView({ assetId }: { assetId: number | null }) {
   const { t } = useTranslation('organization');
   const router = useRouter();
-  const { data: asset, error, mutate } = useSWR(assetId ? ['asset', assetId] : null, () => assetDetail(assetId as number));
+  const { data: asset, error, mutate } = useRead<Asset>(assetId ? assetDetailKey(assetId) : null);
   const [editing, setEditing] = useState(false);
   if (!assetId || error) return <Result status="warning" title={t('asset.unknown')} extra={<Button onClick={() => router.push('/asset/list')}>{t('back')}</Button>} />;
   if (!asset) return <Skeleton active />;

@@ -121,6 +121,7 @@ export function SessionProvider({ needsAccount, children }: { needsAccount: bool
   }, [endSession]);
 
   const wantInfo = booted && token !== null && needsAccount && !ending;
+  // Not a useRead: the session's account (checked for roles), keyed by the token on purpose so a new sign-in never sees the last one's.
   const { data: info, error, mutate } = useSWR(wantInfo ? ([ACCOUNT_INFO_KEY, token] as const) : null, loadAccountInfo, {
     revalidateOnFocus: false,
     revalidateOnReconnect: false,

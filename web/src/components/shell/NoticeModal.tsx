@@ -2,9 +2,9 @@ import { Checkbox, Modal } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
-import useSWR from 'swr';
-import { noticeQueryFor, queryNotice } from '@/api/notice';
+import { noticeQueryFor, queryNoticeKey, type Notice } from '@/api/notice';
 import { useSiteBranding } from '@/components/site/SiteContext';
+import { useRead } from '@/hooks/useRead';
 import { dismissNotice, isNoticeDismissed } from '@/utils/noticeStore';
 
 const Content = styled.div`
@@ -27,7 +27,8 @@ export function NoticeModal({ accountId }: { accountId: number }) {
   const { t } = useTranslation('shell');
   const branding = useSiteBranding();
   const query = noticeQueryFor(branding?.defaultCamp);
-  const { data } = useSWR(['notices', accountId, query.noticeCamp], () => queryNotice(query), {
+  // The account is not part of the request: signing in clears the cache; only "don't remind again" is per account.
+  const { data } = useRead<Notice[]>(queryNoticeKey(query), {
     revalidateOnFocus: false,
     revalidateOnReconnect: false,
     revalidateIfStale: false,

@@ -3,11 +3,11 @@ import { App, Button, type ButtonProps, Card, InputNumber, Result, Skeleton, Spa
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import useSWR from 'swr';
 import { ApiError } from '@/api/errors';
-import { controlCommands, OFFLINE_PROMPT, sendControl, storageDetail, type ControlAction, type StorageCommand } from '@/api/storage';
+import { controlCommandsKey, OFFLINE_PROMPT, sendControl, storageDetailKey, type ControlAction, type Storage, type StorageCommand } from '@/api/storage';
 import { formatTime } from '@/components/device/format';
 import { Permitted } from '@/components/ui/Permitted';
+import { useRead } from '@/hooks/useRead';
 import { ControllerState, EnergyTab, useOverview } from './StorageTabs';
 
 const STATUS_COLOR = { pending: 'processing', applied: 'success', failed: 'error' } as const;
@@ -21,8 +21,8 @@ export function CloudControlView({ storageId }: { storageId: number | null }) {
   const { t } = useTranslation('storage');
   const router = useRouter();
   const { modal, message } = App.useApp();
-  const { data: storage, error } = useSWR(storageId ? ['storage-detail', 'storage', storageId] : null, () => storageDetail('storage', storageId as number));
-  const commands = useSWR(storageId ? ['/storage/CloudControl/list', storageId] : null, () => controlCommands(storageId as number), {
+  const { data: storage, error } = useRead<Storage>(storageId ? storageDetailKey('storage', storageId) : null);
+  const commands = useRead<StorageCommand[]>(storageId ? controlCommandsKey(storageId) : null, {
     refreshInterval: (latest) => (latest?.some((c) => c.status === 'pending') ? 2000 : 15_000),
   });
   const [setpoint, setSetpoint] = useState<number | null>(null);
@@ -125,7 +125,7 @@ export function CloudControlView({ storageId }: { storageId: number | null }) {
 }
 
 function LiveState({ storageId }: { storageId: number }) {
-  const { data: storage } = useSWR(['storage-detail', 'storage', storageId], () => storageDetail('storage', storageId));
+  const { data: storage } = useRead<Storage>(storageDetailKey('storage', storageId));
   return storage ? <LiveStateOf storage={storage} /> : null;
 }
 

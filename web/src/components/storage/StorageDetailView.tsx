@@ -4,12 +4,12 @@ import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import useSWR from 'swr';
-import { storageDetail, type StorageBlock, type StorageKind } from '@/api/storage';
+import { storageDetailKey, type Storage, type StorageBlock, type StorageKind } from '@/api/storage';
 import { AlarmTab, ChartTab, EnergyTab, InfoTab, OverviewTab, ParamsTab, PushTab, TopUpTab } from './StorageTabs';
 import { StorageStatusTag } from './StorageStatusTag';
 import { StorageReportButton } from './StorageReportButton';
 import { Permitted } from '@/components/ui/Permitted';
+import { useRead } from '@/hooks/useRead';
 
 /**
  * Cold storage / virtual storage / freezer detail (business spec 2 "Cold storage tabs"): system
@@ -19,7 +19,7 @@ import { Permitted } from '@/components/ui/Permitted';
 export function StorageDetailView({ kind, storageId }: { kind: StorageKind; storageId: number | null }) {
   const { t } = useTranslation('storage');
   const router = useRouter();
-  const { data: storage, error } = useSWR(storageId ? ['storage-detail', kind, storageId] : null, () => storageDetail(kind, storageId as number));
+  const { data: storage, error } = useRead<Storage>(storageId ? storageDetailKey(kind, storageId) : null);
   const [tab, setTab] = useState('overview');
   const listPath = kind === 'freezer' ? '/freezer/list' : '/storage/list';
 

@@ -2,12 +2,11 @@ import { DeleteOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons'
 import { App, Button, Form, Input, InputNumber, Modal, Select, Space, Switch, Upload } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
-import useSWR from 'swr';
-import { devicePage } from '@/api/device';
 import { ApiError } from '@/api/errors';
 import { saveStorage, uploadStorageImage, ZONES, type ProbeInput, type Storage, type StorageForm, type StorageKind } from '@/api/storage';
 import { showServerErrors } from '@/components/account/serverErrors';
 import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
+import { useDeviceChoices } from '@/hooks/resources';
 
 /** Field limits of business-domain section 5. */
 export const LIMITS: Record<string, number> = {
@@ -37,7 +36,7 @@ export function StorageFormModal({ kind, storage, onClose, onSaved }: { kind: St
   const [form] = Form.useForm<FormValues>();
   const [saving, setSaving] = useState(false);
   const [images, setImages] = useState<string[]>(storage?.images ?? []);
-  const devices = useSWR(['/device/Device/page', 'storage-probes'], () => devicePage({ start: 1, pageSize: 200 }));
+  const devices = useDeviceChoices();
   const deviceOptions = useMemo(() => (devices.data?.list ?? []).map((d) => ({ value: d.id, label: `${d.deviceName} (${d.deviceGuid})` })), [devices.data]);
   const sensorsOf = (deviceId: number | undefined) =>
     (devices.data?.list.find((d) => d.id === deviceId)?.sensors ?? []).map((s) => ({ value: s.probeId, label: s.paramName }));

@@ -3,13 +3,13 @@ import { Button, Input, Popconfirm, Segmented, Space, Typography } from 'antd';
 import Link from 'next/link';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import useSWR from 'swr';
-import { deleteStorage, storageCounts, storagePageKey, type Storage, type StorageKind, type StorageStatus } from '@/api/storage';
+import { deleteStorage, storageCountsKey, storagePageKey, type Storage, type StorageCounts, type StorageKind, type StorageStatus } from '@/api/storage';
 import { formatTime } from '@/components/device/format';
 import { formatValue } from '@/components/device/helpers';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
+import { useRead } from '@/hooks/useRead';
 import { useViewport } from '@/hooks/useViewport';
 import { StorageFormModal } from './StorageFormModal';
 import { StorageStatusTag } from './StorageStatusTag';
@@ -54,7 +54,7 @@ export function StorageListView({ route }: { route: 'storage.list' | 'freezer.li
   const [editing, setEditing] = useState<{ storage: Storage | null } | null>(null);
   const filters = { kind, storageName: name.trim() || undefined, status: status === 'all' ? undefined : status };
   const list = usePagedQuery<Storage, typeof filters>(storagePageKey, filters);
-  const counts = useSWR(['/storage/statusCount', kind, filters.storageName], () => storageCounts(kind, filters.storageName), {
+  const counts = useRead<StorageCounts>(storageCountsKey(kind, filters.storageName), {
     refreshInterval: REFRESH_MS,
   });
   const refresh = () => {

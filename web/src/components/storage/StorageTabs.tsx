@@ -3,26 +3,31 @@ import Link from 'next/link';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
-import useSWR from 'swr';
 import { CHANNELS, type Channel } from '@/api/alarm';
-import { get, post } from '@/api/client';
-import type { DeviceParam, TemperatureUnit } from '@/api/device';
+import type { DeviceParam, EnergyMonth, TemperatureUnit } from '@/api/device';
 import {
+  saveStoragePush,
   storageAlarmsKey,
-  storageChart,
-  storageEnergy,
-  storageOverview,
-  storageParams,
-  storageTopUp,
+  storageChartKey,
+  storageEnergyKey,
+  storageOverviewKey,
+  storageParamsKey,
+  storagePushKey,
+  storageTopUpKey,
   type Overview,
   type Probe,
   type Storage,
   type StorageAlarm,
+  type StorageChart,
+  type StorageParams,
+  type StoragePush,
+  type TopUp,
 } from '@/api/storage';
 import { formatDate, formatTime } from '@/components/device/format';
 import { formatValue, isoWithOffset, presetRange, RANGE_PRESETS, type RangePreset } from '@/components/device/helpers';
 import { SensorChart, type LimitLine } from '@/components/device/SensorChart';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
+import { useRead } from '@/hooks/useRead';
 import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
 
 /** Live values refresh every 10 s on the overview. */
@@ -61,9 +66,7 @@ function ProbeTile({ probe }: { probe: Probe }) {
 }
 
 export function useOverview(storage: Storage) {
-  return useSWR<Overview>(['/storage/overview', storage.kind, storage.id], () => storageOverview(storage.kind, storage.id), {
-    refreshInterval: OVERVIEW_REFRESH_MS,
-  });
+  return useRead<Overview>(storageOverviewKey(storage.kind, storage.id), { refreshInterval: OVERVIEW_REFRESH_MS });
 }
 
 /** The controller's state (setpoint, compressor, fan, defrost, door, light) as a row of figures. */
@@ -138,9 +141,7 @@ export function ChartTab({ storage }: { storage: Storage }) {
   const [preset, setPreset] = useState<RangePreset>('h24');
   const [unit, setUnit] = useState<TemperatureUnit>('C');
   const [start, end] = useMemo(() => presetRange(preset), [preset]);
-  const { data, isLoading } = useSWR(['/storage/chart', storage.kind, storage.id, preset, unit], () =>
-    storageChart(storage.kind, { storageId: storage.id, start: isoWithOffset(start), end: isoWithOffset(end), unit }),
-  );
+  const { data, isLoading } = useRead<StorageChart>(storageChartKey(storage.kind, { storageId: storage.id, start: isoWithOffset(start), end: isoWithOffset(end), unit }));
   const params = useMemo<DeviceParam[]>(
     () =>
       (data?.series ?? []).map((series, index) => ({
@@ -211,23 +212,17 @@ interface PushForm {
   phone: string;
 }
 
-interface StoragePush {
-  channels: Channel[];
-  levels: { level: number; minutes: number; recipients: { name: string; email?: string | null; phone?: string | null }[] }[];
-}
-
 /** The alarm push setting of the storage: channels and first-level recipients, saved to every device. */
 export function PushTab({ storage }: { storage: Storage }) {
   const { t } = useTranslation('storage');
   const { message } = App.useApp();
-  const path = storage.kind === 'freezer' ? 'Freezer' : storage.kind === 'virtual' ? 'VirtualStorage' : 'ColdStorage';
-  const { data, mutate } = useSWR(['/storage/pushSetting', storage.id], () => get<StoragePush>(`/storage/${path}/pushSetting/get`, { storageId: storage.id }));
+  const { data, mutate } = useRead<StoragePush>(storagePushKey(storage.kind, storage.id));
   const [form] = Form.useForm<PushForm>();
   if (!data) return <Card loading />;
   const first = data.levels[0]?.recipients[0];
   const save = async (values: PushForm) => {
     const recipient = { name: values.name, email: values.email || null, phone: values.phone || null, lang: 'zh-CN' };
-    await post(`/storage/${path}/pushSetting/save`, { storageId: storage.id, channels: values.channels, levels: [{ level: 1, minutes: 0, recipients: [recipient] }] });
+    await saveStoragePush(storage.kind, { storageId: storage.id, channels: values.channels, levels: [{ level: 1, minutes: 0, recipients: [recipient] }] });
     message.success(t('push.saved'));
     void mutate();
   };
@@ -270,7 +265,7 @@ export function PushTab({ storage }: { storage: Storage }) {
 
 export function ParamsTab({ storage }: { storage: Storage }) {
   const { t } = useTranslation('storage');
-  const { data } = useSWR(['/storage/params', storage.kind, storage.id], () => storageParams(storage.kind, storage.id), { refreshInterval: OVERVIEW_REFRESH_MS });
+  const { data } = useRead<StorageParams>(storageParamsKey(storage.kind, storage.id), { refreshInterval: OVERVIEW_REFRESH_MS });
   return (
     <Table
       rowKey="paramKey"
@@ -291,7 +286,7 @@ export function ParamsTab({ storage }: { storage: Storage }) {
 
 export function TopUpTab({ storage }: { storage: Storage }) {
   const { t } = useTranslation('storage');
-  const { data } = useSWR(['/storage/topUp', storage.kind, storage.id], () => storageTopUp(storage.kind, storage.id));
+  const { data } = useRead<TopUp>(storageTopUpKey(storage.kind, storage.id));
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <Table
@@ -315,7 +310,7 @@ export function TopUpTab({ storage }: { storage: Storage }) {
 
 export function EnergyTab({ storage }: { storage: Storage }) {
   const { t } = useTranslation('storage');
-  const { data } = useSWR(['/storage/energy', storage.kind, storage.id], () => storageEnergy(storage.kind, storage.id));
+  const { data } = useRead<EnergyMonth[]>(storageEnergyKey(storage.kind, storage.id));
   return (
     <Table
       rowKey="month"

@@ -65,6 +65,7 @@ export function PublicWaybillView({ variant }: { variant: PublicVariant }) {
   const mobile = variant !== 'pc';
   const id = firstOf(router.query.id);
   const [input, setInput] = useState(id);
+  // Not a useRead: the page shows a public lookup's failure itself (handleErrors false), which the one fetcher cannot.
   const { data, error, isLoading } = useSWR(id ? ['public-waybill', id] : null, () => quickWaybill(id), { shouldRetryOnError: false });
   const search = (value: string) => void router.push({ pathname: PATHS[variant === 'mobileDetail' ? 'mobileList' : variant], query: { id: value.trim() } });
   return (
@@ -107,6 +108,7 @@ export function SharedWaybillView() {
   const token = firstOf(router.query.token);
   const [pin, setPin] = useState('');
   const [tried, setTried] = useState('');
+  // Not a useRead: the page handles the failure itself (PIN asked, expired, revoked), so handleErrors is false.
   const { data, error, isLoading } = useSWR(token ? ['shared-waybill', token, tried] : null, () => viewShare(token, tried), { shouldRetryOnError: false, revalidateOnFocus: false });
   const failure = error instanceof ApiError ? error : null;
   const needPin = Boolean(failure && (failure.body as { data?: { needPin?: boolean } } | undefined)?.data?.needPin);

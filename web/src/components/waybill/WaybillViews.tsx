@@ -2,43 +2,46 @@ import { Button, Card, DatePicker, Descriptions, Drawer, Input, Modal, Popconfir
 import dayjs from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import useSWR from 'swr';
 import { ApiError } from '@/api/errors';
 import {
   createShare,
   deleteWaybill,
   disposeWaybill,
-  fencePage,
   insertWaybill,
   OFFLINE_CODE,
   revokeShare,
-  shareAccessLog,
-  shareList,
+  shareAccessLogKey,
+  shareListKey,
   startWaybill,
   stopWaybill,
   updateWaybill,
-  waybillDetail,
+  waybillDetailKey,
   waybillPageKey,
   waybillReport,
-  waybillStatus,
+  waybillStatusKey,
   type Fence,
+  type ShareAccess,
   type Waybill,
   type WaybillInput,
+  type WaybillShare,
   type WaybillState,
+  type WaybillStatus,
 } from '@/api/waybill';
 import { formatTime } from '@/components/device/format';
 import { useDeviceOptions } from '@/components/organization/common';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
+import { useFenceChoices } from '@/hooks/resources';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
+import { useRead } from '@/hooks/useRead';
 import { AlarmTab, ChartTab, StateTag } from './StatusPanel';
 import { WaybillTrackStatus } from './TrackTemplates';
 
 const LIST = 'waybill.list';
 
 export function useFences() {
-  const { data } = useSWR('waybill-fences', () => fencePage({ start: 1, pageSize: 200 }));
+  const { data } = useFenceChoices();
   return data?.list ?? [];
 }
 
@@ -328,13 +331,13 @@ function InfoTab({ waybill, onChanged }: { waybill: Waybill; onChanged: () => vo
 
 function SharesTab({ waybill }: { waybill: Waybill }) {
   const { t } = useTranslation('waybill');
-  const { data, mutate } = useSWR(['waybill-shares', waybill.id], () => shareList(waybill.id));
+  const { data, mutate } = useRead<WaybillShare[]>(shareListKey(waybill.id));
   const [expire, setExpire] = useState('1d');
   const [expireAt, setExpireAt] = useState<string | null>(null);
   const [pin, setPin] = useState('');
   const [created, setCreated] = useState<string | null>(null);
   const [logOf, setLogOf] = useState<number | null>(null);
-  const { data: log } = useSWR(logOf ? ['waybill-share-log', logOf] : null, () => shareAccessLog(logOf as number));
+  const { data: log } = useRead<ShareAccess[]>(logOf ? shareAccessLogKey(logOf) : null);
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="waybill-shares">
       <Permitted route={LIST} action="share">
@@ -407,9 +410,9 @@ function SharesTab({ waybill }: { waybill: Waybill }) {
 export function WaybillDetailDrawer({ waybill: opened, onClose, onChanged }: { waybill: Waybill | null; onClose: () => void; onChanged: () => void }) {
   const { t } = useTranslation('waybill');
   const fences = useFences();
-  const { data: fresh, mutate: reloadWaybill } = useSWR(opened ? ['waybill', opened.id] : null, () => waybillDetail((opened as Waybill).id));
+  const { data: fresh, mutate: reloadWaybill } = useRead<Waybill>(opened ? waybillDetailKey(opened.id) : null);
   const waybill = opened ? (fresh?.id === opened.id ? fresh : opened) : null;
-  const { data: status, mutate } = useSWR(opened ? ['waybill-status', opened.id] : null, () => waybillStatus((opened as Waybill).id), { refreshInterval: 30_000 });
+  const { data: status, mutate } = useRead<WaybillStatus>(opened ? waybillStatusKey(opened.id) : null, { refreshInterval: 30_000 });
   const changed = () => {
     onChanged();
     void mutate();
