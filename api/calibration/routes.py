@@ -36,7 +36,7 @@ from api.calibration.schemas import (
     ItemFileQuerySchema,
     ItemResultsSchema,
     OrderDownloadSchema,
-    PaymentSchema,
+    ApplicationPaymentSchema,
     PriceSchema,
     QuickOrderHandleSchema,
     QuickOrderInputSchema,
@@ -143,7 +143,7 @@ class Status(MethodView):
 class PayOrder(MethodView):
     @blp.requires(None, access=OPERATE, **{APPLICATION: "applicationId"})
     @blp.arguments(ApplicationIdSchema)
-    @blp.response(200, PaymentSchema)
+    @blp.response(200, ApplicationPaymentSchema)
     @missing()
     def post(self, args):
         """Customer: the payment area's order for a submitted application (its price, computed by the

@@ -162,7 +162,7 @@ class CertificateBriefSchema(Schema):
     url = ma.fields.String(metadata={"description": "public verification page (the QR code's link)"})
 
 
-class PaymentSchema(Schema):
+class ApplicationPaymentSchema(Schema):
     """The payment area's order paying an application (pay it with /api/payment/payment/*)."""
 
     applicationId = ma.fields.Integer()
@@ -176,7 +176,9 @@ class PaymentSchema(Schema):
 
 
 class ApplicationDetailSchema(ApplicationSchema):
-    payment = ma.fields.Nested(PaymentSchema, allow_none=True, metadata={"description": "null: not paid online yet"})
+    payment = ma.fields.Nested(
+        ApplicationPaymentSchema, allow_none=True, metadata={"description": "null: not paid online yet"}
+    )
     history = ma.fields.List(ma.fields.Nested(HistorySchema))
     certificates = ma.fields.List(ma.fields.Nested(CertificateBriefSchema))
     hasReport = ma.fields.Boolean()
