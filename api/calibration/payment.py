@@ -121,11 +121,13 @@ def answer(application: Application, order: Order) -> dict:
 
 def payment_of(application: Application) -> dict | None:
     """The order the detail shows: the first paid (the one that confirmed it), else the latest refunded,
-    else the open one (None: none yet)."""
+    else the latest open one (None: none yet)."""
     found = orders.orders_of(PURPOSE, application.id)  # newest first
     for status in SHOWN:
         rows = [o for o in found if o.pay_status == status]
-        order = (rows[-1] if status == PayStatus.PAID else rows[0]) if rows else None
+        if status == PayStatus.PAID:
+            rows.sort(key=lambda o: (o.pay_time, o.id))
+        order = rows[0] if rows else None
         if order is not None:
             return answer(application, order)
     return None

@@ -211,7 +211,7 @@ def test_a_late_payment_of_a_closed_order_is_recorded_as_extra(app, client, peop
     assert notify(client, wechat_fake, second["orderCode"]) == 204
     assert notify(client, wechat_fake, first["orderCode"]) == 204  # the old QR code was paid too
     after = detail(client, people["a"], application["applicationId"])
-    assert after["calibrationStatus"] == states.CONFIRMED
+    assert after["calibrationStatus"] == states.CONFIRMED and after["payment"]["orderCode"] == second["orderCode"]
     assert payments_in_history(after) == [
         ("paid", "wechat_native", second["orderCode"]),
         ("extra", "wechat_native", first["orderCode"]),
