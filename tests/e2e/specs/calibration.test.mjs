@@ -137,8 +137,7 @@ describe('calibration service (issue 25)', () => {
         const qr = page.getByTestId('wechat-qr');
         await qr.waitFor();
         orderCode = await scan(qr);
-        await page.waitForURL(/\/mobilePay\/success\?/, { timeout: 20_000 });
-        await page.getByTestId('pay-result').waitFor();
+        await page.getByTestId('pay-result').waitFor({ timeout: 20_000 });
         await screenshot(page, `calibration-mobile-paid-${lang}-390`);
         await page.getByTestId('pay-return').click();
         await page.waitForURL(new RegExp(`/mobile/calibration/order/${applicationId}`));

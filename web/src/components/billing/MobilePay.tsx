@@ -53,9 +53,15 @@ export function MobilePayView() {
   if (!orderCode || !order) return <Narrow>{orderCode ? <Spin /> : <Result status="404" />}</Narrow>;
   const back = router.query.back;
   const done = () => void router.push(successPath(orderCode, back));
+  // Paid (here, or the QR code's poll saw it first): the result, the order and the way back.
   if (order.payStatus !== 'unpaid')
     return (
       <Narrow>
+        {order.payStatus === 'paid' ? (
+          <div data-testid="pay-result">
+            <Result status="success" title={paidTitle(t, order)} />
+          </div>
+        ) : null}
         <OrderSummary order={order} />
         <Link href={returnPathOf(back, order)} style={{ display: 'inline-block', marginTop: 16 }} data-testid="pay-return">
           {t('pay.return')}
