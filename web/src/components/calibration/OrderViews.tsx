@@ -152,6 +152,11 @@ function CancelRequest({ order, onDone }: { order: ApplicationDetail; onDone: ()
         }}
       >
         <Input.TextArea rows={3} maxLength={200} placeholder={t('cancel.reason')} value={reason} onChange={(e) => setReason(e.target.value)} />
+        {order.payment?.payStatus === 'paid' ? (
+          <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+            {t(order.payment.payType === 'offline' ? 'cancel.refundByLab' : 'cancel.refund')}
+          </Typography.Paragraph>
+        ) : null}
       </Modal>
     </>
   );

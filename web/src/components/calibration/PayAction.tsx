@@ -67,9 +67,11 @@ export function PayAction({ order, mobile, onPaid }: { order: ApplicationDetail;
             <Typography.Title level={3} style={{ margin: 0 }} data-testid="calibration-pay-amount" data-cents={payment.payFee}>
               {money(payment.payFee, payment.currency)}
             </Typography.Title>
-            <Typography.Text type="secondary">
-              {tb('field.orderCode')}: {payment.orderCode}
-            </Typography.Text>
+            {codeUrl ? null : (
+              <Typography.Text type="secondary">
+                {tb('field.orderCode')}: {payment.orderCode}
+              </Typography.Text>
+            )}
             {codeUrl ? (
               <WechatQr
                 codeUrl={codeUrl}
