@@ -135,16 +135,22 @@ class PaymentMerchant(TimestampMixin, Model):
 
 
 class Order(TimestampMixin, Model):
-    """An order of service for devices (and SMS / voice packs). `order_fee` is the list price,
-    `pay_fee` what is due after discounts, activity, coupon; both in cents."""
+    """An order of service for devices (and SMS / voice packs), or of something another area sells
+    (`purpose` + `subject_id`: a calibration application; api/billing/settlements.py). `order_fee` is
+    the list price, `pay_fee` what is due after discounts, activity, coupon; both in cents."""
 
     __tablename__ = "billing_order"
-    __table_args__ = (Index("ix_billing_order_owner", "owner_account_id", "id"),)
+    __table_args__ = (
+        Index("ix_billing_order_owner", "owner_account_id", "id"),
+        Index("ix_billing_order_subject", "purpose", "subject_id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     platform_id: Mapped[int] = mapped_column(ForeignKey("platform.id", ondelete="CASCADE"), index=True)
     owner_account_id: Mapped[int] = mapped_column(ForeignKey("account.id", ondelete="CASCADE"))
     order_code: Mapped[str] = mapped_column(String(20), unique=True)
+    purpose: Mapped[str] = mapped_column(String(20), default="service", server_default="service")
+    subject_id: Mapped[int | None] = mapped_column()  # what the purpose's area sells (its id there)
     package_id: Mapped[int | None] = mapped_column(ForeignKey("service_package.id", ondelete="SET NULL"))
     package_name: Mapped[str | None] = mapped_column(String(20))
     level_id: Mapped[int | None] = mapped_column()

@@ -12,7 +12,7 @@ from flask_babel import gettext
 from sqlalchemy import select
 
 from api.account.auth import require_account
-from api.billing import orders, payments
+from api.billing import orders, payments, settlements
 from api.billing.models import Order, PayStatus, PayType
 from api.device.models import Device
 from api.extensions.db import db, paginate, utcnow
@@ -105,11 +105,14 @@ def export_csv(args: dict) -> Response:
     )
 
 
-def refund(order_id: int, reason: str | None) -> Order:
-    """Refund a paid online order: the payment goes back through its provider, then the service it
-    added is taken back from devices whose expiry it still sets (a later order's extension stays)."""
-    order = find(order_id)
-    if order.pay_status != PayStatus.PAID or order.pay_type in NON_REFUNDABLE or order.pay_type is None:
+def refundable(order: Order) -> bool:
+    return order.pay_status == PayStatus.PAID and order.pay_type is not None and order.pay_type not in NON_REFUNDABLE
+
+
+def refund_order(order: Order, reason: str | None) -> None:
+    """Give a paid online order's money back through its provider and mark it refunded; the area
+    that sold it (a registered settlement) is told. Not committed: the caller commits."""
+    if not refundable(order):
         raise ApiError(gettext("This order is non-refundable"), code=3006)
     if order.pay_fee > 0:
         # The money first: a provider that refuses leaves the order paid and its service in place.
@@ -117,6 +120,16 @@ def refund(order_id: int, reason: str | None) -> Order:
     now = utcnow()
     order.pay_status, order.refund_time = PayStatus.REFUNDED, now
     order.description = (reason or order.description or "")[:200] or None
+    settlement = settlements.settlement_of(order.purpose)
+    if settlement is not None and settlement.on_refunded is not None:
+        settlement.on_refunded(order, now)
+
+
+def refund(order_id: int, reason: str | None) -> Order:
+    """Refund a paid online order: the payment goes back through its provider, then the service it
+    added is taken back from devices whose expiry it still sets (a later order's extension stays)."""
+    order = find(order_id)
+    refund_order(order, reason)
     for line in order.devices:
         device = db.session.scalar(select(Device).where(Device.id == line.device_id).with_for_update())
         if device is not None and line.applied_at and device.service_expires_at == line.expires_after:

@@ -13,7 +13,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from api.access.reach import visible
 from api.account.auth import require_account
-from api.billing import catalogue, coupons
+from api.billing import catalogue, coupons, settlements
 from api.billing.models import (
     Order,
     OrderDevice,
@@ -176,6 +176,43 @@ def create(args: dict) -> Order:
     return order
 
 
+def create_for_subject(
+    purpose: str, subject_id: int, owner_account_id: int, pay_fee: int, currency: str, lines: list[dict]
+) -> Order:
+    """An unpaid order on this site for something another area sells (its price computed there, in
+    cents); settled at once when nothing is due. Flushed, not committed: the caller commits."""
+    settlement = settlements.settlement_of(purpose)
+    now = utcnow()
+    order = Order(
+        platform_id=current_platform().id,
+        owner_account_id=owner_account_id,
+        order_code=new_order_code(now),
+        purpose=purpose,
+        subject_id=subject_id,
+        currency=currency,
+        order_fee=pay_fee,
+        pay_fee=pay_fee,
+        lines=lines,
+        sms_count=0,
+        voice_count=0,
+        description=gettext(settlement.label)[:200] if settlement else None,
+    )
+    db.session.add(order)
+    db.session.flush()
+    if pay_fee == 0:
+        settle(order, PayType.FREE, None, now)
+    return order
+
+
+def orders_of(purpose: str, subject_id: int, *statuses: PayStatus, lock: bool = False) -> list[Order]:
+    """The orders of something another area sells, newest first (only those in `statuses` if given);
+    `lock` takes their rows (before the subject's, the order a notification takes them in)."""
+    stmt = select(Order).where(Order.purpose == purpose, Order.subject_id == subject_id)
+    if statuses:
+        stmt = stmt.where(Order.pay_status.in_(statuses))
+    return list(db.session.scalars((stmt.with_for_update() if lock else stmt).order_by(Order.id.desc())))
+
+
 def mine(args: dict) -> dict:
     me = require_account()
     stmt = select(Order).where(Order.owner_account_id == me.id, Order.platform_id == current_platform().id)
@@ -229,6 +266,10 @@ def settle(order: Order, pay_type: PayType, transaction_id: str | None, now: dat
     if moved.rowcount != 1:
         return False
     db.session.refresh(order)
+    settlement = settlements.settlement_of(order.purpose)
+    if settlement is not None:  # what another area sells: that area settles it (exactly once, here)
+        settlement.on_paid(order, now)
+        return True
     for line in order.devices:
         if line.applied_at is not None:
             continue

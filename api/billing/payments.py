@@ -13,7 +13,7 @@ from flask import request
 from flask_babel import gettext
 from sqlalchemy import select
 
-from api.billing import alipay, orders, paypal, wechat
+from api.billing import alipay, orders, paypal, settlements, wechat
 from api.billing.models import Order, PaymentMerchant, PaymentNotice, PayStatus, PayType, Provider
 from api.extensions.db import db, utcnow
 from api.extensions.smorest import ApiError
@@ -80,7 +80,8 @@ def _payable(order_code: str) -> Order:
 
 
 def _subject(order: Order) -> str:
-    name = order.package_name or gettext("SMS / voice package")
+    settlement = settlements.settlement_of(order.purpose)
+    name = gettext(settlement.label) if settlement else order.package_name or gettext("SMS / voice package")
     return f"{name} {order.order_code}"
 
 

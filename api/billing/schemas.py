@@ -6,6 +6,7 @@ import marshmallow as ma
 from flask_babel import gettext, lazy_gettext
 from marshmallow import validate
 
+from api.billing import settlements
 from api.billing.models import PackKind, PayStatus, PayType
 from api.extensions.i18n import N_
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
@@ -229,6 +230,13 @@ class OrderSchema(Schema):
     refundTime = LocalDateTime(attribute="refund_time", allow_none=True)
     description = ma.fields.String(allow_none=True)
     devices = ma.fields.List(ma.fields.Nested(OrderDeviceSchema))
+    purpose = ma.fields.String(metadata={"description": "what the order pays for: service, calibration"})
+    subjectId = ma.fields.Integer(
+        attribute="subject_id", allow_none=True, metadata={"description": "the purpose's object (an application id)"}
+    )
+    returnPath = ma.fields.Function(
+        settlements.return_path, metadata={"description": "the page the payer goes back to after paying"}
+    )
 
 
 class OperatorOrderSchema(OrderSchema):

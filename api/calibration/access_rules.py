@@ -2,7 +2,8 @@
 
 An application is its customer's (owner-only kind); the lab's calls are guarded by the keys
 `calibration.lab.query` / `calibration.lab.edit`, which the site's lab admins hold whatever their
-role on the console (api/calibration/models.LabAdmin).
+role on the console (api/calibration/models.LabAdmin). Applications are paid through billing's orders:
+the area registers their settlement there (api/calibration/payment.py).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from sqlalchemy import select
 
 from api.access.gate import register_kind
 from api.access.keys import register_extra_keys
-from api.calibration import services
+from api.calibration import payment, services
 from api.calibration.models import Application
 from api.extensions.db import db
 from api.tenancy import data_platform_id
@@ -26,3 +27,4 @@ def load_application(application_id: int) -> Application | None:
 def register() -> None:
     register_kind("calibration_application", load_application)
     register_extra_keys("calibration", services.lab_keys)
+    payment.register()  # billing's orders may pay for applications (api/billing/settlements.py)

@@ -143,6 +143,10 @@ class StatusHistory(Model):
     to_status: Mapped[int] = mapped_column()
     actor_account_id: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="SET NULL"))
     note: Mapped[str | None] = mapped_column(String(200))
+    # A payment event (api/calibration/payment.py): paid, extra (paid again), refunded, refund_by_lab.
+    payment: Mapped[str | None] = mapped_column(String(20))
+    pay_type: Mapped[str | None] = mapped_column(String(20))
+    order_code: Mapped[str | None] = mapped_column(String(20))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     application: Mapped[Application] = relationship(back_populates="history")

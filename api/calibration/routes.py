@@ -14,11 +14,12 @@ import io
 from flask import send_file
 from flask.views import MethodView
 
-from api.calibration import services
+from api.calibration import payment, services
 from api.calibration.schemas import (
     ApplicationDetailSchema,
     ApplicationFileQuerySchema,
     ApplicationIdSchema,
+    ApplicationPaymentSchema,
     ApplicationQuerySchema,
     ApplicationSchema,
     ApplyInputSchema,
@@ -121,8 +122,8 @@ class Info(MethodView):
     @blp.response(200, ApplicationDetailSchema)
     @missing()
     def get(self, args):
-        """One application with its items, status history and certificates (the owner or the lab)."""
-        return services.detail_dict(services.visible(args["applicationId"]))
+        """One application with its items, status history, certificates and payment (the owner or the lab)."""
+        return payment.detail(services.visible(args["applicationId"]))
 
 
 @blp.route("/Application/applicationStatus")
@@ -132,9 +133,23 @@ class Status(MethodView):
     @blp.response(200, ApplicationSchema)
     @missing()
     def put(self, args):
-        """Lab: move an order (confirm / reject a request, instruments received, calibration started)
-        along the allowed transitions; any other move is refused (code 409)."""
-        return services.set_status(args)
+        """Lab: move an order (confirm a request paid by bank transfer, reject it, instruments received,
+        calibration started) along the allowed transitions; any other move is refused (code 409). An order
+        paid online is confirmed by its payment and cannot be confirmed again."""
+        return payment.set_status(args)
+
+
+@blp.route("/Application/payOrder")
+class PayOrder(MethodView):
+    @blp.requires(None, access=OPERATE, **{APPLICATION: "applicationId"})
+    @blp.arguments(ApplicationIdSchema)
+    @blp.response(200, ApplicationPaymentSchema)
+    @missing()
+    def post(self, args):
+        """Customer: the payment area's order for a submitted application (its price, computed by the
+        server; reused while unpaid). Pay it with GET /api/payment/payment/wechatPay | aliPay | payPal and
+        follow it with /api/payment/PayOrder/get; the verified payment confirms the application."""
+        return payment.pay_order(args["applicationId"])
 
 
 @blp.route("/Application/trackingNumber")
@@ -197,8 +212,10 @@ class CancelCheck(MethodView):
     @blp.response(200, ApplicationSchema)
     @missing()
     def put(self, args):
-        """Lab: approve (the order is cancelled, status 7) or refuse a cancellation request."""
-        return services.cancel_check(args)
+        """Lab: approve (the order is cancelled, status 7) or refuse a cancellation request. Approved, a
+        paid order's money goes back through its payment provider (a refusal there changes nothing, code
+        3009); a bank transfer is recorded for the lab to give back."""
+        return payment.cancel_check(args)
 
 
 @blp.route("/Application/confirmCalibration")

@@ -14,6 +14,7 @@ from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.extensions.validation_messages import ItemCount
 
 LEVELS = [level.value for level in ServiceLevel]
+PAYMENT_EVENTS = ["paid", "extra", "refunded", "refund_by_lab"]
 NOT_EMPTY = N_("The calibration item list must not be empty.")
 
 
@@ -115,6 +116,16 @@ class HistorySchema(Schema):
     toStatus = ma.fields.Integer(attribute="to_status")
     statusName = ma.fields.Function(lambda h: status_name(h.to_status))
     note = ma.fields.String(allow_none=True)
+    payment = ma.fields.String(
+        allow_none=True,
+        metadata={
+            "enum": PAYMENT_EVENTS,
+            "description": "a payment event: paid, extra (paid again), refunded, "
+            "refund_by_lab (a bank transfer the lab gives back)",
+        },
+    )
+    payType = ma.fields.String(attribute="pay_type", allow_none=True)
+    orderCode = ma.fields.String(attribute="order_code", allow_none=True)
     gmtCreate = LocalDateTime(attribute="created_at")
 
 
@@ -151,7 +162,23 @@ class CertificateBriefSchema(Schema):
     url = ma.fields.String(metadata={"description": "public verification page (the QR code's link)"})
 
 
+class ApplicationPaymentSchema(Schema):
+    """The payment area's order paying an application (pay it with /api/payment/payment/*)."""
+
+    applicationId = ma.fields.Integer()
+    orderCode = ma.fields.String()
+    payFee = ma.fields.Integer(metadata={"description": "cents, computed by the server"})
+    currency = ma.fields.String()
+    payStatus = ma.fields.String(metadata={"enum": ["unpaid", "paid", "refunded", "closed"]})
+    payType = ma.fields.String(allow_none=True)
+    payTime = LocalDateTime(allow_none=True)
+    refundTime = LocalDateTime(allow_none=True)
+
+
 class ApplicationDetailSchema(ApplicationSchema):
+    payment = ma.fields.Nested(
+        ApplicationPaymentSchema, allow_none=True, metadata={"description": "null: not paid online yet"}
+    )
     history = ma.fields.List(ma.fields.Nested(HistorySchema))
     certificates = ma.fields.List(ma.fields.Nested(CertificateBriefSchema))
     hasReport = ma.fields.Boolean()

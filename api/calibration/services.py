@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 
 from flask_babel import gettext
@@ -231,8 +232,16 @@ def visible(application_id: int) -> Application:
     return application
 
 
-def move(application: Application, target: int, actor: Actor, action: Action, note: str | None = None) -> None:
-    """The one way a status changes: the move must be in the table (api/calibration/states.py)."""
+def move(
+    application: Application,
+    target: int,
+    actor: Actor,
+    action: Action,
+    note: str | None = None,
+    actor_id: int | None = None,
+) -> StatusHistory:
+    """The one way a status changes: the move must be in the table (api/calibration/states.py).
+    `actor_id`: who, when not the signed-in account (a payment notification names its payer)."""
     current = application.status
     if not states.allowed(current, target, actor, action):
         if states.is_cancelled(current):
@@ -246,9 +255,14 @@ def move(application: Application, target: int, actor: Actor, action: Action, no
             code=409,
         )
     application.status = target
-    application.history.append(
-        StatusHistory(from_status=current, to_status=target, actor_account_id=require_account().id, note=note)
+    row = StatusHistory(
+        from_status=current,
+        to_status=target,
+        actor_account_id=actor_id if actor_id is not None else require_account().id,
+        note=note,
     )
+    application.history.append(row)
+    return row
 
 
 def _filtered(stmt, args: dict):
@@ -351,12 +365,16 @@ def cancel_apply(args: dict) -> Application:
     return application
 
 
-def cancel_check(args: dict) -> Application:
+def cancel_check(args: dict, on_cancelled: Callable[[Application], None] | None = None) -> Application:
+    """The lab answers a cancellation request; `on_cancelled` runs after an approved cancellation,
+    before the commit (api/calibration/payment.py gives the payment back there)."""
     application = any_of_site(args["applicationId"])
     if not application.cancel_requested:
         raise refuse(N_("No cancellation request is waiting for this order."))
     if args["approve"]:
         move(application, states.CANCELLED, Actor.LAB, Action.CANCEL, args.get("answer"))
+        if on_cancelled is not None:
+            on_cancelled(application)
     application.cancel_requested = False
     application.cancel_answer = args.get("answer")
     db.session.commit()

@@ -2,9 +2,10 @@
 
 The spec fixes one fact (console-shell section 4): a status above 6 means the order is cancelled
 (and its certificate PDF is refused). The other values follow an ISO/IEC 17025 lab's flow: the lab
-reviews the request and confirms it (payment received, offline until the payment area takes
-calibration orders), the customer ships the instruments with a tracking number, the lab receives
-them, calibrates, and confirms the calibration (certificates are issued).
+reviews the request, the customer pays (online through the payment area: its verified payment
+confirms the order; or by bank transfer, the lab confirming it offline), the customer ships the
+instruments with a tracking number, the lab receives them, calibrates, and confirms the calibration
+(certificates are issued).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ LAST_ACTIVE = 6  # above: cancelled (by the customer's request) or rejected by t
 class Actor(enum.StrEnum):
     CUSTOMER = "customer"
     LAB = "lab"
+    PAYMENT = "payment"  # the payment area: a verified online payment of the order (api/calibration/payment.py)
 
 
 class Action(enum.StrEnum):
@@ -28,6 +30,7 @@ class Action(enum.StrEnum):
     RESULT = "ResultInfo/insert"  # the first result recorded starts the calibration
     CONFIRM = "confirmCalibration"
     CANCEL = "cancel/check"  # the lab approves the customer's cancellation request
+    PAID = "payment/notify"  # a provider's verified payment notification (or the payer's confirmPay)
 
 
 STATUS_NAMES = {
@@ -41,17 +44,18 @@ STATUS_NAMES = {
     REJECTED: N_("Rejected by the lab"),
 }
 
-# (from, to) -> (who, through which call). Every other move is refused.
-TRANSITIONS: dict[tuple[int, int], tuple[Actor, tuple[Action, ...]]] = {
-    (SUBMITTED, CONFIRMED): (Actor.LAB, (Action.STATUS,)),
-    (SUBMITTED, REJECTED): (Actor.LAB, (Action.STATUS,)),
-    (CONFIRMED, SHIPPED): (Actor.CUSTOMER, (Action.TRACKING,)),
-    (SHIPPED, RECEIVED): (Actor.LAB, (Action.STATUS,)),
-    (RECEIVED, CALIBRATING): (Actor.LAB, (Action.STATUS, Action.RESULT)),
-    (CALIBRATING, COMPLETED): (Actor.LAB, (Action.CONFIRM,)),
-    (SUBMITTED, CANCELLED): (Actor.LAB, (Action.CANCEL,)),
-    (CONFIRMED, CANCELLED): (Actor.LAB, (Action.CANCEL,)),
-    (SHIPPED, CANCELLED): (Actor.LAB, (Action.CANCEL,)),
+# (from, to) -> ((who, through which calls), ...). Every other move is refused.
+TRANSITIONS: dict[tuple[int, int], tuple[tuple[Actor, tuple[Action, ...]], ...]] = {
+    # Paid: online (the payment area) or by bank transfer (the lab confirms it offline).
+    (SUBMITTED, CONFIRMED): ((Actor.PAYMENT, (Action.PAID,)), (Actor.LAB, (Action.STATUS,))),
+    (SUBMITTED, REJECTED): ((Actor.LAB, (Action.STATUS,)),),
+    (CONFIRMED, SHIPPED): ((Actor.CUSTOMER, (Action.TRACKING,)),),
+    (SHIPPED, RECEIVED): ((Actor.LAB, (Action.STATUS,)),),
+    (RECEIVED, CALIBRATING): ((Actor.LAB, (Action.STATUS, Action.RESULT)),),
+    (CALIBRATING, COMPLETED): ((Actor.LAB, (Action.CONFIRM,)),),
+    (SUBMITTED, CANCELLED): ((Actor.LAB, (Action.CANCEL,)),),
+    (CONFIRMED, CANCELLED): ((Actor.LAB, (Action.CANCEL,)),),
+    (SHIPPED, CANCELLED): ((Actor.LAB, (Action.CANCEL,)),),
 }
 # A customer may ask to cancel while the instruments have not reached the lab.
 CANCELLABLE = frozenset({SUBMITTED, CONFIRMED, SHIPPED})
@@ -62,5 +66,4 @@ def is_cancelled(status: int) -> bool:
 
 
 def allowed(current: int, target: int, actor: Actor, action: Action) -> bool:
-    rule = TRANSITIONS.get((current, target))
-    return rule is not None and rule[0] == actor and action in rule[1]
+    return any(who == actor and action in calls for who, calls in TRANSITIONS.get((current, target), ()))

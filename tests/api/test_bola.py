@@ -379,6 +379,7 @@ def seed_calibration_orders(a: bola.Recorder, world: dict) -> None:
     world["calibration"] = {"application": application_id, "items": [i["itemId"] for i in application["items"]]}
     a.call("post", f"{APP}/page/ApplicationOrder", json_body={})
     a.call("get", f"{APP}/get/applicationInfo?applicationId={application_id}")
+    a.call("post", f"{APP}/payOrder", json_body={"applicationId": application_id})  # the lab confirms it offline
     base = {k: v for k, v in body.items() if k not in ("items", "invoice")}
     a.call("put", f"{APP}/update/baseInfo", json_body={**base, "applicationId": application_id})
     a.call("put", f"{APP}/update/invoice", json_body={"applicationId": application_id, "invoice": body["invoice"]})

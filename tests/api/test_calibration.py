@@ -74,7 +74,8 @@ def status_of(app, application_id: int) -> int:
 
 
 EXPECTED = {
-    (1, 2, Actor.LAB, Action.STATUS),
+    (1, 2, Actor.PAYMENT, Action.PAID),  # paid online (tests/api/test_calibration_payment.py)
+    (1, 2, Actor.LAB, Action.STATUS),  # paid by bank transfer: the lab confirms it offline
     (1, 8, Actor.LAB, Action.STATUS),
     (2, 3, Actor.CUSTOMER, Action.TRACKING),
     (3, 4, Actor.LAB, Action.STATUS),

@@ -1,22 +1,49 @@
 // Issue 25 in the browser: the calibration service. A customer (demouser) applies on the phone
-// layout, the lab admin (labadmin, seed-demo) records results per point and confirms the
-// calibration, the customer downloads the certificate PDF (file name from content-disposition) on
+// layout and pays through the payment area against the local WeChat Pay fake (English: the desktop
+// order page's dialog; Chinese: the phone's pay page, back to the order), the lab admin (labadmin,
+// seed-demo) records results per point and confirms the calibration, the customer downloads the certificate PDF (file name from content-disposition) on
 // the phone and on the desktop; a cancelled order's download shows 'this order has been cancelled'.
 // At 390 and 1440 px, in both languages.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { api, apiLogin, collectErrors, contextFor, launch, screenshot, signInWithForm, siteUrl, useToken } from './browser.mjs';
+import { api, apiLogin, collectErrors, contextFor, launch, screenshot, signInWithForm, siteUrl, useToken, API_PORT } from './browser.mjs';
 
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const FAKE_PORT = Number(API_PORT) + 710; // WeChat Pay (Alipay and PayPal on the next two); billing's spec uses +700
 const PHONE = { width: 390, height: 844 };
 const APP = '/calibration/Application';
 
 let browser;
+let fakes;
 before(async () => {
+  fakes = spawn(path.join(ROOT, '.venv/bin/python'), ['-m', 'tests.payment_fakes', String(FAKE_PORT)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: fakes.stdout });
+  const configs = await new Promise((resolve, reject) => {
+    lines.once('line', (line) => resolve(JSON.parse(line)));
+    fakes.once('exit', (code) => reject(new Error(`payment fakes exited with ${code}`)));
+  });
+  const operator = await apiLogin('localhost', 'operator');
+  const config = { ...configs.wechat, notifyBase: `http://127.0.0.1:${API_PORT}` };
+  const { body } = await api('localhost', 'PUT', '/billing/PaymentMerchant/save', { token: operator, body: { provider: 'wechat', config } });
+  assert.equal(body.code, 0, JSON.stringify(body));
   browser = await launch();
 });
 after(async () => {
   await browser?.close();
+  fakes?.kill();
 });
+
+/** The payer scans the QR code: the fake signs its notification and posts it to the api. */
+async function scan(qr) {
+  const orderCode = await qr.getAttribute('data-order-code');
+  const scanned = await fetch(`http://127.0.0.1:${FAKE_PORT}/fake/scan/${orderCode}`);
+  assert.equal(scanned.status, 200);
+  return orderCode;
+}
 
 async function ok(answer) {
   assert.equal(answer.body?.code, 0, JSON.stringify(answer.body));
@@ -78,10 +105,47 @@ describe('calibration service (issue 25)', () => {
       assert.ok(applicationId > 0, page.url());
       await screenshot(page, `calibration-mobile-success-${lang}-390`);
 
-      // 2. The lab confirms the order; the customer ships (tracking number) on the phone.
+      // 2. The customer pays online; the verified payment confirms the order; the customer ships on the phone.
       const labToken = await apiLogin('localhost', 'labadmin');
-      await ok(await api('localhost', 'PUT', `${APP}/applicationStatus`, { token: labToken, body: { applicationId, status: 2 } }));
-      await page.goto(siteUrl('localhost', `/mobile/calibration/order/${applicationId}`));
+      const customerToken = await apiLogin('localhost', 'demouser');
+      const submitted = await ok(await api('localhost', 'GET', `${APP}/get/applicationInfo?applicationId=${applicationId}`, { token: customerToken }));
+      assert.ok(submitted.totalPrice > 0 && submitted.calibrationStatus === 1);
+      let orderCode;
+      if (lang === 'en-US') {
+        const payDesk = await contextFor(browser, 'localhost', lang);
+        const payer = await payDesk.newPage();
+        await useToken(payer, 'localhost', customerToken);
+        await payer.goto(siteUrl('localhost', `/calibration/order/${applicationId}`));
+        await payer.getByTestId('calibration-pay').click();
+        await payer.getByTestId('calibration-pay-dialog').waitFor();
+        assert.equal(await payer.getByTestId('calibration-pay-amount').getAttribute('data-cents'), String(submitted.totalPrice));
+        await payer.getByTestId('calibration-pay-start').click();
+        const qr = payer.getByTestId('wechat-qr');
+        await qr.waitFor();
+        await screenshot(payer, `calibration-pay-qr-${lang}-1440`);
+        orderCode = await scan(qr);
+        await payer.locator('[data-testid="calibration-payment"][data-pay-status="paid"]').waitFor({ timeout: 20_000 });
+        await payer.getByTestId('calibration-history-payment').filter({ hasText: orderCode }).waitFor();
+        await screenshot(payer, `calibration-paid-${lang}-1440`);
+        await payDesk.close();
+        await page.goto(siteUrl('localhost', `/mobile/calibration/order/${applicationId}`));
+      } else {
+        await page.goto(siteUrl('localhost', `/mobile/calibration/order/${applicationId}`));
+        await page.getByTestId('calibration-pay').click();
+        await page.waitForURL(/\/mobilePay\/pay\?/);
+        await page.getByTestId('mobile-pay-wechat').click();
+        const qr = page.getByTestId('wechat-qr');
+        await qr.waitFor();
+        orderCode = await scan(qr);
+        await page.getByTestId('pay-result').waitFor({ timeout: 20_000 });
+        await screenshot(page, `calibration-mobile-paid-${lang}-390`);
+        await page.getByTestId('pay-return').click();
+        await page.waitForURL(new RegExp(`/mobile/calibration/order/${applicationId}`));
+      }
+      const paid = await ok(await api('localhost', 'GET', `${APP}/get/applicationInfo?applicationId=${applicationId}`, { token: customerToken }));
+      assert.equal(paid.calibrationStatus, 2);
+      assert.equal(paid.payment.orderCode, orderCode);
+      assert.equal(paid.payment.payFee, submitted.totalPrice);
       await page.getByTestId('calibration-tracking-form').waitFor();
       await page.locator('#trackingCompany').fill('SF Express');
       await page.getByTestId('calibration-tracking-number').fill('SF1234567890');
@@ -134,7 +198,6 @@ describe('calibration service (issue 25)', () => {
       const [phoneDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('calibration-download').click()]);
       assert.match(phoneDownload.suggestedFilename(), /^certificate-CA\d+\.pdf$|^[A-Z]+-\d{4}-\d+\.pdf$/);
       await screenshot(page, `calibration-mobile-detail-${lang}-390`);
-      const customerToken = await apiLogin('localhost', 'demouser');
       const customerDesk = await contextFor(browser, 'localhost', lang);
       const customer = await customerDesk.newPage();
       const customerErrors = collectErrors(customer);

@@ -71,6 +71,11 @@ export interface Order {
   refundTime: string | null;
   description: string | null;
   devices: { deviceId: number; deviceGuid: string; expiresBefore: string | null; expiresAfter: string | null }[];
+  /** What the order pays for: device service, or another area's object (a calibration application). */
+  purpose: 'service' | 'calibration';
+  subjectId: number | null;
+  /** Where the payer goes back to after paying (a path of this site). */
+  returnPath: string;
   accountId?: number;
 }
 

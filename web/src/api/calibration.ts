@@ -82,12 +82,30 @@ export interface Application extends BaseInfo {
   items: Item[];
 }
 
+export type PaymentEvent = 'paid' | 'extra' | 'refunded' | 'refund_by_lab';
+
 export interface History {
   fromStatus: number | null;
   toStatus: number;
   statusName: string;
   note: string | null;
+  /** A payment event (the row then repeats the status): paid, paid again, refunded, refunded by the lab. */
+  payment: PaymentEvent | null;
+  payType: string | null;
+  orderCode: string | null;
   gmtCreate: string;
+}
+
+/** The payment area's order paying an application (amount in cents, computed by the server). */
+export interface ApplicationPayment {
+  applicationId: number;
+  orderCode: string;
+  payFee: number;
+  currency: string;
+  payStatus: 'unpaid' | 'paid' | 'refunded' | 'closed';
+  payType: string | null;
+  payTime: string | null;
+  refundTime: string | null;
 }
 
 export interface CertificateLink {
@@ -98,6 +116,7 @@ export interface CertificateLink {
 }
 
 export interface ApplicationDetail extends Application {
+  payment: ApplicationPayment | null;
   history: History[];
   certificates: CertificateLink[];
   hasReport: boolean;
@@ -197,6 +216,8 @@ export const deviceCertificateKey = (deviceId: number) => readKey(`${BASE}/Certi
 export const apply = (body: ApplyInput, options?: RequestOptions) => post<Application>(`${APP}/apply`, body, options);
 export const applyQuickOrder = (body: QuickOrderInput, options?: RequestOptions) => post<QuickOrder>(`${APP}/applyQuickOrder`, body, options);
 export const setStatus = (applicationId: number, status: number, note?: string) => put<Application>(`${APP}/applicationStatus`, { applicationId, status, note });
+/** The order paying the application (reused while unpaid); then pay it with the payment area's calls. */
+export const payOrder = (applicationId: number) => post<ApplicationPayment>(`${APP}/payOrder`, { applicationId });
 export const setTracking = (applicationId: number, trackingCompany: string, trackingNumber: string) =>
   put<Application>(`${APP}/trackingNumber`, { applicationId, trackingCompany, trackingNumber });
 export const updateBaseInfo = (body: BaseInfo & { applicationId: number }) => put<Application>(`${APP}/update/baseInfo`, body);

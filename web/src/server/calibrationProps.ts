@@ -9,7 +9,8 @@ const REDIRECTS: Record<Area, Record<string, string>> = {
   mobile: { '': '/mobile/calibration/home' },
 };
 
-const withProps = sitePageProps(['calibration', 'login', 'shell']);
+// billing: the payment area's components (the WeChat QR code, pay methods) pay an order here.
+const withProps = sitePageProps(['calibration', 'billing', 'login', 'shell']);
 
 export function calibrationProps(area: Area): GetServerSideProps<SitePageProps> {
   return async (context) => {

@@ -14,6 +14,7 @@ import { get } from '@/api/client';
 import { formatTime } from '@/components/device/format';
 import { useRead } from '@/hooks/useRead';
 import { StatusTag, WechatQr } from './RechargeView';
+import { returnPathOf } from './returnPath';
 
 const Narrow = styled.div`
   max-width: 480px;
@@ -24,6 +25,18 @@ const Narrow = styled.div`
 function useOrderCode(): string | null {
   const { query } = useRouter();
   return typeof query.orderCode === 'string' ? query.orderCode : null;
+}
+
+/** The success page, keeping the way back the paying page was given (?back=). */
+function successPath(orderCode: string, back: unknown): string {
+  const query = new URLSearchParams({ orderCode });
+  if (typeof back === 'string') query.set('back', back);
+  return `/mobilePay/success?${query.toString()}`;
+}
+
+/** Device service extends the devices; other orders (a calibration) are just paid. */
+function paidTitle(t: (key: string) => string, order?: Order | null): string {
+  return !order || order.purpose === 'service' ? t('pay.paid') : t('pay.received');
 }
 
 function inWeChat(): boolean {
@@ -38,7 +51,23 @@ export function MobilePayView() {
   const [codeUrl, setCodeUrl] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   if (!orderCode || !order) return <Narrow>{orderCode ? <Spin /> : <Result status="404" />}</Narrow>;
-  if (order.payStatus !== 'unpaid') return <Narrow><OrderSummary order={order} /></Narrow>;
+  const back = router.query.back;
+  const done = () => void router.push(successPath(orderCode, back));
+  // Paid (here, or the QR code's poll saw it first): the result, the order and the way back.
+  if (order.payStatus !== 'unpaid')
+    return (
+      <Narrow>
+        {order.payStatus === 'paid' ? (
+          <div data-testid="pay-result">
+            <Result status="success" title={paidTitle(t, order)} />
+          </div>
+        ) : null}
+        <OrderSummary order={order} />
+        <Link href={returnPathOf(back, order)} style={{ display: 'inline-block', marginTop: 16 }} data-testid="pay-return">
+          {t('pay.return')}
+        </Link>
+      </Narrow>
+    );
   const wechat = async () => {
     setBusy(true);
     try {
@@ -48,7 +77,7 @@ export function MobilePayView() {
         (window as unknown as { WeixinJSBridge?: { invoke: (n: string, p: unknown, cb: () => void) => void } }).WeixinJSBridge?.invoke(
           'getBrandWCPayRequest',
           (pay as unknown as { jsapi: unknown }).jsapi,
-          () => void router.push(`/mobilePay/success?orderCode=${orderCode}`),
+          done,
         );
       } else {
         const pay = await wechatPay(orderCode, 'native');
@@ -76,7 +105,7 @@ export function MobilePayView() {
           {t('field.orderCode')}: {order.orderCode}
         </Typography.Paragraph>
         {codeUrl ? (
-          <WechatQr codeUrl={codeUrl} orderCode={orderCode} onPaid={() => void router.push(`/mobilePay/success?orderCode=${orderCode}`)} />
+          <WechatQr codeUrl={codeUrl} orderCode={orderCode} paidTitle={paidTitle(t, order)} onPaid={done} />
         ) : (
           <Space direction="vertical" style={{ width: '100%' }}>
             <Button block type="primary" loading={busy} onClick={() => void wechat()} data-testid="mobile-pay-wechat">
@@ -100,7 +129,7 @@ function OrderSummary({ order }: { order: Order }) {
   return (
     <Descriptions bordered column={1} size="small" data-testid="order-summary">
       <Descriptions.Item label={t('field.orderCode')}>{order.orderCode}</Descriptions.Item>
-      <Descriptions.Item label={t('field.package')}>{[order.packageName, order.levelName].filter(Boolean).join(' / ') || '-'}</Descriptions.Item>
+      <Descriptions.Item label={t('field.package')}>{[order.packageName, order.levelName].filter(Boolean).join(' / ') || order.description || '-'}</Descriptions.Item>
       <Descriptions.Item label={t('field.duration')}>{order.months ? t('buy.months', { count: order.months }) : order.freeDays ? t('buy.days', { count: order.freeDays }) : '-'}</Descriptions.Item>
       <Descriptions.Item label={t('field.orderFee')}>{money(order.orderFee, order.currency)}</Descriptions.Item>
       <Descriptions.Item label={t('field.payFee')}>{money(order.payFee, order.currency)}</Descriptions.Item>
@@ -121,16 +150,19 @@ function OrderSummary({ order }: { order: Order }) {
 
 export function MobilePaySuccessView() {
   const { t } = useTranslation('billing');
+  const router = useRouter();
   const orderCode = useOrderCode();
   const { data: order } = useRead<Order>(orderCode ? payOrderKey(orderCode) : null, { refreshInterval: (o) => (o?.payStatus === 'paid' ? 0 : 2000) });
   return (
     <Narrow>
       <div data-testid="pay-result">
-        <Result status={order?.payStatus === 'paid' ? 'success' : 'info'} title={order?.payStatus === 'paid' ? t('pay.paid') : t('pay.waiting')} />
+        <Result status={order?.payStatus === 'paid' ? 'success' : 'info'} title={order?.payStatus === 'paid' ? paidTitle(t, order) : t('pay.waiting')} />
       </div>
       {order ? <OrderSummary order={order} /> : null}
       <Space style={{ marginTop: 16 }}>
-        <Link href="/consumer/recharge">{t('pay.back')}</Link>
+        <Link href={returnPathOf(router.query.back, order)} data-testid="pay-return">
+          {order && order.purpose !== 'service' ? t('pay.return') : t('pay.back')}
+        </Link>
       </Space>
     </Narrow>
   );
@@ -148,9 +180,18 @@ export function PayPalCallbackView({ cancelled = false }: { cancelled?: boolean 
     if (cancelled || !token || !orderCode) return;
     confirmPay(orderCode, token).then(setOrder, () => setFailed(true));
   }, [cancelled, token, orderCode]);
-  if (cancelled) return <Narrow><Result status="warning" title={t('pay.cancelled')} extra={<Link href="/consumer/recharge">{t('pay.back')}</Link>} /></Narrow>;
+  if (cancelled) return <Narrow><Result status="warning" title={t('pay.cancelled')} extra={<Link href={returnPathOf(undefined, order)}>{t('pay.back')}</Link>} /></Narrow>;
   if (failed) return <Narrow><Result status="error" title={t('pay.failed')} /></Narrow>;
-  return <Narrow>{order ? <OrderSummary order={order} /> : <Spin />}</Narrow>;
+  return (
+    <Narrow>
+      {order ? <OrderSummary order={order} /> : <Spin />}
+      {order ? (
+        <Link href={returnPathOf(undefined, order)} style={{ display: 'inline-block', marginTop: 16 }} data-testid="pay-return">
+          {t('pay.return')}
+        </Link>
+      ) : null}
+    </Narrow>
+  );
 }
 
 export function ReceiptView() {

@@ -134,7 +134,7 @@ export function OrderAdminView() {
   const columns: ListColumn<Order>[] = [
     { key: 'code', title: t('field.orderCode'), dataIndex: 'orderCode', important: true, card: 'title' },
     { key: 'account', title: t('admin.account'), dataIndex: 'accountId', desktopOnly: true },
-    { key: 'package', title: t('field.package'), render: (_, o) => o.packageName ?? '-' },
+    { key: 'package', title: t('field.package'), render: (_, o) => o.packageName ?? o.description ?? '-' },
     { key: 'months', title: t('field.duration'), render: (_, o) => (o.months ? t('buy.months', { count: o.months }) : '-') },
     { key: 'fee', title: t('field.payFee'), render: (_, o) => money(o.payFee, o.currency), important: true },
     { key: 'status', title: t('field.payStatus'), render: (_, o) => <StatusTag status={o.payStatus} />, important: true },

@@ -52,7 +52,7 @@ export function StatusTag({ status }: { status: Order['payStatus'] }) {
 }
 
 /** The WeChat QR code of an order; watches the order until it is paid. */
-export function WechatQr({ codeUrl, orderCode, onPaid }: { codeUrl: string; orderCode: string; onPaid?: (order: Order) => void }) {
+export function WechatQr({ codeUrl, orderCode, onPaid, paidTitle }: { codeUrl: string; orderCode: string; onPaid?: (order: Order) => void; paidTitle?: string }) {
   const { t } = useTranslation('billing');
   const { data: order } = useRead<Order>(payOrderKey(orderCode), { refreshInterval: (latest) => (latest?.payStatus === 'paid' ? 0 : 2000) });
   // Told once: the parent reloads its lists, which must not make this call it again.
@@ -65,7 +65,7 @@ export function WechatQr({ codeUrl, orderCode, onPaid }: { codeUrl: string; orde
   if (order?.payStatus === 'paid') {
     return (
       <div data-testid="pay-success">
-        <Result status="success" title={t('pay.paid')} subTitle={`${t('field.orderCode')}: ${orderCode}`} />
+        <Result status="success" title={paidTitle ?? t('pay.paid')} subTitle={`${t('field.orderCode')}: ${orderCode}`} />
       </div>
     );
   }
@@ -81,7 +81,7 @@ export function WechatQr({ codeUrl, orderCode, onPaid }: { codeUrl: string; orde
 }
 
 /** Start paying an order: WeChat shows its QR code here, Alipay and PayPal open their pages. */
-export async function startPayment(order: Order, method: PayMethod): Promise<string | null> {
+export async function startPayment(order: Pick<Order, 'orderCode'>, method: PayMethod): Promise<string | null> {
   if (method === 'wechat') return (await wechatPay(order.orderCode, 'native')).codeUrl ?? null;
   const target = method === 'alipay' ? (await aliPay(order.orderCode, 'page')).payUrl : (await payPal(order.orderCode)).approveUrl;
   if (target) window.location.assign(target);
@@ -237,7 +237,7 @@ function OrdersPanel({ version }: { version: number }) {
   }, [version, mutate]);
   const columns: ListColumn<Order>[] = [
     { key: 'code', title: t('field.orderCode'), dataIndex: 'orderCode', important: true, card: 'title' },
-    { key: 'package', title: t('field.package'), render: (_, o) => [o.packageName, o.levelName].filter(Boolean).join(' / ') || '-' },
+    { key: 'package', title: t('field.package'), render: (_, o) => [o.packageName, o.levelName].filter(Boolean).join(' / ') || o.description || '-' },
     { key: 'months', title: t('field.duration'), render: (_, o) => (o.months ? t('buy.months', { count: o.months }) : o.freeDays ? t('buy.days', { count: o.freeDays }) : '-') },
     { key: 'devices', title: t('field.devices'), render: (_, o) => o.devices.map((d) => d.deviceGuid).join(', '), long: true, desktopOnly: true },
     { key: 'fee', title: t('field.payFee'), render: (_, o) => money(o.payFee, o.currency), important: true },

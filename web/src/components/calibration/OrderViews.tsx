@@ -27,6 +27,8 @@ import { useRead } from '@/hooks/useRead';
 import { AdminActions, ResultsEditor } from './AdminViews';
 import { isMobilePath } from './CalibrationLayout';
 import { orderColumns, StatusTag, statusOptions } from './parts';
+import { PayAction, PaymentInfo, RefundNotice } from './PayAction';
+import { canPay } from './payment';
 import { useCertificateDownload, useReportDownload } from './useCertificateDownload';
 
 /** /calibration/orders: the customer's own orders. */
@@ -154,6 +156,11 @@ function CancelRequest({ order, onDone }: { order: ApplicationDetail; onDone: ()
         }}
       >
         <Input.TextArea rows={3} maxLength={200} placeholder={t('cancel.reason')} value={reason} onChange={(e) => setReason(e.target.value)} />
+        {order.payment?.payStatus === 'paid' ? (
+          <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+            {t(order.payment.payType === 'offline' ? 'cancel.refundByLab' : 'cancel.refund')}
+          </Typography.Paragraph>
+        ) : null}
       </Modal>
     </>
   );
@@ -216,6 +223,7 @@ function ExplanationCard({ applicationId }: { applicationId: number }) {
 /** One order: summary, instruments, status history, shipping, cancellation, certificates; the lab's tools for admins. */
 export function OrderDetailView({ id, admin = false }: { id: number; admin?: boolean }) {
   const { t } = useTranslation('calibration');
+  const { t: tb } = useTranslation('billing');
   const router = useRouter();
   const { message } = App.useApp();
   const mobile = isMobilePath(router.pathname);
@@ -256,10 +264,13 @@ export function OrderDetailView({ id, admin = false }: { id: number; admin?: boo
           <Descriptions.Item label={t('tracking.number')}>{order.trackingNumber ? `${order.trackingCompany ?? ''} ${order.trackingNumber}` : '-'}</Descriptions.Item>
           <Descriptions.Item label={t('order.created')}>{formatTime(order.gmtCreate)}</Descriptions.Item>
         </Descriptions>
-        {status === STATUS.submitted ? <Alert style={{ marginTop: 12 }} type="info" showIcon message={t('preview.payment')} /> : null}
+        <PaymentInfo payment={order.payment} />
+        {status === STATUS.submitted ? <Alert style={{ marginTop: 12 }} type="info" showIcon message={t(canPay(order, admin) ? 'pay.hint' : 'preview.payment')} /> : null}
+        {isCancelled(status) ? <RefundNotice order={order} /> : null}
         {order.cancelRequested ? <Alert style={{ marginTop: 12 }} type="warning" showIcon message={t('cancel.waiting', { reason: order.cancelReason ?? '' })} /> : null}
         {isCancelled(status) && order.cancelAnswer ? <Alert style={{ marginTop: 12 }} type="error" showIcon message={order.cancelAnswer} /> : null}
         <Space style={{ marginTop: 12 }} wrap>
+          {canPay(order, admin) ? <PayAction order={order} mobile={mobile} onPaid={() => void mutate()} /> : null}
           {status === STATUS.completed || isCancelled(status) ? (
             <Button type="primary" icon={<FilePdfOutlined />} onClick={() => download(order)} data-testid="calibration-download">
               {t('order.certificate')}
@@ -305,7 +316,13 @@ export function OrderDetailView({ id, admin = false }: { id: number; admin?: boo
           items={order.history.map((row) => ({
             children: (
               <>
-                <Typography.Text strong>{t(`status.${row.toStatus}`)}</Typography.Text> <Typography.Text type="secondary">{formatTime(row.gmtCreate)}</Typography.Text>
+                <Typography.Text strong>{row.payment && row.fromStatus === row.toStatus ? t('pay.label') : t(`status.${row.toStatus}`)}</Typography.Text>{' '}
+                <Typography.Text type="secondary">{formatTime(row.gmtCreate)}</Typography.Text>
+                {row.payment ? (
+                  <div data-testid="calibration-history-payment" data-payment={row.payment}>
+                    {t(`pay.event.${row.payment}`, { payType: row.payType ? tb(`payType.${row.payType}`) : '-', orderCode: row.orderCode ?? '' })}
+                  </div>
+                ) : null}
                 {row.note ? <div>{row.note}</div> : null}
               </>
             ),
