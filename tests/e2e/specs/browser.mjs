@@ -115,6 +115,36 @@ export async function waitForCode(address, since, timeoutMs = 30_000) {
  * Click an entry of an open dropdown menu (user menu, context menu). The menu's opening motion is
  * waited out first: a click during it lands outside the menu, which then closes.
  */
+/** The `.ant-select` root of a select found by a CSS selector of itself or of something inside it. */
+export function selectOf(page, inner) {
+  return page.locator(`.ant-select:has(${inner}), .ant-select${inner}`).first();
+}
+
+/**
+ * Pick `option` in the antd select `select` (its `.ant-select` root) and wait until the select shows it.
+ * A click during the dropdown's opening motion is lost, and clicking the select again would close the
+ * dropdown: so an open dropdown is reused, its motion waited out, and the pick tried again until the
+ * select shows the option; a dropdown left open is closed, so it covers nothing afterwards.
+ * `exact`: the option's title must be exactly `option` (otherwise its text contains it).
+ */
+export async function chooseOption(page, select, option, { exact = false } = {}) {
+  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+  const shown = select.locator('.ant-select-content, .ant-select-selection-item', { hasText: option }).first();
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    if (!(await dropdown.first().isVisible())) await select.click();
+    const choice = exact ? dropdown.getByTitle(option, { exact: true }).first() : dropdown.locator('.ant-select-item-option', { hasText: option }).first();
+    if (!(await choice.waitFor({ timeout: 5_000 }).then(() => true, () => false))) continue;
+    await page.waitForTimeout(300);
+    await choice.click({ timeout: 5_000 }).catch(() => undefined);
+    if (await shown.waitFor({ timeout: 2_000 }).then(() => true, () => false)) {
+      // Its closing motion first; only a dropdown still open after it gets an Escape.
+      if (await dropdown.first().waitFor({ state: 'hidden', timeout: 3_000 }).then(() => false, () => true)) await page.keyboard.press('Escape');
+      return;
+    }
+  }
+  throw new Error(`could not choose ${option}`);
+}
+
 export async function chooseMenuItem(page, name) {
   const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name });
   await item.waitFor();

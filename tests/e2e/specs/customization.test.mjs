@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ARTIFACTS, api, apiLogin, collectErrors, contextFor, launch, screenshot, signInWithForm, siteUrl, useToken, waitForCode } from './browser.mjs';
+import { ARTIFACTS, api, apiLogin, chooseOption, collectErrors, contextFor, launch, screenshot, selectOf, signInWithForm, siteUrl, useToken, waitForCode } from './browser.mjs';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -30,17 +30,6 @@ after(async () => {
   await browser?.close();
 });
 
-/** Choose an option of a select and make sure it took (a click during the dropdown's opening motion is lost). */
-async function chooseOption(page, fieldId, label) {
-  const field = page.locator('.ant-form-item', { has: page.locator(`#${fieldId}`) });
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    await page.locator(`#${fieldId}`).click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: label }).first().click();
-    if (await field.getByText(label, { exact: true }).first().waitFor({ timeout: 2_000 }).then(() => true, () => false)) return;
-  }
-  throw new Error(`could not choose ${label} for ${fieldId}`);
-}
-
 describe('platform customization', () => {
   for (const run of RUNS) {
     test(`the operator creates ${run.host} and its admin signs in (${run.lang})`, async () => {
@@ -59,7 +48,7 @@ describe('platform customization', () => {
       await page.locator('#customPage_topDomain').fill(run.host);
       await page.locator('#customPage_https').click(); // local site: plain http
       await page.locator('#customPage_themeColor').fill(run.colour);
-      await chooseOption(page, 'customPage_styleModel', run.lang === 'zh-CN' ? '骏佳' : 'Junjia');
+      await chooseOption(page, selectOf(page, '#customPage_styleModel'), run.lang === 'zh-CN' ? '骏佳' : 'Junjia');
       for (const field of ['loginLogo', 'indexLogo', 'browserLogo']) {
         await page.getByTestId(`${field}-field`).locator('input[type=file]').setInputFiles(logo);
         await page.getByTestId(`${field}-image`).waitFor();

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { api, apiLogin, collectErrors, contextFor, DEMO_PASSWORD, launch, screenshot, siteUrl, useToken } from './browser.mjs';
+import { api, apiLogin, chooseOption, collectErrors, contextFor, DEMO_PASSWORD, launch, screenshot, selectOf, siteUrl, useToken } from './browser.mjs';
 
 const DEVICE = 'Vaccine Fridge';
 const TEXT = {
@@ -45,11 +45,6 @@ after(async () => {
     await api('localhost', 'PUT', '/fda/FdaConfig/update', { token, body: off });
   }
 });
-
-async function chooseOption(page, testId, label) {
-  await page.getByTestId(testId).click();
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: label }).first().click();
-}
 
 async function fillCredentials(page, password) {
   const modal = page.getByTestId('sign-modal');
@@ -98,18 +93,18 @@ for (const lang of ['en-US', 'zh-CN']) {
       await page.getByRole('tab', { name: text.signatures }).click();
       await page.getByTestId('file-add').click();
       await page.getByTestId('file-name').fill(fileName);
-      await chooseOption(page, 'file-device', DEVICE);
+      await chooseOption(page, selectOf(page, '[data-testid="file-device"]'), DEVICE);
       await page.getByTestId('file-submit').click();
       const row = page.getByTestId('file-list').locator(`[data-file="${fileName}"]`);
       await row.waitFor();
       await row.getByTestId('file-assign').click();
-      await chooseOption(page, 'assign-checker', 'demouser');
+      await chooseOption(page, selectOf(page, '[data-testid="assign-checker"]'), 'demouser');
       await page.getByTestId('assign-submit').click();
       await row.getByTestId('file-sign').waitFor();
 
       // Signing: a wrong password is refused in the page's language, then the right one signs.
       await row.getByTestId('file-sign').click();
-      await chooseOption(page, 'sign-meaning', meaning);
+      await chooseOption(page, selectOf(page, '[data-testid="sign-meaning"]'), meaning);
       await fillCredentials(page, 'Wrong#2026x');
       await page.getByTestId('sign-modal').getByText(text.wrongPassword).first().waitFor();
       await screenshot(page, `fda-wrong-password-${lang}`);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { MAILBOX, api, apiLogin, collectErrors, contextFor, launch, screenshot, siteUrl, useToken, waitForCode } from './browser.mjs';
+import { chooseOption, MAILBOX, api, apiLogin, collectErrors, contextFor, launch, screenshot, siteUrl, useToken, waitForCode } from './browser.mjs';
 
 const EMAIL = `member.${Date.now()}@example.com`;
 const USER_NAME = `member_${Date.now() % 1_000_000}`;
@@ -38,23 +38,9 @@ async function invitationMail(address, since, timeoutMs = 30_000) {
   throw new Error(`no invitation mail for ${address}`);
 }
 
-/**
- * Pick an option of the antd select (or tree select) labelled `label` inside `scope`, and wait until
- * the select shows it. The dropdown's opening motion is waited out first: a click during it misses.
- */
-async function choose(page, scope, label, option) {
-  const item = scope.locator('.ant-form-item', { hasText: label });
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    await item.locator('.ant-select').click();
-    const choice = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(option, { exact: true });
-    await choice.waitFor();
-    await page.waitForTimeout(300);
-    await choice.click();
-    const shown = item.locator('.ant-select-content, .ant-select-selection-item', { hasText: option });
-    if (await shown.first().isVisible()) return;
-    await page.waitForTimeout(500);
-  }
-  throw new Error(`could not choose ${option} for ${label}`);
+/** Pick an option of the antd select (or tree select) labelled `label` inside `scope`. */
+function choose(page, scope, label, option) {
+  return chooseOption(page, scope.locator('.ant-form-item', { hasText: label }).locator('.ant-select').first(), option, { exact: true });
 }
 
 describe('organizations, roles and sharing (issue 9)', () => {

@@ -3,7 +3,7 @@
 // device and sees the new parameter in its detail.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { api, apiLogin, collectErrors, contextFor, launch, screenshot, siteUrl, useToken } from './browser.mjs';
+import { chooseOption, api, apiLogin, collectErrors, contextFor, launch, screenshot, siteUrl, useToken } from './browser.mjs';
 
 const STAMP = Date.now() % 100_000;
 // A type code of its own per run: hex 0x9000-0xFFFF (GUID prefixes stay within 7 decimal digits).
@@ -29,19 +29,9 @@ async function signedIn(userName) {
   return { context, page, token, errors: () => errors.filter((text) => !text.includes('404 (Not Found)')) };
 }
 
-/** Pick an option of the antd select labelled `label` inside `scope`. */
-async function choose(page, scope, label, option) {
-  const item = scope.locator('.ant-form-item', { hasText: label });
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    await item.locator('.ant-select').first().click();
-    const choice = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(option, { exact: true });
-    await choice.waitFor();
-    await page.waitForTimeout(300);
-    await choice.click();
-    if (await item.locator('.ant-select-content, .ant-select-selection-item', { hasText: option }).first().isVisible()) return;
-    await page.waitForTimeout(500);
-  }
-  throw new Error(`could not choose ${option} for ${label}`);
+/** Pick an option of the antd select (or tree select) labelled `label` inside `scope`. */
+function choose(page, scope, label, option) {
+  return chooseOption(page, scope.locator('.ant-form-item', { hasText: label }).locator('.ant-select').first(), option, { exact: true });
 }
 
 async function confirm(page, row, action) {
