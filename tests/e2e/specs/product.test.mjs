@@ -52,7 +52,7 @@ describe('product management and GUIDs (issue 22)', () => {
     const drawer = page.locator('.ant-drawer-open .ant-drawer-section');
     await drawer.locator('#typeName').fill(TYPE_NAME);
     await drawer.locator('#typeCode').fill('7FFF');
-    await drawer.locator('#typeSeries').fill('E2E');
+    await choose(page, drawer, 'Series', 'TH'); // a series of the series page (the demo's types' series)
     await drawer.locator('#netType').fill('4G');
     await page.getByTestId('model-code-add').click();
     await drawer.locator('#models_0_modelName').fill('E2E Standard');
