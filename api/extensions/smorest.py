@@ -24,6 +24,7 @@ from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
 from api.extensions import jsonlimits
+from api.extensions.bounds import bound_integers, bound_times
 from api.extensions.db import db
 from api.extensions.i18n import N_, caller_zone
 from api.extensions.names import is_name_field, validate_name
@@ -71,41 +72,18 @@ def envelope(data: Any = None, *, code: int = SUCCESS, msg: str | None = None) -
     return {"code": code, "msg": msg if msg is not None else gettext("success"), "data": data}
 
 
-# Integers the databases hold (PostgreSQL integer, SQLite's 64-bit too): every Integer field of a
-# schema is bounded to this range, so an out-of-range id, page or size is a 422 naming the field.
-# A field of epoch milliseconds declares `metadata={"format": "int64"}` and gets the 64-bit range.
-INT_MIN, INT_MAX = -(2**31), 2**31 - 1
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-
-
-class DatabaseRange(ma.validate.Range):
-    """The range an integer column holds (added once per field by the schema base)."""
-
-    def __init__(self, wide: bool = False):
-        super().__init__(min=INT64_MIN if wide else INT_MIN, max=INT64_MAX if wide else INT_MAX)
-
-
-def _bound_integers(field: ma.fields.Field) -> None:
-    """Add the database range to an Integer field (and to those inside lists, tuples and dicts)."""
-    if isinstance(field, ma.fields.Integer) and not any(isinstance(v, DatabaseRange) for v in field.validators):
-        field.validators.append(DatabaseRange(wide=field.metadata.get("format") == "int64"))
-    inner = [getattr(field, "inner", None), getattr(field, "key_field", None), getattr(field, "value_field", None)]
-    inner += list(getattr(field, "tuple_fields", ()) or ())
-    for child in inner:
-        if isinstance(child, ma.fields.Field):
-            _bound_integers(child)
-
-
 class Schema(ma.Schema):
-    """Base of every schema: unknown fields are refused, datetimes render in the caller's zone,
-    integers stay within what the database holds, name fields refuse control and bidi characters."""
+    """Base of every schema: unknown fields are refused, datetimes render in the caller's zone and
+    are taken from 1970 to 2999, integers stay within what the database holds, name fields refuse
+    control and bidi characters."""
 
     class Meta:
         unknown = ma.RAISE
         ordered = True
 
     def on_bind_field(self, field_name: str, field_obj: ma.fields.Field) -> None:
-        _bound_integers(field_obj)
+        bound_integers(field_obj)
+        bound_times(field_obj)
         if (
             isinstance(field_obj, ma.fields.String)
             and is_name_field(field_name)
@@ -327,13 +305,16 @@ class Blueprint(BaseBlueprint):
 
         return decorator
 
-    def file_response(self, content_type: str, *, description: str | None = None):
-        """Document a view that returns a file (a Response) instead of an envelope."""
+    def file_response(self, content_type: str, *other_types: str, description: str | None = None):
+        """Document a view that returns a file (a Response) instead of an envelope: every content type
+        it may answer (a download that is CSV or XLSX names both)."""
         binary = {"type": "string", "format": "binary"}
         file = super().response(200, binary, content_type=content_type, description=description)
+        content = {other: {"schema": binary} for other in other_types}
         # A refusal (file not generated yet, expired) answers 200 with the envelope, as every call does.
-        refusal = self.doc(responses={200: {"content": {"application/json": {"schema": ErrorEnvelopeSchema}}}})
-        return lambda view: refusal(file(view))
+        content["application/json"] = {"schema": ErrorEnvelopeSchema}
+        others = self.doc(responses={200: {"content": content}})
+        return lambda view: others(file(view))
 
 
 class Api(BaseApi):

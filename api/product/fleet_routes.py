@@ -90,7 +90,7 @@ class GuidBatchGuids(MethodView):
 class GuidBatchExport(MethodView):
     @blp.requires(f"{RECORD}.add")
     @blp.arguments(GuidExportQuerySchema, location="query")
-    @blp.file_response("application/octet-stream", description="CSV or XLSX of GUIDs and device credentials")
+    @blp.file_response(*fleet.MIME.values(), description="CSV or XLSX of GUIDs and device credentials")
     @refused(403, "Not the platform operator")
     @refused(404, "No such batch")
     def get(self, args, batch_id: int):

@@ -61,7 +61,7 @@ class FilePage(MethodView):
 @blp.route("/ExportFile/download/<int:file_id>")
 class FileDownload(MethodView):
     @blp.requires(f"{DOWNLOAD}.query", file="file_id")
-    @blp.file_response("application/octet-stream", description="The file (Content-Disposition names it)")
+    @blp.file_response(*services.MIME_TYPES.values(), description="The file (Content-Disposition names it)")
     @missing()
     def get(self, file_id: int):
         """Download a generated file."""

@@ -28,9 +28,9 @@ from api.device.guids import well_formed
 from api.device.models import Device
 from api.device.services import acknowledge_command
 from api.extensions import jsonlimits
+from api.extensions.bounds import INT_MAX
 from api.extensions.db import db
 from api.extensions.mqtt import new_client
-from api.extensions.smorest import INT_MAX
 from api.telemetry import device_auth
 from api.telemetry.ingest import DeviceRefusedError, IngestResult, ingest, ingest_many
 

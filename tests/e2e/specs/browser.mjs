@@ -124,7 +124,8 @@ export function selectOf(page, inner) {
  * Pick `option` in the antd select `select` (its `.ant-select` root) and wait until the select shows it.
  * A click during the dropdown's opening motion is lost, and clicking the select again would close the
  * dropdown: so an open dropdown is reused, its motion waited out, and the pick tried again until the
- * select shows the option; a dropdown left open is closed, so it covers nothing afterwards.
+ * select shows the option; a dropdown left open is closed (Escape), so it covers nothing afterwards.
+ * For single selects: a multiple one stays open on purpose, and an Escape there may close its form.
  * `exact`: the option's title must be exactly `option` (otherwise its text contains it).
  */
 export async function chooseOption(page, select, option, { exact = false } = {}) {

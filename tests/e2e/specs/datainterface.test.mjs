@@ -9,7 +9,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { api, apiLogin, closeMobileMenu, collectErrors, contextFor, launch, screenshot, siteUrl, useToken } from './browser.mjs';
+import { chooseOption, api, apiLogin, closeMobileMenu, collectErrors, contextFor, launch, screenshot, siteUrl, useToken } from './browser.mjs';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const PYTHON = path.join(ROOT, '.venv/bin/python');
@@ -116,8 +116,7 @@ describe('provincial data interface (issue 26)', () => {
     assert.equal(JSON.stringify(listed.body).includes(SECRET), false, 'the secret is never answered');
 
     await selected.getByTestId('di-mapping-add').click();
-    await selected.getByTestId('di-mapping-target').last().click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByText('设备 · Vaccine Fridge').click();
+    await chooseOption(page, selected.locator('.ant-select[data-testid="di-mapping-target"], .ant-select:has([data-testid="di-mapping-target"])').last(), '设备 · Vaccine Fridge');
     await selected.getByTestId('di-mapping-code').last().fill('ZJ-E2E-FRG-01');
     await selected.getByTestId('di-mapping-save').click();
     await selected.getByText('已保存').waitFor();

@@ -74,15 +74,7 @@ describe('product management and GUIDs (issue 22)', () => {
     await page.getByTestId('device-param-list').waitFor();
     const typeSelect = page.getByTestId('device-param-list').locator('.ant-select').first();
     await typeSelect.locator('.ant-select-content, .ant-select-selection-item').filter({ hasText: 'TL-1' }).first().waitFor();
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      await typeSelect.click();
-      const choice = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(typeLabel, { exact: true });
-      await choice.waitFor();
-      await page.waitForTimeout(300);
-      await choice.click();
-      if (await typeSelect.getByText(typeLabel).first().isVisible()) break;
-      await page.waitForTimeout(500);
-    }
+    await chooseOption(page, typeSelect, typeLabel, { exact: true });
     await typeSelect.getByText(typeLabel).first().waitFor();
     await page.getByTestId('device-param-list').locator('.ant-empty').first().waitFor();
     await page.getByTestId('device-param-add').click();

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { apiLogin, collectErrors, contextFor, launch, MAILBOX, screenshot, siteUrl, useToken, closeMobileMenu } from './browser.mjs';
+import { chooseOption, apiLogin, collectErrors, contextFor, launch, MAILBOX, screenshot, siteUrl, useToken, closeMobileMenu, selectOf } from './browser.mjs';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const PYTHON = path.join(ROOT, '.venv/bin/python');
@@ -126,11 +126,14 @@ describe('exports and the download centre (issue 8)', () => {
     await page.getByTestId('report-add').click();
     const form = page.getByTestId('report-form');
     await form.locator('#reportName').fill('Weekly vaccine');
-    await form.getByTestId('report-frequency').click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByText('Weekly', { exact: true }).click();
+    await chooseOption(page, selectOf(form, '[data-testid="report-frequency"]'), 'Weekly', { exact: true });
+    // A multiple select stays open after a pick: clicking the name field closes it (Escape would close the form).
     await form.getByTestId('report-devices').click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByText(DEVICE).click();
-    await form.locator('#reportName').click(); // close the device list
+    const device = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByText(DEVICE);
+    await device.waitFor();
+    await page.waitForTimeout(300); // the dropdown's opening motion: a click during it is lost
+    await device.click();
+    await form.locator('#reportName').click();
     const receivers = form.getByTestId('report-receivers');
     await receivers.getByPlaceholder('Name').first().fill('QA');
     await receivers.getByPlaceholder('Email').first().fill(email);
