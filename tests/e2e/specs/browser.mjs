@@ -146,6 +146,20 @@ export async function chooseOption(page, select, option, { exact = false } = {})
   throw new Error(`could not choose ${option}`);
 }
 
+/**
+ * Press a confirmation dialog's button `name` until the dialog goes: a click during its opening motion
+ * is lost (the call it confirms is then never made).
+ */
+export async function confirmDialog(page, name) {
+  const dialog = page.locator('.ant-modal-confirm');
+  const button = dialog.getByRole('button', { name });
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    await button.click({ timeout: 5_000 }).catch(() => undefined);
+    if (await dialog.waitFor({ state: 'hidden', timeout: 2_000 }).then(() => true, () => false)) return;
+  }
+  throw new Error(`the dialog's ${name} button never took`);
+}
+
 export async function chooseMenuItem(page, name) {
   const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name });
   await item.waitFor();

@@ -5,7 +5,7 @@
 // mobile) and the expired-service modal; screenshots of home, list and detail at 1440 and 390 px.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { api, apiLogin, collectErrors, contextFor, launch, screenshot, selectTab, siteUrl, useToken, closeMobileMenu } from './browser.mjs';
+import { api, apiLogin, collectErrors, contextFor, launch, screenshot, selectTab, siteUrl, useToken, closeMobileMenu, chooseMenuItem, confirmDialog } from './browser.mjs';
 import { issueGuid, setServiceExpiry, uploadNow } from './fleet.mjs';
 
 const DEMO_DEVICES = ['Tracker SH-NJ', 'Truck SH-HZ', 'Lab Freezer -80', 'Cold Room 1', 'Vaccine Fridge', 'Pharmacy Fridge'];
@@ -165,8 +165,8 @@ describe('device list (issue 6)', () => {
 
     // Scrap the new logger, then a batch "enable" answers per device: the scrapped one is refused.
     await row('E2E Logger').getByTestId('device-more').click();
-    await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: 'Scrap' }).click();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Scrap' }).click();
+    await chooseMenuItem(page, 'Scrap');
+    await confirmDialog(page, 'Scrap');
     await row('E2E Logger').getByText('Deactivated').waitFor();
     await row('E2E Logger').locator('.ant-checkbox-input').check();
     await row('Vaccine Fridge').locator('.ant-checkbox-input').check();
