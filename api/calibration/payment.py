@@ -94,16 +94,21 @@ def pay_order(application_id: int) -> dict:
     unpaid = orders.orders_of(PURPOSE, application.id, PayStatus.UNPAID)
     order = next((o for o in unpaid if o.pay_fee == application.total_price), None)
     if order is None:
-        order = orders.create_for_subject(
-            PURPOSE,
-            application.id,
-            application.owner_account_id,
-            application.total_price,
-            application.currency,
-            _lines(application),
-        )
+        order = _new_order(application)
     db.session.commit()
     return answer(application, order)
+
+
+def _new_order(application: Application) -> Order:
+    """A billing order for the application's server-computed price."""
+    return orders.create_for_subject(
+        PURPOSE,
+        application.id,
+        application.owner_account_id,
+        application.total_price,
+        application.currency,
+        _lines(application),
+    )
 
 
 def answer(application: Application, order: Order) -> dict:
@@ -205,14 +210,7 @@ def set_status(args: dict) -> Application:
         services.move(application, states.CONFIRMED, Actor.LAB, Action.STATUS)  # refused as any other move
     order = open_orders[0] if open_orders else None
     if order is None:
-        order = orders.create_for_subject(
-            PURPOSE,
-            application.id,
-            application.owner_account_id,
-            application.total_price,
-            application.currency,
-            _lines(application),
-        )
+        order = _new_order(application)
     lab = require_account()
     order.confirmed_by = lab.id
     db.session.flush()
