@@ -238,7 +238,7 @@ async function main() {
   // From scratch each time. Next's build-trace step opens node_modules files in bursts of thousands and,
   // under a 20,000 open-file limit that cannot be raised here, sometimes runs out (EMFILE): try again.
   const fromScratch = () => fs.rmSync(path.join(ROOT, 'web', webEnv.NEXT_DIST_DIR), { recursive: true, force: true });
-  step('web-build', 'npm', ['run', 'build', '-w', 'web'], { env: webEnv, retry: /EMFILE/, before: fromScratch });
+  step('web-build', 'npm', ['run', 'build', '-w', 'web'], { env: webEnv, retry: /EMFILE/, tries: 4, before: fromScratch });
   const web = background('web', 'npm', ['run', 'start', '-w', 'web'], { env: webEnv });
   await waitFor('api', api, `http://127.0.0.1:${API_PORT}/api/health`);
   await waitFor('web', web, `http://127.0.0.1:${WEB_PORT}/user/login`, { Host: `localhost:${WEB_PORT}` });
