@@ -11,12 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from datetime import datetime
 
-if TYPE_CHECKING:
-    from datetime import datetime
-
-    from api.billing.models import Order
+from api.billing.models import Order
 
 SERVICE = "service"
 
