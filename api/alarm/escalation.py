@@ -64,11 +64,22 @@ def due_repeat(mark: datetime, now: datetime, setting: PushSetting) -> int | Non
     return min(setting.repeat_count, int((now - mark) / interval))
 
 
-def plan_sends(alarm: Alarm, now: datetime) -> list[int]:
-    """Write the outbox rows due now for this alarm; returns the ids of new rows (sent after commit)."""
+def push_settings(device_ids: list[int]) -> dict[int, PushSetting]:
+    """The push settings of many devices in one query (a device without one is absent)."""
+    rows = db.session.scalars(select(PushSetting).where(PushSetting.device_id.in_(device_ids)))
+    return {setting.device_id: setting for setting in rows}
+
+
+_LOOK_UP = object()
+
+
+def plan_sends(alarm: Alarm, now: datetime, setting: PushSetting | object | None = _LOOK_UP) -> list[int]:
+    """Write the outbox rows due now for this alarm; returns the ids of new rows (sent after commit).
+    `setting`: the device's push setting when the caller loaded it already (None: it has none)."""
     if alarm.status != AlarmStatus.OPEN or alarm.process_state != ProcessState.PENDING or alarm.opened_at is None:
         return []
-    setting = db.session.get(PushSetting, alarm.device_id)
+    if setting is _LOOK_UP:
+        setting = db.session.get(PushSetting, alarm.device_id)
     if setting is None or not setting.enabled or not setting.channels:
         return []
     device = db.session.get(Device, alarm.device_id)

@@ -127,18 +127,30 @@ def sweep(now: datetime | None = None, batch: int = 500) -> int:
             select(Alarm).where(Alarm.device_id.in_(list(actives)), Alarm.status.in_(lifecycle.ACTIVE))
         ):
             actives[alarm.device_id][(alarm.kind, alarm.sensor)] = alarm
+        opened_now: list = []
         for device, state in rows:
             rule = rules(device)[kind]
             if not rule.active:
                 continue
             active = actives[device.id]
             if kind == AlarmKind.OFFLINE:
-                alarm = breach(device, active, kind, None, None, state.offline_at, now)
+                alarm = breach(device, active, kind, None, None, state.offline_at, now, announcing=opened_now)
                 # Any data newer than the last before the silence closes it.
                 alarm.last_seen_at = min(state.last_data_at or state.offline_at, state.offline_at)
                 opened += 1
             elif rule.threshold is not None and state.battery < rule.threshold:
-                breach(device, active, kind, None, state.battery, state.last_data_at or now, now, limit=rule.threshold)
+                breach(
+                    device,
+                    active,
+                    kind,
+                    None,
+                    state.battery,
+                    state.last_data_at or now,
+                    now,
+                    limit=rule.threshold,
+                    announcing=opened_now,
+                )
                 opened += 1
+        lifecycle.announce(opened_now, now)
         db.session.commit()
     return opened

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import exists, select
 
-from api.alarm.escalation import plan_sends
+from api.alarm.escalation import plan_sends, push_settings
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message, MessageType
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, utcnow
@@ -40,7 +40,10 @@ def breach(
     *,
     limit: float | None = None,
     delay_minutes: int = 0,
+    announcing: list[tuple[Device, Alarm]] | None = None,
 ) -> Alarm:
+    """The breach goes on (or starts); past its delay it is an alarm. With `announcing`, an alarm that
+    opens is dated and appended there, and the caller announces the whole list at once (`announce`)."""
     alarm = active.get((kind, sensor))
     if alarm is None:
         alarm = Alarm(
@@ -69,34 +72,52 @@ def breach(
     if alarm.status == AlarmStatus.DELAYING and alarm.last_seen_at - alarm.breach_started_at >= timedelta(
         minutes=delay_minutes
     ):
-        open_alarm(device, alarm, now)
+        if announcing is None:
+            open_alarm(device, alarm, now)
+        else:
+            _mark_open(alarm, now)
+            announcing.append((device, alarm))
     return alarm
+
+
+def _mark_open(alarm: Alarm, now: datetime) -> None:
+    alarm.status = AlarmStatus.OPEN
+    # When the excursion became an alarm in the data's own time (for live data that is now): a
+    # back-filled excursion is dated when it happened, and its recovery can never precede it.
+    alarm.opened_at = min(now, alarm.last_seen_at)
 
 
 def open_alarm(device: Device, alarm: Alarm, now: datetime) -> None:
     """The breach is an alarm now: the owner's message and the first notifications, in this
     transaction (the outbox rows are dispatched after commit)."""
+    _mark_open(alarm, now)
+    announce([(device, alarm)], now)
 
-    alarm.status = AlarmStatus.OPEN
-    # When the excursion became an alarm in the data's own time (for live data that is now): a
-    # back-filled excursion is dated when it happened, and its recovery can never precede it.
-    alarm.opened_at = min(now, alarm.last_seen_at)
+
+def announce(opened: list[tuple[Device, Alarm]], now: datetime) -> None:
+    """Alarms that just opened: their owners' messages, the devices' alarm flags and the first
+    notifications. One flush gives all of them their ids and one query their push settings, so the
+    offline sweep opening hundreds at once costs a few round trips, not two per alarm."""
+    if not opened:
+        return
     db.session.flush()
-    if alarm.owner_account_id is not None:
-        db.session.add(
-            Message(
-                platform_id=alarm.platform_id,
-                owner_account_id=alarm.owner_account_id,
-                type=MessageType.ALARM,
-                alarm_id=alarm.id,
-                device_id=device.id,
-                code=f"alarm.{alarm.kind.value}",
-                params={},
-                created_at=now,
+    settings = push_settings([device.id for device, _alarm in opened])
+    for device, alarm in opened:
+        if alarm.owner_account_id is not None:
+            db.session.add(
+                Message(
+                    platform_id=alarm.platform_id,
+                    owner_account_id=alarm.owner_account_id,
+                    type=MessageType.ALARM,
+                    alarm_id=alarm.id,
+                    device_id=device.id,
+                    code=f"alarm.{alarm.kind.value}",
+                    params={},
+                    created_at=now,
+                )
             )
-        )
-    _set_flag(device.id, True)
-    plan_sends(alarm, now)
+        _set_flag(device.id, True)
+        plan_sends(alarm, now, setting=settings.get(device.id))
 
 
 def recover(device: Device, active: dict[Key, Alarm], kind: AlarmKind, sensor: int | None, ts: datetime) -> None:

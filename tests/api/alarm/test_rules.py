@@ -8,8 +8,8 @@ from api.alarm.evaluation import sweep
 from api.alarm.models import AlarmKind, AlarmStatus, MessageType
 from api.device.models import DeviceState
 from api.extensions.db import db, utcnow
-from tests.api.alarm.helpers import ALARM, alarms, messages, record, set_limits
-from tests.api.device_helpers import upload
+from tests.api.alarm.helpers import ALARM, alarms, messages, open_alarm, outbox, record, save_push, set_limits
+from tests.api.device_helpers import add, upload
 
 
 def test_reading_above_the_limit_opens_an_alarm_and_recovery_closes_it(app, client, owner, fridge):
@@ -111,6 +111,27 @@ def test_offline_alarm_within_60_seconds_of_the_deadline_and_data_closes_it(app,
     assert alarm.opened_at - deadline <= timedelta(seconds=60)
     upload(client, guid, key, [record(0, 4.0)])
     assert alarms(app, device_id)[0].status == AlarmStatus.CLOSED
+
+
+def test_one_sweep_opens_many_devices_alarms_each_with_its_message_and_notifications(app, client, owner, fridge, guids):
+    """The sweep announces a batch's alarms together (one flush, one push-setting query): each
+    still gets its own message, flag and, where the device has a push setting, its notification."""
+    device_id, guid, key = fridge
+    other_guid, other_key = guids["th_b"]
+    other_id = add(client, owner, other_guid, name="Freezer")
+    assert save_push(client, owner, device_id)["code"] == 0
+    upload(client, guid, key, [record(1, 4.0)])
+    upload(client, other_guid, other_key, [record(1, 4.0)])
+    with app.app_context():
+        deadlines = {d: db.session.get(DeviceState, d).offline_at for d in (device_id, other_id)}
+        assert sweep(max(deadlines.values()) + timedelta(seconds=30)) == 2
+        flags = {d: db.session.get(DeviceState, d).alarm_active for d in (device_id, other_id)}
+    assert flags == {device_id: True, other_id: True}
+    opened = {d: open_alarm(app, d) for d in (device_id, other_id)}
+    for d, alarm in opened.items():
+        assert (alarm.kind, alarm.opened_at) == (AlarmKind.OFFLINE, deadlines[d])
+    assert sorted((m.alarm_id, m.device_id) for m in messages(app)) == sorted((a.id, d) for d, a in opened.items())
+    assert [(m.alarm_id, m.recipient) for m in outbox(app)] == [(opened[device_id].id, "ann@example.com")]
 
 
 def test_scheduled_sweep_raises_battery_alarm_from_the_latest_state(app, client, owner, fridge):
