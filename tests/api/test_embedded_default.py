@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from flask_migrate import upgrade
+from sqlalchemy import func, select
 
 from api import create_app
-from api.extensions.db import db
+from api.device.catalogue import sync_catalogue
+from api.device.models import Device, DeviceState
+from api.extensions.db import db, utcnow
 from api.health.jobs import record_heartbeat
 from api.platform.services import sync_tenants
 from api.settings import DevelopmentConfig
+from api.telemetry.ingest import ingest_many
+from api.telemetry.models import DeviceSample, Reading
+from api.tenancy import find_platform
 
 UNREACHABLE_REDIS = "redis://127.0.0.1:1/0"
 
@@ -52,3 +59,45 @@ def test_fresh_sqlite_without_redis_serves_branding_and_runs_jobs_in_process(tmp
     health = client.get("/api/health").get_json()["data"]
     assert health == {"database": "ok", "redis": "unavailable", "cronHeartbeatAge": None}
     assert app.config["RATELIMIT_STORAGE_URI"] == "memory://"
+
+
+def test_sqlite_ingests_a_batch_of_devices_like_postgresql(tmp_path):
+    """The MQTT subscriber's batch path (`ingest_many`) on the embedded SQLite of `make run`: readings,
+    samples and the devices' latest states, which only move forward."""
+    app = create_app(
+        DevelopmentConfig,
+        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'coldchain.db'}", "REDIS_URL": UNREACHABLE_REDIS},
+    )
+    now = utcnow()
+
+    def upload(minutes_ago: int, temp: float, battery: int) -> list[dict]:
+        ts = int((now - timedelta(minutes=minutes_ago)).timestamp() * 1000)
+        return [{"ts": ts, "readings": {"1": temp, "2": 55.0}, "battery": battery, "signal": -70}]
+
+    with app.app_context():
+        upgrade()
+        sync_tenants()
+        logger = sync_catalogue()[0x8002]
+        platform = find_platform("localhost")
+        devices = [
+            Device(guid=f"88000000000{n}", device_type_id=logger.id, platform_id=platform.id, interval_s=60)
+            for n in (1, 2)
+        ]
+        for device in devices:
+            device.created_at = now - timedelta(days=1)
+        db.session.add_all(devices)
+        db.session.commit()
+        first, second = devices
+        ingest_many([(first, upload(5, 4.5, 90)), (second, upload(5, 6.0, 80))])
+        # The first device's late record is stored but moves nothing; the second moves forward.
+        results = ingest_many([(first, upload(30, 9.9, 10)), (second, upload(1, 7.5, 79))])
+        assert [(r.accepted, r.duplicates) for r in results] == [(2, 0), (2, 0)]
+        states = {s.device_id: s for s in db.session.scalars(select(DeviceState))}
+        assert (states[first.id].values, states[first.id].battery) == ({"1": 4.5, "2": 55.0}, 90)
+        assert (states[second.id].values, states[second.id].battery) == ({"1": 7.5, "2": 55.0}, 79)
+        assert abs(states[second.id].last_data_at - (now - timedelta(minutes=1))) < timedelta(milliseconds=1)
+        )
+        assert states[second.id].offline_at > states[second.id].last_data_at
+        assert db.session.scalar(select(func.count()).select_from(Reading)) == 8
+        assert db.session.scalar(select(func.count()).select_from(DeviceSample)) == 4
+        db.engine.dispose()
