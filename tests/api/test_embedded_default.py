@@ -96,7 +96,6 @@ def test_sqlite_ingests_a_batch_of_devices_like_postgresql(tmp_path):
         assert (states[first.id].values, states[first.id].battery) == ({"1": 4.5, "2": 55.0}, 90)
         assert (states[second.id].values, states[second.id].battery) == ({"1": 7.5, "2": 55.0}, 79)
         assert abs(states[second.id].last_data_at - (now - timedelta(minutes=1))) < timedelta(milliseconds=1)
-        )
         assert states[second.id].offline_at > states[second.id].last_data_at
         assert db.session.scalar(select(func.count()).select_from(Reading)) == 8
         assert db.session.scalar(select(func.count()).select_from(DeviceSample)) == 4
