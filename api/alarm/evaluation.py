@@ -12,7 +12,7 @@ from api.alarm.lifecycle import breach, recover
 from api.alarm.models import Alarm, AlarmKind, AlarmRule, SensorLimit
 from api.alarm.rules import LOW_BATTERY_PERCENT, limits_of, rules_for_type
 from api.device.models import Device, DeviceState
-from api.extensions.db import db, utcnow
+from api.extensions.db import db, one_of, utcnow
 from api.telemetry.ingest import batch_context
 from api.telemetry.records import Record
 
@@ -27,11 +27,12 @@ def prepare(devices: list[Device]) -> None:
     ids = [device.id for device in owned]
     limits: dict[int, dict[int, SensorLimit]] = {device_id: {} for device_id in ids}
     for limit in db.session.scalars(
-        select(SensorLimit).where(SensorLimit.device_id.in_(ids), SensorLimit.enabled.is_(True))
+        select(SensorLimit).where(one_of(SensorLimit.device_id, ids), SensorLimit.enabled.is_(True))
     ):
         limits[limit.device_id][limit.sensor] = limit
     active: dict[int, dict] = {device_id: {} for device_id in ids}
-    for alarm in db.session.scalars(select(Alarm).where(Alarm.device_id.in_(ids), Alarm.status.in_(lifecycle.ACTIVE))):
+    actives = select(Alarm).where(one_of(Alarm.device_id, ids), Alarm.status.in_(lifecycle.ACTIVE))
+    for alarm in db.session.scalars(actives):
         active[alarm.device_id][(alarm.kind, alarm.sensor)] = alarm
     context["alarm.limits"], context["alarm.active"] = limits, active
     context["alarm.rules"] = {type_id: rules_for_type(type_id) for type_id in {d.device_type_id for d in owned}}
@@ -124,7 +125,7 @@ def sweep(now: datetime | None = None, batch: int = 500) -> int:
         # The devices' other active alarms in one query (not one per device, each flushing the last).
         actives: dict[int, dict] = {device.id: {} for device, _state in rows}
         for alarm in db.session.scalars(
-            select(Alarm).where(Alarm.device_id.in_(list(actives)), Alarm.status.in_(lifecycle.ACTIVE))
+            select(Alarm).where(one_of(Alarm.device_id, actives), Alarm.status.in_(lifecycle.ACTIVE))
         ):
             actives[alarm.device_id][(alarm.kind, alarm.sensor)] = alarm
         opened_now: list = []

@@ -13,9 +13,11 @@ from datetime import UTC, datetime
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import DateTime, Enum, MetaData, Select, bindparam, event, func, select
+from sqlalchemy import DateTime, Enum, MetaData, Select, any_, bindparam, cast, event, func, select
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, registry
+from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import TypeDecorator
 
 NAMING_CONVENTION = {
@@ -93,6 +95,17 @@ db = SQLAlchemy(model_class=Model)
 migrate = Migrate(
     compare_type=True, render_as_batch=True, render_item=render_migration_type, include_name=include_in_migrations
 )
+
+
+def one_of(column, values) -> ColumnElement[bool]:
+    """`column IN (values)` for batches of hundreds of keys. On PostgreSQL it is one array parameter
+    (`= ANY`), so the statement's text is the same whatever the count: psycopg then parses it once
+    (it parsed each new IN list anew, a tenth of the ingest subscriber's CPU) and can prepare it.
+    Elsewhere, a plain IN."""
+    values = list(values)
+    if db.engine.dialect.name == "postgresql":
+        return column == any_(cast(bindparam(None, values, type_=ARRAY(column.type)), ARRAY(column.type)))
+    return column.in_(values)
 
 
 def str_enum(enum_cls: type[enum.StrEnum], length: int = 20) -> Enum:

@@ -7,7 +7,7 @@ from sqlalchemy import select
 from api.device.credentials import credential_matches
 from api.device.guids import well_formed
 from api.device.models import Device
-from api.extensions.db import db
+from api.extensions.db import db, one_of
 
 
 def authenticate(guid: object, key: object) -> Device | None:
@@ -22,7 +22,7 @@ def authenticate(guid: object, key: object) -> Device | None:
 def authenticate_many(credentials: list[tuple[str, str]]) -> list[Device | None]:
     """`authenticate` for many (guid, key) pairs with one query (the MQTT subscriber's batches)."""
     guids = {guid for guid, key in credentials if well_formed(guid) and isinstance(key, str)}
-    devices = {device.guid: device for device in db.session.scalars(select(Device).where(Device.guid.in_(guids)))}
+    devices = {device.guid: device for device in db.session.scalars(select(Device).where(one_of(Device.guid, guids)))}
     found: list[Device | None] = []
     for guid, key in credentials:
         device = devices.get(guid) if guid in guids else None

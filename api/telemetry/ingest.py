@@ -20,7 +20,7 @@ from sqlalchemy import bindparam, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from api.device.models import Device, DeviceParam, DeviceState
-from api.extensions.db import db, utcnow
+from api.extensions.db import db, one_of, utcnow
 from api.telemetry.models import DeviceSample
 from api.telemetry.records import Record, parse_records
 from api.telemetry.store import store_readings, store_readings_by_device
@@ -283,7 +283,7 @@ def _locked_states(ids: list[int]) -> dict[int, SimpleNamespace]:
     table = DeviceState.__table__
     rows = db.session.connection().execute(
         select(table.c.device_id, *(table.c[c] for c in STATE_COLUMNS))
-        .where(table.c.device_id.in_(ids))
+        .where(one_of(table.c.device_id, ids))
         .order_by(table.c.device_id)
         .with_for_update()
     )

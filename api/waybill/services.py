@@ -23,7 +23,7 @@ from api.alarm.models import Alarm, SensorLimit
 from api.alarm.push import field_error
 from api.device.models import Device, DeviceParam, DeviceState
 from api.device.services import log_event, owned_device
-from api.extensions.db import db, paginate, utcnow
+from api.extensions.db import db, one_of, paginate, utcnow
 from api.extensions.smorest import ApiError
 from api.telemetry.ingest import batch_context, forget_prepared
 from api.telemetry.queries import chart, thin, track
@@ -336,7 +336,7 @@ def prepare(devices: list[Device]) -> None:
         ids = [device.id for device in devices]
         context["waybill.open"] = set(
             db.session.scalars(
-                select(Waybill.device_id).where(Waybill.device_id.in_(ids), Waybill.state != WaybillState.COMPLETED)
+                select(Waybill.device_id).where(one_of(Waybill.device_id, ids), Waybill.state != WaybillState.COMPLETED)
             )
         )
 
