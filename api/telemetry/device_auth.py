@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 
 from api.device.credentials import credential_matches
 from api.device.guids import well_formed
@@ -13,7 +14,8 @@ from api.extensions.db import db, one_of
 def authenticate(guid: object, key: object) -> Device | None:
     if not well_formed(guid) or not isinstance(key, str):
         return None
-    device = db.session.scalar(select(Device).where(Device.guid == guid))
+    # With its type, which ingestion reads (an upload's own query, not a second round trip).
+    device = db.session.scalar(select(Device).options(joinedload(Device.device_type)).where(Device.guid == guid))
     if device is None or not credential_matches(device.guid, device.credential_version, key):
         return None
     return device

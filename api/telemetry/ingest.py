@@ -2,9 +2,10 @@
 rollups, samples and the latest state are written together, readings are handed to the alarm
 seam, and only then does the caller acknowledge.
 
-`ingest` takes one device's upload (HTTP); `ingest_many` takes many devices' uploads in one
-transaction (the MQTT subscriber's batches: one COPY, one samples statement, the states locked in
-one statement, the handlers' lookups prepared once), with the same result per upload."""
+`ingest_many` takes many devices' uploads in one transaction (the MQTT subscriber's batches: one
+statement for the readings, one for the samples, the states locked, moved and written back as plain
+rows, the handlers' lookups prepared once), with the result of each upload; `ingest` is the same
+with one upload (HTTP)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from api.device.models import Device, DeviceParam, DeviceState
 from api.extensions.db import db, one_of, utcnow
 from api.telemetry.models import DeviceSample
 from api.telemetry.records import Record, parse_records
-from api.telemetry.store import store_readings, store_readings_by_device
+from api.telemetry.store import store_readings_by_device
 
 # After the service expires a device may upload for three more months (business-domain section 4).
 UPLOAD_GRACE = timedelta(days=91)
@@ -66,15 +67,6 @@ class DeviceRefusedError(Exception):
         self.reason = reason
 
 
-def sensor_ranges(device_type_id: int) -> dict[int, tuple[float | None, float | None]]:
-    rows = db.session.execute(
-        select(DeviceParam.probe_id, DeviceParam.param_min, DeviceParam.param_max).where(
-            DeviceParam.device_type_id == device_type_id, DeviceParam.probe_id.is_not(None)
-        )
-    )
-    return {probe: (low, high) for probe, low, high in rows}
-
-
 def refusal(device: Device, now: datetime) -> str | None:
     if device.deleted or device.scrapped_at is not None:
         return gettext("This device has been scrapped or deleted; it no longer accepts data.")
@@ -86,28 +78,12 @@ def refusal(device: Device, now: datetime) -> str | None:
 
 
 def ingest(device: Device, raw_records) -> IngestResult:
-    now = utcnow()
-    reason = refusal(device, now)
-    if reason:
-        raise DeviceRefusedError(reason)
-    parsed = parse_records(raw_records, sensor_ranges(device.device_type_id), now, device.created_at)
-    result = IngestResult(rejected=parsed.rejected, kept=len(parsed.records))
-    if not parsed.records:
-        return result
-    rows = [
-        (device.id, sensor, record.ts, value)
-        for record in parsed.records
-        for sensor, value in record.readings.items()
-        if value is not None
-    ]
-    result.accepted = store_readings(db.session, rows)
-    result.duplicates = len(rows) - result.accepted
-    _samples(_sample_rows(device.id, parsed.records))
-    _update_state(device, parsed.records, db.session.get(DeviceState, device.id, with_for_update=True))
-    for handler in READING_HANDLERS:
-        handler(device, parsed.records)
-    db.session.commit()
-    return result
+    """One device's upload (HTTP, the demo): the batch path with a batch of one, so both ways in store,
+    evaluate and answer alike. Raises DeviceRefusedError for a refused device."""
+    [outcome] = ingest_many([(device, raw_records)])
+    if isinstance(outcome, DeviceRefusedError):
+        raise outcome
+    return outcome
 
 
 def ingest_many(uploads: list[tuple[Device, object]]) -> list[IngestResult | DeviceRefusedError]:
@@ -226,14 +202,6 @@ def _samples(rows: list[dict]) -> None:
         db.session.connection().execute(POSTGRES_SAMPLES, arrays)
         return
     db.session.connection().execute(sqlite.insert(DeviceSample.__table__).on_conflict_do_nothing(), rows)
-
-
-def _update_state(device: Device, records: list[Record], state: DeviceState | None) -> None:
-    """The latest state of one upload (HTTP): `state` is the device's row, locked (None: none yet)."""
-    if state is None:
-        state = DeviceState(device_id=device.id, values={})
-        db.session.add(state)
-    _advance_state(state, device, records)
 
 
 def _advance_state(state, device: Device, records: list[Record]) -> bool:
