@@ -41,7 +41,9 @@ BACKLOG = text("""
 SELECT (ts AT TIME ZONE 'UTC')::date AS day, device_id, count(*)
 FROM reading WHERE ts < :cutoff GROUP BY 1, 2 ORDER BY 1, 2
 """)
-# Deltas and delays in whole microseconds: extract(epoch ...) is numeric, so exact.
+# Deltas and delays in whole microseconds (extract(epoch ...) is numeric, so exact); each delay is
+# stored as its step from the previous known one (partitioning by "delay IS NULL" makes lag() skip the
+# unknown ones), so a batch received at once or a steady delay compresses like regular times do.
 _MOVE = """
 WITH moved AS (
     DELETE FROM reading
@@ -61,8 +63,13 @@ WITH moved AS (
     SELECT device_id, sensor, day, ts, value, received_at,
            (extract(epoch FROM ts - coalesce(lag(ts) OVER w, day::timestamp AT TIME ZONE 'UTC'))
             * 1000000)::bigint AS delta,
-           (extract(epoch FROM received_at - ts) * 1000000)::bigint AS delay
-    FROM (SELECT *, (ts AT TIME ZONE 'UTC')::date AS day FROM merged) AS dated
+           delay - lag(delay, 1, 0::bigint) OVER (PARTITION BY device_id, sensor, day, delay IS NULL ORDER BY ts)
+               AS delay
+    FROM (
+        SELECT *, (ts AT TIME ZONE 'UTC')::date AS day,
+               (extract(epoch FROM received_at - ts) * 1000000)::bigint AS delay
+        FROM merged
+    ) AS dated
     WINDOW w AS (PARTITION BY device_id, sensor, day ORDER BY ts)
 ), packed AS (
     INSERT INTO reading_packed (device_id, sensor, day, count, first_ts, last_ts, deltas, vals, delays)
@@ -108,8 +115,9 @@ class Result:
 
 
 def plan(backlog: list[tuple[date, int, int]], limit: int = CHUNK_ROWS) -> list[Chunk]:
-    """Chunks of about `limit` readings from (day, device, count) rows ordered by day and device:
-    a day with more is split by device ranges; consecutive smaller days share a chunk."""
+    """Chunks of at most `limit` readings (unless one device's day alone has more) from (day, device,
+    count) rows ordered by day and device: a bigger day is split by device ranges; consecutive
+    smaller days share a chunk."""
     chunks: list[Chunk] = []
     pending: Chunk | None = None
     for day, group in groupby(backlog, key=lambda row: row[0]):
@@ -119,14 +127,14 @@ def plan(backlog: list[tuple[date, int, int]], limit: int = CHUNK_ROWS) -> list[
             if pending:
                 chunks.append(pending)
                 pending = None
-            low, rows = devices[0][0], 0
-            for index, (device_id, count) in enumerate(devices):
-                rows += count
-                last = index == len(devices) - 1
-                if rows >= limit or last:
-                    chunks.append(Chunk(day, day, low, device_id, rows))
-                    if not last:
-                        low, rows = devices[index + 1][0], 0
+            low = high = devices[0][0]
+            rows = 0
+            for device_id, count in devices:
+                if rows and rows + count > limit:
+                    chunks.append(Chunk(day, day, low, high, rows))
+                    low, rows = device_id, 0
+                high, rows = device_id, rows + count
+            chunks.append(Chunk(day, day, low, high, rows))
             continue
         low, high = devices[0][0], devices[-1][0]
         if pending and pending.rows + total <= limit:

@@ -48,9 +48,10 @@ class ReadingHourly(Model):
 class ReadingPacked(Model):
     """One device's sensor for one UTC day, in time order. `deltas`: microseconds from the day's start
     to the first reading, then from each reading to the next (regular data compresses to almost
-    nothing); `vals`: the exact values; `delays`: microseconds from ts to received_at, an element NULL
-    where received_at is, the whole array NULL when all are. PostgreSQL only (SQLite keeps everything
-    in `reading`; the table exists there so the schema is one)."""
+    nothing); `vals`: the exact values; `delays`: microseconds from ts to received_at, each as its step
+    from the previous known one (a batch received at once compresses like regular times), an element
+    NULL where received_at is, the whole array NULL when all are. PostgreSQL only (SQLite keeps
+    everything in `reading`; the table exists there so the schema is one)."""
 
     __tablename__ = "reading_packed"
 

@@ -28,15 +28,17 @@ from api.telemetry.models import Reading
 PACK_LOCK = 0x7061636B  # "pack"
 
 # A packed row `p` unnested into `u` (ts, value, delay): times are the day's start plus the running
-# sum of the deltas. float8 sums of whole microseconds are exact (a day is far below 2**53) and
-# interval * float8 rounds to whole microseconds, so every ts comes back exactly as stored.
+# sum of the deltas, delays (µs from ts to received_at) the running sum of the delay steps (a NULL
+# step is an unknown received_at; sum() skips it). float8 sums of whole microseconds are exact
+# (far below 2**53) and interval * float8 rounds to whole microseconds, so every ts and received_at
+# comes back exactly as stored.
 UNPACK = """CROSS JOIN LATERAL (
-    SELECT (p.day::timestamp AT TIME ZONE 'UTC')
-           + sum(x.delta::float8) OVER (ORDER BY x.n ROWS UNBOUNDED PRECEDING) * interval '1 microsecond' AS ts,
-           x.value, x.delay
+    SELECT (p.day::timestamp AT TIME ZONE 'UTC') + sum(x.delta::float8) OVER w * interval '1 microsecond' AS ts,
+           x.value, CASE WHEN x.delay IS NOT NULL THEN sum(x.delay::float8) OVER w END AS delay
     FROM unnest(p.deltas, p.vals, p.delays) WITH ORDINALITY AS x (delta, value, delay, n)
+    WINDOW w AS (ORDER BY x.n ROWS UNBOUNDED PRECEDING)
 ) u"""
-RECEIVED_AT = "u.ts + u.delay::float8 * interval '1 microsecond'"
+RECEIVED_AT = "u.ts + u.delay * interval '1 microsecond'"
 # Is the reading `r` (device_id, sensor, ts) already in a packed day? Opens only that day's row.
 _PACKED_HAS = """SELECT 1 FROM reading_packed p {unpack}
     WHERE p.device_id = r.device_id AND p.sensor = r.sensor AND p.day = (r.ts AT TIME ZONE 'UTC')::date
