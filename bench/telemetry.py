@@ -64,7 +64,11 @@ def run() -> None:
         db.session.commit()
         fleet = issue_guids(platform, types[0x8003], 3, "BENCH")  # 4-probe controllers
         for guid, _key in fleet:
-            claim(db.session.scalar(select(Device).where(Device.guid == guid)), account.id, guid[-6:], "UTC")
+            device = db.session.scalar(select(Device).where(Device.guid == guid))
+            claim(device, account.id, guid[-6:], "UTC")
+            # Issued long ago: the uploads carry readings of days ago, and a reading older than the
+            # device's issuance is refused.
+            device.created_at = utcnow() - timedelta(days=400)
         db.session.commit()
     copy_rate = bench_copy(app)
     http_rate = bench_ingest_http(app, fleet[0])
