@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select, text
+from sqlalchemy.exc import OperationalError
 
 from api.account.models import StaffRole
 from api.datainterface.delivery import payload_records
@@ -23,6 +24,7 @@ from api.telemetry.compaction import Chunk, compact, plan
 from api.telemetry.models import Reading, ReadingHourly, ReadingPacked
 from api.telemetry.partitions import ensure_partitions, month_start
 from api.telemetry.queries import stream_rows
+from api.telemetry.readings import PACK_LOCK
 from api.telemetry.store import store_readings
 from tests.api.account_helpers import auth, login, make_account
 from tests.api.device_helpers import add, guids, owner  # noqa: F401 - fixtures
@@ -317,6 +319,38 @@ def test_a_rerun_changes_nothing(app, client, owner, device):  # noqa: F811
     again = _compact(app)
     assert first.readings > 0 and (again.readings, again.packed_rows, again.chunks) == (0, 0, 0)
     assert _packed_table(app) == table and _counts(app, device) == counts
+
+
+def test_a_write_of_old_readings_waits_for_a_running_chunk_and_live_ones_do_not(app, device):
+    """The pack lock: held by a compaction chunk, it holds back a batch with readings older than the
+    store's horizon (so the batch sees the chunk's packed day afterwards), never a live batch."""
+    now = _now()
+    with app.app_context():
+        with db.engine.connect() as chunk:
+            chunk.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": PACK_LOCK})
+            db.session.execute(text("SET LOCAL lock_timeout = '300ms'"))
+            assert store_readings(db.session, [(device, 1, now - timedelta(minutes=1), 4.0)]) == 1
+            with pytest.raises(OperationalError, match="lock timeout"):
+                store_readings(db.session, [(device, 1, now - timedelta(days=DAYS), 4.0)])
+            db.session.rollback()
+            chunk.rollback()  # the chunk ends: the old reading goes in
+        assert store_readings(db.session, [(device, 1, now - timedelta(days=DAYS), 4.0)]) == 1
+        db.session.commit()
+
+
+def test_the_cli_packs_and_refuses_fewer_days_than_the_setting(app, client, owner, device):  # noqa: F811
+    _spread(app, device)
+    runner = app.test_cli_runner()
+    refused = runner.invoke(args=["compact-readings", "--days", "3"])
+    assert refused.exit_code == 2 and "READING_PACK_AFTER_DAYS (7)" in refused.output
+    assert _counts(app, device)[1] == 0
+    done = runner.invoke(args=["compact-readings", "--days", "12"])
+    assert done.exit_code == 0 and done.output.startswith("moved "), done.output
+    raw, packed, _rolled = _counts(app, device)
+    assert packed > 0 and raw > 0
+    with app.app_context():
+        newest = db.session.scalar(select(func.max(ReadingPacked.day)))
+    assert newest < (_now() - timedelta(days=12)).date()
 
 
 def test_chunks_are_bounded_and_cover_the_backlog():
