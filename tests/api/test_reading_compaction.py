@@ -9,6 +9,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from flask_migrate import downgrade, upgrade
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import OperationalError
 
@@ -351,6 +352,22 @@ def test_the_cli_packs_and_refuses_fewer_days_than_the_setting(app, client, owne
     with app.app_context():
         newest = db.session.scalar(select(func.max(ReadingPacked.day)))
     assert newest < (_now() - timedelta(days=12)).date()
+
+
+def test_stepping_the_migration_back_unpacks_every_reading(app, client, owner, device):  # noqa: F811
+    _spread(app, device)
+    with app.app_context():
+        everything = text("SELECT device_id, sensor, ts, value, received_at FROM reading ORDER BY 1, 2, 3")
+        before = db.session.execute(everything).all()
+        db.session.rollback()
+    _compact(app)
+    with app.app_context():
+        try:
+            downgrade(revision="0027")
+            assert db.session.execute(everything).all() == before
+        finally:
+            db.session.rollback()
+            upgrade()
 
 
 def test_chunks_are_bounded_and_cover_the_backlog():

@@ -45,4 +45,18 @@ def upgrade():
 
 
 def downgrade():
+    if op.get_bind().dialect.name == 'postgresql':
+        # Packed days go back into `reading` first (the same decoding as api/telemetry/readings.py):
+        # stepping back loses no reading. Months without a partition land in the default one.
+        op.execute("""
+            INSERT INTO reading (device_id, sensor, ts, value, received_at)
+            SELECT p.device_id, p.sensor, u.ts, u.value, u.ts + u.delay * interval '1 microsecond'
+            FROM reading_packed p CROSS JOIN LATERAL (
+                SELECT (p.day::timestamp AT TIME ZONE 'UTC') + sum(x.delta::float8) OVER w * interval '1 microsecond'
+                       AS ts,
+                       x.value, CASE WHEN x.delay IS NOT NULL THEN sum(x.delay::float8) OVER w END AS delay
+                FROM unnest(p.deltas, p.vals, p.delays) WITH ORDINALITY AS x (delta, value, delay, n)
+                WINDOW w AS (ORDER BY x.n ROWS UNBOUNDED PRECEDING)
+            ) u
+            ON CONFLICT DO NOTHING""")
     op.drop_table('reading_packed')
