@@ -1,5 +1,5 @@
 """Operator and developer commands: sync-tenants, seed-demo, issue-guids, ingest mqtt, simulate,
-data-interface-send."""
+data-interface-send, compact-readings."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ from api.audit import commands as audit_commands
 from api.datainterface import delivery as data_interface
 from api.device.models import DeviceType
 from api.device.services import issue_guids
-from api.extensions.db import db
+from api.extensions.db import db, utcnow
 from api.extensions.mqtt import new_client
 from api.platform.models import Platform
 from api.platform.services import TenantDefinitionError, sync_tenants
 from api.storage.controller import attach
 from api.telemetry import simulator
+from api.telemetry.compaction import compact
 from api.telemetry.mqtt import run_subscriber
 from api.telemetry.upgrader import attach_upgrades, upgrading_fleet
 
@@ -80,6 +81,21 @@ def register_commands(app: Flask) -> None:
         in this process (what the cron tick and the workers do; for catching up without them)."""
         counts = data_interface.send_due()
         click.echo(", ".join(f"{status}: {count}" for status, count in counts.items()) or "nothing due")
+
+    @app.cli.command("compact-readings")
+    @click.option("--days", type=click.IntRange(1, 36500), default=None, help="pack readings older than this")
+    def compact_readings_command(days: int | None) -> None:
+        """Pack readings older than READING_PACK_AFTER_DAYS (or --days, not fewer) per device, sensor
+        and UTC day (PostgreSQL; what the nightly job does). Safe to rerun and while ingestion runs."""
+        setting = current_app.config["READING_PACK_AFTER_DAYS"]
+        if days is not None and days < setting:
+            # The store checks for packed duplicates only beyond its horizon (the setting).
+            raise click.BadParameter(f"at least READING_PACK_AFTER_DAYS ({setting})", param_hint="--days")
+        result = compact(db.engine, utcnow(), days or setting)
+        click.echo(
+            f"moved {result.readings} readings into {result.packed_rows} packed rows in {result.chunks} chunks"
+            f" ({result.seconds:.1f} s); truncated: {', '.join(result.truncated) or 'none'}"
+        )
 
     @app.cli.command("simulate")
     @click.option("--api-url", default="http://127.0.0.1:5000", show_default=True, help="for HTTP uploads")

@@ -11,6 +11,12 @@
 - home_counts_ms: the status counts of those 10,000 devices.
 - storage_bytes_per_reading: on-disk bytes (reading partitions with their indexes and TOAST, plus the
   hourly rollup) per stored reading after the chart's year is loaded.
+- storage_bytes_per_reading_packed: the same after the compaction packed all but the last 7 days of
+  that year (issue 27): every byte the year added to the database (raw partitions with the dead
+  space the compaction left, the packed table with TOAST and index, the rollup) over its readings;
+  storage_bytes_per_reading_db: the whole database's figure then (with the other benchmarks' fresh
+  raw readings). The chart figures are then measured on the compacted year; chart_day_packed_p50_ms
+  charts a day of 30 days ago (raw points from packed rows); compaction_readings_per_s.
 """
 
 from __future__ import annotations
@@ -35,8 +41,10 @@ from api.device.models import Device
 from api.device.services import claim, issue_guids
 from api.extensions.db import db, utcnow
 from api.platform.services import sync_tenants
+from api.telemetry.compaction import compact
 from api.telemetry.models import Reading
 from api.telemetry.mqtt import build_subscriber
+from api.telemetry.partitions import ensure_partitions
 from api.tenancy import find_platform
 from bench._paced import paced_users
 from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, percentile, report, timings_ms
@@ -56,7 +64,11 @@ def run() -> None:
         db.session.commit()
         fleet = issue_guids(platform, types[0x8003], 3, "BENCH")  # 4-probe controllers
         for guid, _key in fleet:
-            claim(db.session.scalar(select(Device).where(Device.guid == guid)), account.id, guid[-6:], "UTC")
+            device = db.session.scalar(select(Device).where(Device.guid == guid))
+            claim(device, account.id, guid[-6:], "UTC")
+            # Issued long ago: the uploads carry readings of days ago, and a reading older than the
+            # device's issuance is refused.
+            device.created_at = utcnow() - timedelta(days=400)
         db.session.commit()
     copy_rate = bench_copy(app)
     http_rate = bench_ingest_http(app, fleet[0])
@@ -179,11 +191,10 @@ def bench_chart(app, guid: str) -> None:
     """A year of one-minute readings loaded with COPY, the hourly rollup built from it in SQL."""
     end = utcnow().replace(second=0, microsecond=0)
     start = end - timedelta(days=365)
+    baseline = storage_bytes(app)[0]
     with app.app_context():
         device_id = db.session.scalar(select(Device.id).where(Device.guid == guid))
         with db.engine.begin() as connection:
-            from api.telemetry.partitions import ensure_partitions
-
             ensure_partitions(connection, end, months_back=13)
         raw = db.engine.raw_connection()
         try:
@@ -208,15 +219,16 @@ def bench_chart(app, guid: str) -> None:
         finally:
             raw.close()
     storage_per_reading(app)
+    compact_year(app, baseline, 365 * 24 * 60)
     client = app.test_client()
     headers = login(client)
 
-    def chart(days: int):
+    def chart(days: int, ago: int = 0):
         query = {
             "deviceId": device_id,
             "sensors": "1",
-            "start": (end - timedelta(days=days)).isoformat(),
-            "end": end.isoformat(),
+            "start": (end - timedelta(days=days + ago)).isoformat(),
+            "end": (end - timedelta(days=ago)).isoformat(),
         }
         return lambda: client.get("/api/device/DeviceData/chart", query_string=query, headers=headers)
 
@@ -225,6 +237,37 @@ def bench_chart(app, guid: str) -> None:
     report("chart_year_points", points, "points")
     report("chart_year_p50_ms", percentile(timings_ms(year, 60, warmup=5), 50), "ms")
     report("chart_day_p50_ms", percentile(timings_ms(chart(1), 200, warmup=10), 50), "ms")
+    packed_day = chart(1, ago=30)
+    if packed_day().get_json()["data"]["bucketSeconds"] != 0 or not packed_day().get_json()["data"]["series"]["1"]:
+        raise RuntimeError("the packed day did not chart as raw points")
+    report("chart_day_packed_p50_ms", percentile(timings_ms(packed_day, 200, warmup=10), 50), "ms")
+
+
+def storage_bytes(app) -> tuple[int, int]:
+    """(on-disk bytes of every reading partition, the packed table and the rollup, readings stored)."""
+    with app.app_context():
+        total, readings = db.session.execute(
+            text("""
+            SELECT coalesce((SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits
+                             WHERE inhparent = 'reading'::regclass), 0)
+                   + pg_total_relation_size('reading_packed') + pg_total_relation_size('reading_hourly'),
+                   (SELECT count(*) FROM reading) + (SELECT coalesce(sum(count), 0) FROM reading_packed)""")
+        ).one()
+        db.session.remove()
+    return int(total), int(readings)
+
+
+def compact_year(app, baseline: int, year_readings: int) -> None:
+    """Pack all but the last 7 days (the default READING_PACK_AFTER_DAYS), then the year's bytes."""
+    with app.app_context():
+        result = compact(db.engine, utcnow(), 7)
+        with db.engine.begin() as connection:
+            connection.execute(text("ANALYZE reading_packed"))
+        db.session.remove()
+    report("compaction_readings_per_s", result.readings / result.seconds, "readings/s")
+    total, readings = storage_bytes(app)
+    report("storage_bytes_per_reading_packed", (total - baseline) / year_readings, "bytes")
+    report("storage_bytes_per_reading_db", total / readings, "bytes")
 
 
 def storage_per_reading(app) -> None:

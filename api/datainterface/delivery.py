@@ -29,7 +29,7 @@ from api.device.models import Device, DeviceParam
 from api.extensions.db import db, utcnow
 from api.notify.adapters import DeliveryError, UnsafeTargetError, check_webhook_target, sign
 from api.storage.models import StorageProbe
-from api.telemetry.models import Reading
+from api.telemetry.readings import reading_source
 
 log = logging.getLogger(__name__)
 
@@ -274,13 +274,14 @@ def payload_records(connector: Connector, start: datetime, end: datetime) -> lis
         return []
     whole = [device_id for device_id, sensor in codes if sensor is None]
     pairs = [(device_id, sensor) for device_id, sensor in codes if sensor is not None]
-    stmt = select(Reading).where(Reading.ts >= start, Reading.ts < end)
+    r = reading_source(start, end)
+    stmt = select(r.c.device_id, r.c.sensor, r.c.ts, r.c.value).where(r.c.ts >= start, r.c.ts < end)
     matches = []
     if whole:
-        matches.append(Reading.device_id.in_(whole))
+        matches.append(r.c.device_id.in_(whole))
     if pairs:
-        matches.append(tuple_(Reading.device_id, Reading.sensor).in_(pairs))
-    readings = db.session.scalars(stmt.where(or_(*matches)).order_by(Reading.ts, Reading.device_id, Reading.sensor))
+        matches.append(tuple_(r.c.device_id, r.c.sensor).in_(pairs))
+    readings = db.session.execute(stmt.where(or_(*matches)).order_by(r.c.ts, r.c.device_id, r.c.sensor))
     units = _units({device_id for device_id, _ in codes})
     out = []
     for reading in readings:

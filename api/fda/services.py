@@ -44,7 +44,7 @@ from api.fda.models import (
 )
 from api.organization.models import Organization, OrganizationMember
 from api.storage.models import ColdStorage, StorageProbe
-from api.telemetry.models import Reading
+from api.telemetry.readings import reading_source
 from api.tenancy import data_platform_id
 from api.waybill.models import Waybill
 
@@ -222,25 +222,29 @@ def channels(file: DataFile) -> list[tuple[int, int | None]]:
 
 
 def _readings(file: DataFile):
+    """The window's readings (raw and packed) as (statement, source), or None without channels."""
+    r = reading_source(file.collect_begin, file.collect_end)
     conditions = [
-        and_(Reading.device_id == device_id, Reading.sensor == sensor)
-        if sensor is not None
-        else Reading.device_id == device_id
+        and_(r.c.device_id == device_id, r.c.sensor == sensor) if sensor is not None else r.c.device_id == device_id
         for device_id, sensor in channels(file)
     ]
     if not conditions:
         return None
-    return select(Reading).where(or_(*conditions), Reading.ts >= file.collect_begin, Reading.ts < file.collect_end)
+    stmt = select(r.c.device_id, r.c.sensor, r.c.ts, r.c.value).where(
+        or_(*conditions), r.c.ts >= file.collect_begin, r.c.ts < file.collect_end
+    )
+    return stmt, r
 
 
 def record_hash(file: DataFile) -> tuple[str, int]:
     """SHA-256 of the window's readings (device, sensor, UTC time in ms, value), and their count."""
     digest, count = hashlib.sha256(), 0
     digest.update(f"{file.subject_type}:{file.subject_id}:{_ms(file.collect_begin)}:{_ms(file.collect_end)}\n".encode())
-    stmt = _readings(file)
-    if stmt is not None:
-        ordered = stmt.order_by(Reading.device_id, Reading.sensor, Reading.ts).execution_options(yield_per=5000)
-        for reading in db.session.scalars(ordered):
+    found = _readings(file)
+    if found is not None:
+        stmt, r = found
+        ordered = stmt.order_by(r.c.device_id, r.c.sensor, r.c.ts).execution_options(yield_per=5000)
+        for reading in db.session.execute(ordered):
             digest.update(f"{reading.device_id}|{reading.sensor}|{_ms(reading.ts)}|{reading.value!r}\n".encode())
             count += 1
     return digest.hexdigest(), count
@@ -248,10 +252,11 @@ def record_hash(file: DataFile) -> tuple[str, int]:
 
 def late_readings(file: DataFile, since: datetime) -> int:
     """Readings inside the window received after `since` (the signature)."""
-    stmt = _readings(file)
-    if stmt is None:
+    found = _readings(file)
+    if found is None:
         return 0
-    return db.session.scalar(select(func.count()).select_from(stmt.where(Reading.received_at > since).subquery())) or 0
+    stmt, r = found
+    return db.session.scalar(select(func.count()).select_from(stmt.where(r.c.received_at > since).subquery())) or 0
 
 
 def local_text(moment: datetime, zone: str) -> str:

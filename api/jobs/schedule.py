@@ -40,6 +40,8 @@ PERIODIC_JOBS: tuple[PeriodicJob, ...] = (
     # Partition upkeep: next months' reading partitions exist before data arrives (else every reading
     # lands in the default partition and PostgreSQL refuses to create the month's partition later).
     PeriodicJob("api.telemetry.jobs.ensure_upcoming_partitions", cron="7 2 * * *", timeout=120),
+    # Storage (issue 27): readings older than READING_PACK_AFTER_DAYS packed per device, sensor and day.
+    PeriodicJob("api.telemetry.jobs.compact_readings", cron="37 2 * * *", timeout=3 * 3600),
     # Service-expiry reminders 30, 7 and 1 days ahead (each sent once: dedupe keys).
     PeriodicJob("api.device.jobs.send_expiry_notices", cron="*/30 * * * *", timeout=300),
     # Waybills (issue 21): starts and stops at set times, arming after the ignore period.

@@ -21,7 +21,7 @@ from api.extensions.redis import redis_connection
 from api.extensions.smorest import ApiError
 from api.product.models import DataApiKey
 from api.product.services import field_error, not_found, operator
-from api.telemetry.models import Reading
+from api.telemetry.readings import reading_source
 
 HEADER = "X-Api-Key"
 KEY_PREFIX = "cc_"
@@ -156,10 +156,11 @@ def readings(args: dict) -> dict:
     key = caller()
     device = _device(key, args["deviceGuid"])
     start, end = _range(args)
+    r = reading_source(start, end)
     rows = db.session.execute(
-        select(Reading.sensor, Reading.ts, Reading.value)
-        .where(Reading.device_id == device.id, Reading.ts >= start, Reading.ts < end)
-        .order_by(Reading.ts, Reading.sensor)
+        select(r.c.sensor, r.c.ts, r.c.value)
+        .where(r.c.device_id == device.id, r.c.ts >= start, r.c.ts < end)
+        .order_by(r.c.ts, r.c.sensor)
         .limit(MAX_READINGS + 1)
     ).all()
     return {

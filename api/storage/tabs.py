@@ -9,6 +9,7 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 
 from sqlalchemy import func, select, tuple_
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 
 from api.access.reach import may_view
 from api.alarm import services as alarm_services
@@ -21,7 +22,7 @@ from api.report.stats import DELTA_H_OVER_R, KELVIN, mkt_from_sum
 from api.storage import services
 from api.storage.models import ColdStorage, StorageAlarm, StorageKind
 from api.telemetry import queries
-from api.telemetry.models import Reading
+from api.telemetry.readings import reading_source
 from api.units import to_unit
 
 
@@ -273,12 +274,15 @@ def window_mkt(probes: list[tuple[int, int]], start: datetime, end: datetime) ->
     """MKT of every reading of these (device id, sensor) probes with start <= ts <= end, in °C."""
     if not probes:
         return None
-    where = (tuple_(Reading.device_id, Reading.sensor).in_(probes), Reading.ts >= start, Reading.ts <= end)
+    r = reading_source(start, end)
+    where = (tuple_(r.c.device_id, r.c.sensor).in_(probes), r.c.ts >= start, r.c.ts <= end)
     if db.engine.dialect.name == "postgresql":
-        total, count = db.session.execute(
-            select(func.sum(func.exp(-DELTA_H_OVER_R / (Reading.value + KELVIN))), func.count()).where(*where)
-        ).one()
+        # Summed in (device, sensor, ts) order: a float sum depends on its order, and the physical
+        # order of readings changes when old days are packed; this way the MKT never does.
+        term = func.exp(-DELTA_H_OVER_R / (r.c.value + KELVIN))
+        ordered = aggregate_order_by(term, r.c.device_id, r.c.sensor, r.c.ts)
+        total, count = db.session.execute(select(func.sum(ordered), func.count()).where(*where)).one()
     else:  # SQLite has no exp(): the window's values through Python
-        values = db.session.scalars(select(Reading.value).where(*where)).all()
+        values = db.session.scalars(select(r.c.value).where(*where).order_by(r.c.device_id, r.c.sensor, r.c.ts)).all()
         total, count = sum(math.exp(-DELTA_H_OVER_R / (v + KELVIN)) for v in values), len(values)
     return mkt_from_sum(float(total or 0.0), int(count or 0))

@@ -4,13 +4,15 @@
 not a second row. On PostgreSQL it is range-partitioned by month (partitions are created ahead by
 a periodic job); SQLite keeps the same table unpartitioned. `reading_hourly` is the rollup that
 long ranges read: per hour min, max, sum and count, so averages stay exact and no excursion is lost.
+`reading_packed` holds the readings older than READING_PACK_AFTER_DAYS, one row per device, sensor
+and UTC day (api/telemetry/compaction.py); api/telemetry/readings.py reads both as one source.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
-from sqlalchemy import BigInteger, Float, SmallInteger
+from sqlalchemy import ARRAY, JSON, BigInteger, Float, SmallInteger
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.extensions.db import Model
@@ -41,6 +43,27 @@ class ReadingHourly(Model):
     count: Mapped[int] = mapped_column(BigInteger)
     first_ts: Mapped[datetime] = mapped_column()
     last_ts: Mapped[datetime] = mapped_column()
+
+
+class ReadingPacked(Model):
+    """One device's sensor for one UTC day, in time order. `deltas`: microseconds from the day's start
+    to the first reading, then from each reading to the next (regular data compresses to almost
+    nothing); `vals`: the exact values; `delays`: microseconds from ts to received_at, each as its step
+    from the previous known one (a batch received at once compresses like regular times), an element
+    NULL where received_at is, the whole array NULL when all are. PostgreSQL only (SQLite keeps
+    everything in `reading`; the table exists there so the schema is one)."""
+
+    __tablename__ = "reading_packed"
+
+    device_id: Mapped[int] = mapped_column(primary_key=True)
+    sensor: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    day: Mapped[date] = mapped_column(primary_key=True)
+    count: Mapped[int] = mapped_column()
+    first_ts: Mapped[datetime] = mapped_column()
+    last_ts: Mapped[datetime] = mapped_column()
+    deltas: Mapped[list[int]] = mapped_column(ARRAY(BigInteger).with_variant(JSON(), "sqlite"))
+    vals: Mapped[list[float]] = mapped_column(ARRAY(Float).with_variant(JSON(), "sqlite"))
+    delays: Mapped[list[int | None] | None] = mapped_column(ARRAY(BigInteger).with_variant(JSON(), "sqlite"))
 
 
 class DeviceSample(Model):

@@ -6,12 +6,14 @@ The migration creates a default partition and the months around now; the periodi
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 MONTHS_AHEAD = 3
+MONTHLY = re.compile(r"reading_(\d{4})(\d{2})")
 
 
 def month_start(moment: datetime, offset: int = 0) -> datetime:
@@ -36,3 +38,21 @@ def ensure_partitions(
             connection.execute(text(f"CREATE TABLE {name} PARTITION OF reading FOR VALUES {bounds}"))
             created.append(name)
     return created
+
+
+def monthly_partitions(connection: Connection) -> list[tuple[str, datetime]]:
+    """The monthly partitions of `reading` (named as ensure_partitions names them) and where each ends."""
+    if connection.dialect.name != "postgresql":
+        return []
+    names = connection.execute(
+        text(
+            "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+            "WHERE i.inhparent = 'reading'::regclass ORDER BY c.relname"
+        )
+    ).scalars()
+    out = []
+    for name in names:
+        match = MONTHLY.fullmatch(name)
+        if match:
+            out.append((name, month_start(datetime(int(match[1]), int(match[2]), 1, tzinfo=UTC), 1)))
+    return out

@@ -1,5 +1,7 @@
 """Chart, track and energy queries: at most ~2,000 points per sensor whatever the range.
 
+Readings come from `reading_source` (raw and packed days as one source, api/telemetry/readings.py).
+
 Short ranges return raw readings; longer ones return buckets (min, max, avg) from the raw table
 (up to a week) or from the hourly rollup (beyond), so a one-minute year is 8,760 rollup rows, not
 525,600 readings, and each bucket keeps its true min and max.
@@ -14,7 +16,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import BigInteger, Integer, cast, func, select
 
 from api.extensions.db import db
-from api.telemetry.models import DeviceSample, Reading, ReadingHourly
+from api.telemetry.models import DeviceSample, ReadingHourly
+from api.telemetry.readings import SOURCE_PYFORMAT, packed_days, reading_source
 
 MAX_POINTS = 2000
 RAW_BUCKETS_UP_TO = timedelta(days=7)
@@ -34,12 +37,12 @@ def gap_after_s(interval_s: int) -> int:
     return GAP_INTERVALS * max(interval_s, 1)
 
 
-def _late(threshold_s: int):
-    """SQL: was this reading received more than `threshold_s` seconds after its timestamp?"""
+def _late(readings, threshold_s: int):
+    """SQL: was this reading (of `reading_source`) received more than `threshold_s` seconds after its timestamp?"""
     if db.engine.dialect.name == "postgresql":
-        delay = func.extract("epoch", Reading.received_at - Reading.ts)
+        delay = func.extract("epoch", readings.c.received_at - readings.c.ts)
     else:
-        delay = (func.julianday(Reading.received_at) - func.julianday(Reading.ts)) * 86400
+        delay = (func.julianday(readings.c.received_at) - func.julianday(readings.c.ts)) * 86400
     return func.coalesce(delay > threshold_s, False)
 
 
@@ -92,18 +95,19 @@ def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, in
     series: dict[int, list] = defaultdict(list)
     if width == 0:
         # Core (not ORM) rows and epoch milliseconds computed by the database: this is the hot loop.
-        epoch_ms = cast(_epoch(Reading.ts) * 1000, BigInteger)
+        r = reading_source(start, end)
+        epoch_ms = cast(_epoch(r.c.ts) * 1000, BigInteger)
         rows = db.session.connection().execute(
-            select(Reading.sensor, epoch_ms, Reading.value, _late(backfill_after_s(interval_s)))
-            .where(Reading.device_id == device_id, Reading.sensor.in_(sensors), Reading.ts >= start, Reading.ts < end)
-            .order_by(Reading.sensor, Reading.ts)
+            select(r.c.sensor, epoch_ms, r.c.value, _late(r, backfill_after_s(interval_s)))
+            .where(r.c.device_id == device_id, r.c.sensor.in_(sensors), r.c.ts >= start, r.c.ts < end)
+            .order_by(r.c.sensor, r.c.ts)
         )
         for sensor, ms, value, late in rows:
             series[sensor].append({"t": ms, "v": value, "b": True} if late else {"t": ms, "v": value})
         return _finish_chart(0, series, sensors, gap_after_s(interval_s))
     hourly = width >= 3600 and (end - start) > RAW_BUCKETS_UP_TO
-    table = ReadingHourly if hourly else Reading
-    time_column = ReadingHourly.bucket if hourly else Reading.ts
+    table = ReadingHourly if hourly else reading_source(start, end).c
+    time_column = ReadingHourly.bucket if hourly else table.ts
     origin = start.timestamp()
     bucket = func.floor((_epoch(time_column) - origin) / width)
     if hourly:
@@ -113,7 +117,7 @@ def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, in
             func.sum(ReadingHourly.sum_value) / func.sum(ReadingHourly.count),
         )
     else:
-        aggregates = (func.min(Reading.value), func.max(Reading.value), func.avg(Reading.value))
+        aggregates = (func.min(table.value), func.max(table.value), func.avg(table.value))
     rows = db.session.execute(
         select(table.sensor, bucket.label("b"), *aggregates)
         .where(table.device_id == device_id, table.sensor.in_(sensors), time_column >= start, time_column < end)
@@ -180,11 +184,13 @@ def energy_by_month(device_id: int, sensor: int, months: list[tuple[datetime, da
 STREAM_BATCH = 20_000
 # The PostgreSQL statement of stream_chunks, run on a named (server-side) psycopg cursor: rows come
 # back as plain tuples in batches, without ORM or Core row processing (ten times less CPU per row).
-POSTGRES_STREAM = (
+_STREAM = (
     "SELECT (extract(epoch FROM ts) * 1000)::bigint, sensor, value, "
-    "coalesce(extract(epoch FROM received_at - ts) > %s, false) FROM reading "
-    "WHERE device_id = %s AND sensor = ANY(%s) AND ts >= %s AND ts < %s ORDER BY ts, sensor"
+    "coalesce(extract(epoch FROM received_at - ts) > %(late)s, false) FROM ({source}) AS readings "
+    "WHERE device_id = %(device)s AND sensor = ANY(%(sensors)s) AND ts >= %(start)s AND ts < %(end)s "
+    "ORDER BY ts, sensor"
 )
+POSTGRES_STREAM = _STREAM.format(source=SOURCE_PYFORMAT)  # a constant: no input reaches this text
 
 
 def stream_chunks(
@@ -203,16 +209,18 @@ def stream_chunks(
         raw = connection.connection.driver_connection
         with raw.cursor(name=f"stream_{device_id}") as cursor:
             cursor.itersize = batch
-            cursor.execute(POSTGRES_STREAM, (backfill_s, device_id, list(sensors), start, end))
+            params = {"late": backfill_s, "device": device_id, "sensors": list(sensors), "start": start, "end": end}
+            cursor.execute(POSTGRES_STREAM, params | packed_days(start, end))
             while chunk := cursor.fetchmany(batch):
                 yield chunk
         return
     # SQLite (embedded default): its cursor is lazy; Core rows, the epoch computed by the database.
-    epoch_ms = cast(_epoch(Reading.ts) * 1000, BigInteger)
+    r = reading_source(start, end)
+    epoch_ms = cast(_epoch(r.c.ts) * 1000, BigInteger)
     stmt = (
-        select(epoch_ms, Reading.sensor, Reading.value, _late(backfill_s))
-        .where(Reading.device_id == device_id, Reading.sensor.in_(sensors), Reading.ts >= start, Reading.ts < end)
-        .order_by(Reading.ts, Reading.sensor)
+        select(epoch_ms, r.c.sensor, r.c.value, _late(r, backfill_s))
+        .where(r.c.device_id == device_id, r.c.sensor.in_(sensors), r.c.ts >= start, r.c.ts < end)
+        .order_by(r.c.ts, r.c.sensor)
     )
     result = connection.execution_options(stream_results=True, yield_per=batch).execute(stmt)
     try:

@@ -4,18 +4,25 @@ PostgreSQL: one statement inserts the rows into `reading` (ON CONFLICT DO NOTHIN
 readings) and folds exactly the inserted rows into the hourly rollup; small batches (a fleet's
 one-record messages) pass the rows as arrays in that statement, large ones are COPied into a session
 temp table first. SQLite (embedded default): the same semantics with portable statements.
+
+A reading older than the store's horizon may belong to a day already moved into `reading_packed`:
+the insert skips it when that day holds it (a duplicate: not stored, not folded into the rollup
+again). Live readings skip that check, and only batches holding old readings take the compaction's
+advisory lock (one statement more), so the live path stays one round trip.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from flask import current_app
 from sqlalchemy import func, text
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.orm import Session
 
 from api.extensions.db import utcnow
 from api.telemetry.models import Reading, ReadingHourly
+from api.telemetry.readings import PACK_LOCK, PACKED_HAS, store_horizon
 
 STAGE = "reading_stage"
 # Up to this many rows go in one statement as arrays (one round trip); larger batches are COPied
@@ -25,10 +32,12 @@ ARRAYS = (
     "unnest(CAST(:device_ids AS integer[]), CAST(:sensors AS smallint[]), CAST(:stamps AS timestamptz[]),"
     " CAST(:values AS double precision[])) AS r (device_id, sensor, ts, value)"
 )
+STAGED = f"{STAGE} AS r"
 _POSTGRES_STORE = """
 WITH inserted AS (
     INSERT INTO reading (device_id, sensor, ts, value, received_at)
-    SELECT device_id, sensor, ts, value, now() FROM {source}
+    SELECT r.device_id, r.sensor, r.ts, r.value, now() FROM {source}
+    WHERE CASE WHEN r.ts >= CAST(:horizon AS timestamptz) THEN true ELSE NOT EXISTS ({packed_has}) END
     ON CONFLICT DO NOTHING
     RETURNING device_id, sensor, ts, value
 ), rolled AS (
@@ -44,13 +53,14 @@ WITH inserted AS (
         first_ts = least(reading_hourly.first_ts, excluded.first_ts),
         last_ts = greatest(reading_hourly.last_ts, excluded.last_ts)
 )
-"""  # nosec B608 - constants (STAGE, ARRAYS) fill {source}, no input reaches this text
+"""  # nosec B608 - constants (STAGED, ARRAYS, PACKED_HAS) fill it, no input reaches this text
 COUNT = "SELECT count(*) FROM inserted"
 BY_DEVICE = "SELECT device_id, count(*) FROM inserted GROUP BY device_id"
-POSTGRES_STORE = text(_POSTGRES_STORE.format(source=STAGE) + COUNT)
-POSTGRES_STORE_BY_DEVICE = text(_POSTGRES_STORE.format(source=STAGE) + BY_DEVICE)
-POSTGRES_STORE_ARRAYS = text(_POSTGRES_STORE.format(source=ARRAYS) + COUNT)
-POSTGRES_STORE_ARRAYS_BY_DEVICE = text(_POSTGRES_STORE.format(source=ARRAYS) + BY_DEVICE)
+POSTGRES_STORE = text(_POSTGRES_STORE.format(source=STAGED, packed_has=PACKED_HAS) + COUNT)
+POSTGRES_STORE_BY_DEVICE = text(_POSTGRES_STORE.format(source=STAGED, packed_has=PACKED_HAS) + BY_DEVICE)
+POSTGRES_STORE_ARRAYS = text(_POSTGRES_STORE.format(source=ARRAYS, packed_has=PACKED_HAS) + COUNT)
+POSTGRES_STORE_ARRAYS_BY_DEVICE = text(_POSTGRES_STORE.format(source=ARRAYS, packed_has=PACKED_HAS) + BY_DEVICE)
+SHARE_PACK_LOCK = text(f"SELECT pg_advisory_xact_lock_shared({PACK_LOCK})")
 
 
 def store_readings(session: Session, rows: list[tuple[int, int, datetime, float]]) -> int:
@@ -69,10 +79,11 @@ def store_readings_by_device(session: Session, rows: list[tuple[int, int, dateti
         return {}
     connection = session.connection()
     if connection.dialect.name == "postgresql":
+        horizon = _horizon(connection, rows)
         if len(rows) <= ARRAY_ROWS:
-            return dict(connection.execute(POSTGRES_STORE_ARRAYS_BY_DEVICE, _arrays(rows)).all())
+            return dict(connection.execute(POSTGRES_STORE_ARRAYS_BY_DEVICE, _arrays(rows, horizon)).all())
         _stage_postgres(connection, rows)
-        return dict(connection.execute(POSTGRES_STORE_BY_DEVICE).all())
+        return dict(connection.execute(POSTGRES_STORE_BY_DEVICE, {"horizon": horizon}).all())
     per_device: dict[int, list] = {}
     for row in rows:
         per_device.setdefault(row[0], []).append(row)
@@ -80,15 +91,25 @@ def store_readings_by_device(session: Session, rows: list[tuple[int, int, dateti
 
 
 def _store_postgres(connection, rows) -> int:
+    horizon = _horizon(connection, rows)
     if len(rows) <= ARRAY_ROWS:
-        return connection.execute(POSTGRES_STORE_ARRAYS, _arrays(rows)).scalar_one()
+        return connection.execute(POSTGRES_STORE_ARRAYS, _arrays(rows, horizon)).scalar_one()
     _stage_postgres(connection, rows)
-    return connection.execute(POSTGRES_STORE).scalar_one()
+    return connection.execute(POSTGRES_STORE, {"horizon": horizon}).scalar_one()
 
 
-def _arrays(rows) -> dict[str, list]:
+def _horizon(connection, rows) -> datetime:
+    """The store's horizon; a batch with readings before it first takes the shared pack lock, so a
+    compaction running now finishes first and the insert's snapshot sees the days it packed."""
+    horizon = store_horizon(utcnow(), current_app.config["READING_PACK_AFTER_DAYS"])
+    if min(row[2] for row in rows) < horizon:
+        connection.execute(SHARE_PACK_LOCK)
+    return horizon
+
+
+def _arrays(rows, horizon: datetime) -> dict:
     device_ids, sensors, stamps, values = (list(column) for column in zip(*rows, strict=True))
-    return {"device_ids": device_ids, "sensors": sensors, "stamps": stamps, "values": values}
+    return {"device_ids": device_ids, "sensors": sensors, "stamps": stamps, "values": values, "horizon": horizon}
 
 
 def _stage_postgres(connection, rows) -> None:
