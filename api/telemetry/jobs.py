@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from flask import current_app
+import flask
 
 from api.extensions.db import db, utcnow
 from api.jobs import DEFAULT, job
@@ -17,5 +17,6 @@ def ensure_upcoming_partitions() -> list[str]:
 
 @job(DEFAULT, timeout=3 * 3600)
 def compact_readings() -> dict:
-    """Pack the readings older than READING_PACK_AFTER_DAYS (idempotent, safe during ingestion)."""
-    return compact(db.engine, utcnow(), current_app.config["READING_PACK_AFTER_DAYS"]).as_dict()
+    """Pack the readings older than READING_PACK_AFTER_DAYS (idempotent, safe during ingestion).
+    (`flask.current_app`, not an imported proxy: job modules are scanned outside an app context.)"""
+    return compact(db.engine, utcnow(), flask.current_app.config["READING_PACK_AFTER_DAYS"]).as_dict()
