@@ -141,12 +141,35 @@ export function OfflineMap({ markers, track = [], onSelect, height: wanted = 420
                   return <circle key={index} cx={x} cy={y} r={5} fill={token.colorBgContainer} stroke={token.colorPrimary} strokeWidth={3} />;
                 })
               : null}
+            {/* Labels are drawn beneath every pin, so a neighbour's label never covers a pin. */}
+            {labels
+              ? markers.map((marker) => {
+                  const { x, y } = projection.project(marker);
+                  const label = shortLabel(marker.name, LABEL_MAX_COLUMNS);
+                  // Near the right edge the label goes to the left of the pin.
+                  const flip = x + 13 + displayLength(label) * LABEL_COLUMN_PX > width;
+                  return (
+                    <text
+                      key={marker.id}
+                      x={x + (flip ? -13 : 13)}
+                      y={y - 15}
+                      textAnchor={flip ? 'end' : 'start'}
+                      fontSize={12}
+                      fill={token.colorText}
+                      stroke={token.colorBgContainer}
+                      strokeWidth={3}
+                      paintOrder="stroke"
+                      onClick={onSelect ? () => onSelect(marker) : undefined}
+                      style={{ cursor: onSelect ? 'pointer' : 'default' }}
+                      data-testid="map-marker-label"
+                    >
+                      {label}
+                    </text>
+                  );
+                })
+              : null}
             {markers.map((marker) => {
               const { x, y } = projection.project(marker);
-              const color = statusColor(marker.status, token);
-              const label = shortLabel(marker.name, LABEL_MAX_COLUMNS);
-              // Near the right edge the label goes to the left of the pin.
-              const flip = x + 13 + displayLength(label) * LABEL_COLUMN_PX > width;
               return (
                 <g
                   key={marker.id}
@@ -160,13 +183,8 @@ export function OfflineMap({ markers, track = [], onSelect, height: wanted = 420
                   data-status={marker.status}
                 >
                   <title>{marker.name}</title>
-                  <path d="M0 0 C-4 -8 -10 -12 -10 -19 A10 10 0 1 1 10 -19 C10 -12 4 -8 0 0 Z" fill={color} stroke={token.colorBgContainer} strokeWidth={1.5} />
+                  <path d="M0 0 C-4 -8 -10 -12 -10 -19 A10 10 0 1 1 10 -19 C10 -12 4 -8 0 0 Z" fill={statusColor(marker.status, token)} stroke={token.colorBgContainer} strokeWidth={1.5} />
                   <circle cx={0} cy={-19} r={4} fill={token.colorBgContainer} />
-                  {labels ? (
-                    <text x={flip ? -13 : 13} y={-15} textAnchor={flip ? 'end' : 'start'} fontSize={12} fill={token.colorText} stroke={token.colorBgContainer} strokeWidth={3} paintOrder="stroke">
-                      {label}
-                    </text>
-                  ) : null}
                 </g>
               );
             })}
