@@ -13,6 +13,7 @@ from sqlalchemy import text
 from api import create_app
 from api.extensions.db import db
 from api.extensions.ratelimit import limiter
+from api.extensions.snapshots import clear_all as clear_snapshots
 from api.jobs import redis_connection
 from api.platform.services import sync_tenants
 from api.settings import TestConfig
@@ -47,6 +48,7 @@ def clean_database(request, app):
         tables = ", ".join(f'"{t.name}"' for t in db.metadata.sorted_tables)
         db.session.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
         db.session.commit()
+        clear_snapshots()
         sync_tenants()
         # Rate-limit counters and queued jobs of one test must not leak into the next. (The limiter
         # is one object shared by every app a test builds, so reset its storage, whichever it is.)

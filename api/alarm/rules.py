@@ -4,12 +4,15 @@ per-sensor limits (SensorLimit)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from sqlalchemy import select
 
 from api.alarm.models import AlarmKind, AlarmRule, MessageTemplate, RuleClass, SensorLimit
 from api.extensions.db import db
+from api.extensions.snapshots import Snapshots
 
 LOW_BATTERY_PERCENT = 20.0
 
@@ -36,21 +39,29 @@ DEFAULT_RULES = {
 }
 
 
-def rules_for_type(device_type_id: int) -> dict[AlarmKind, Rule]:
-    """The operator's rules of the type over the built-in defaults."""
-    rules = dict(DEFAULT_RULES)
-    for row in db.session.scalars(select(AlarmRule).where(AlarmRule.device_type_id == device_type_id)):
-        rules[row.alarm_kind] = Rule(
-            kind=row.alarm_kind,
-            active=row.active_default,
-            level=row.alarm_level,
-            threshold=row.threshold if row.threshold is not None else DEFAULT_RULES[row.alarm_kind].threshold,
-            name=row.rule_name,
-            content=row.content,
-            template_id=row.template_id,
-            rule_class=row.rule_class,
-        )
-    return rules
+# The operator edits a type's rules in the back office, rarely; every ingested batch reads them.
+_type_rules: Snapshots[Mapping[AlarmKind, Rule]] = Snapshots(AlarmRule)
+
+
+def rules_for_type(device_type_id: int) -> Mapping[AlarmKind, Rule]:
+    """The operator's rules of the type over the built-in defaults (read-only: a shared copy)."""
+
+    def load() -> Mapping[AlarmKind, Rule]:
+        rules = dict(DEFAULT_RULES)
+        for row in db.session.scalars(select(AlarmRule).where(AlarmRule.device_type_id == device_type_id)):
+            rules[row.alarm_kind] = Rule(
+                kind=row.alarm_kind,
+                active=row.active_default,
+                level=row.alarm_level,
+                threshold=row.threshold if row.threshold is not None else DEFAULT_RULES[row.alarm_kind].threshold,
+                name=row.rule_name,
+                content=row.content,
+                template_id=row.template_id,
+                rule_class=row.rule_class,
+            )
+        return MappingProxyType(rules)
+
+    return _type_rules.get(device_type_id, load)
 
 
 def limits_of(device_id: int) -> dict[int, SensorLimit]:

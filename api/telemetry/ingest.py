@@ -22,6 +22,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from api.device.models import Device, DeviceParam, DeviceState
 from api.extensions.db import db, one_of, utcnow
+from api.extensions.snapshots import Snapshots
 from api.telemetry.models import DeviceSample
 from api.telemetry.records import Record, parse_records
 from api.telemetry.store import store_readings_by_device
@@ -156,16 +157,20 @@ def ingest_many(uploads: list[tuple[Device, object]]) -> list[IngestResult | Dev
     return results
 
 
+# A type's probe ranges are catalogue rows (sync-catalogue, the back office): read by every upload.
+_probe_ranges: Snapshots[dict[int, tuple[float | None, float | None]]] = Snapshots(DeviceParam)
+
+
 def _ranges_by_type(type_ids: set[int]) -> dict[int, dict[int, tuple[float | None, float | None]]]:
-    ranges: dict[int, dict[int, tuple[float | None, float | None]]] = {type_id: {} for type_id in type_ids}
-    rows = db.session.execute(
-        select(DeviceParam.device_type_id, DeviceParam.probe_id, DeviceParam.param_min, DeviceParam.param_max).where(
-            DeviceParam.device_type_id.in_(type_ids), DeviceParam.probe_id.is_not(None)
+    def load(type_id: int) -> dict[int, tuple[float | None, float | None]]:
+        rows = db.session.execute(
+            select(DeviceParam.probe_id, DeviceParam.param_min, DeviceParam.param_max).where(
+                DeviceParam.device_type_id == type_id, DeviceParam.probe_id.is_not(None)
+            )
         )
-    )
-    for type_id, probe, low, high in rows:
-        ranges[type_id][probe] = (low, high)
-    return ranges
+        return {probe: (low, high) for probe, low, high in rows}
+
+    return {type_id: _probe_ranges.get(type_id, lambda type_id=type_id: load(type_id)) for type_id in type_ids}
 
 
 def _sample_rows(device_id: int, records: list[Record]) -> list[dict]:

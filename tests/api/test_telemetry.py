@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, literal_column, select, update
 
-from api.device.models import Device, DeviceType
+from api.device.models import Device, DeviceParam, DeviceType
 from api.extensions.db import db, utcnow
 from api.telemetry.models import Reading, ReadingHourly
 from tests.api.device_helpers import DEVICE, add, guids, minutes_ago, owner, upload
@@ -97,6 +97,25 @@ class TestUpload:
         _device_id, guid, _key = fridge
         response = upload(client, guid, "0" * 32, [{"ts": minutes_ago(1), "readings": {"1": 4.0}}])
         assert response.status_code == 401
+
+    def test_a_range_changed_in_the_catalogue_applies_to_the_next_upload(self, app, client, fridge):
+        # The type's probe ranges are kept per process (api/telemetry/ingest.py): the first upload
+        # loads them, a back-office change (an ORM write) must reach the very next one.
+        device_id, guid, key = fridge
+        assert (
+            upload(client, guid, key, [{"ts": minutes_ago(3), "readings": {"1": 30.0}}]).get_json()["data"]["accepted"]
+            == 1
+        )
+        with app.app_context():
+            type_id = db.session.get(Device, device_id).device_type_id
+            param = db.session.scalar(
+                select(DeviceParam).where(DeviceParam.device_type_id == type_id, DeviceParam.probe_id == 1)
+            )
+            param.param_max = 25.0
+            db.session.commit()
+        body = upload(client, guid, key, [{"ts": minutes_ago(2), "readings": {"1": 30.0}}]).get_json()["data"]
+        assert body["accepted"] == 0 and [r["field"] for r in body["rejected"]] == ["readings.1"], body
+        assert "25.0" in body["rejected"][0]["reason"]
 
     def test_a_device_cannot_write_another_devices_data(self, app, client, guids, fridge):
         device_id, guid, key = fridge

@@ -6,8 +6,9 @@ from datetime import timedelta
 
 from api.alarm.evaluation import sweep
 from api.alarm.models import AlarmKind, AlarmStatus, MessageType
-from api.device.models import DeviceState
+from api.device.models import Device, DeviceState
 from api.extensions.db import db, utcnow
+from tests.api.account_helpers import StaffRole, auth, login, make_account
 from tests.api.alarm.helpers import ALARM, alarms, messages, open_alarm, outbox, record, save_push, set_limits
 from tests.api.device_helpers import add, upload
 
@@ -145,15 +146,14 @@ def test_scheduled_sweep_raises_battery_alarm_from_the_latest_state(app, client,
 
 
 def test_operator_rule_turns_a_kind_off_for_a_device_type(app, client, owner, fridge, make_client):
-    from tests.api.account_helpers import StaffRole, auth, login, make_account
-
     make_account(app, user_name="operator1", staff_role=StaffRole.OPERATOR)
     operator = auth(login(client, "operator1"))
     detail = client.get(f"/api/device/Device/detail/{fridge[0]}", headers=owner).get_json()["data"]
     with app.app_context():
-        from api.device.models import Device
-
         type_id = db.session.get(Device, fridge[0]).device_type_id
+    # An upload first: the type's rules are now kept by this process (api/alarm/rules.py), and the
+    # operator's change must still apply to the very next upload.
+    upload(client, fridge[1], fridge[2], [record(2, 4.0, battery=90)])
     rule = {
         "deviceTypeId": type_id,
         "alarmKind": "battery",
