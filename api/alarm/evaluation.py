@@ -9,8 +9,8 @@ from sqlalchemy import and_, exists, func, select
 
 from api.alarm import lifecycle
 from api.alarm.lifecycle import breach, recover
-from api.alarm.models import Alarm, AlarmKind, AlarmRule, SensorLimit
-from api.alarm.rules import LOW_BATTERY_PERCENT, limits_of, rules_for_type
+from api.alarm.models import Alarm, AlarmKind, AlarmRule
+from api.alarm.rules import LOW_BATTERY_PERCENT, enabled_limits, limits_of, rules_for_type
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, one_of, utcnow
 from api.telemetry.ingest import batch_context
@@ -25,11 +25,7 @@ def prepare(devices: list[Device]) -> None:
     if context is None or not owned:
         return
     ids = [device.id for device in owned]
-    limits: dict[int, dict[int, SensorLimit]] = {device_id: {} for device_id in ids}
-    for limit in db.session.scalars(
-        select(SensorLimit).where(one_of(SensorLimit.device_id, ids), SensorLimit.enabled.is_(True))
-    ):
-        limits[limit.device_id][limit.sensor] = limit
+    limits = enabled_limits(ids)
     active: dict[int, dict] = {device_id: {} for device_id in ids}
     actives = select(Alarm).where(one_of(Alarm.device_id, ids), Alarm.status.in_(lifecycle.ACTIVE))
     for alarm in db.session.scalars(actives):

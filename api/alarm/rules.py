@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 
 from api.alarm.models import AlarmKind, AlarmRule, MessageTemplate, RuleClass, SensorLimit
-from api.extensions.db import db
+from api.extensions.db import db, one_of
 from api.extensions.snapshots import Snapshots
 
 LOW_BATTERY_PERCENT = 20.0
@@ -64,13 +64,28 @@ def rules_for_type(device_type_id: int) -> Mapping[AlarmKind, Rule]:
     return _type_rules.get(device_type_id, load)
 
 
-def limits_of(device_id: int) -> dict[int, SensorLimit]:
-    return {
-        limit.sensor: limit
-        for limit in db.session.scalars(
-            select(SensorLimit).where(SensorLimit.device_id == device_id, SensorLimit.enabled.is_(True))
-        )
-    }
+# What evaluation reads of a limit: plain rows, not ORM objects (every ingested batch loads them;
+# nothing here writes them).
+_LIMIT_COLUMNS = (
+    SensorLimit.device_id,
+    SensorLimit.sensor,
+    SensorLimit.upper,
+    SensorLimit.lower,
+    SensorLimit.delay_minutes,
+)
+
+
+def enabled_limits(device_ids: list[int]) -> dict[int, dict[int, Row]]:
+    """Each device's enabled limits by sensor (rows with sensor, upper, lower, delay_minutes)."""
+    limits: dict[int, dict[int, Row]] = {device_id: {} for device_id in device_ids}
+    query = select(*_LIMIT_COLUMNS).where(one_of(SensorLimit.device_id, device_ids), SensorLimit.enabled.is_(True))
+    for limit in db.session.execute(query):
+        limits[limit.device_id][limit.sensor] = limit
+    return limits
+
+
+def limits_of(device_id: int) -> dict[int, Row]:
+    return enabled_limits([device_id])[device_id]
 
 
 def template(template_id: int | None) -> MessageTemplate | None:

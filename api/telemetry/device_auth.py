@@ -3,19 +3,37 @@
 from __future__ import annotations
 
 from sqlalchemy import select
-from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import joinedload, load_only
 
 from api.device.credentials import credential_matches
 from api.device.guids import well_formed
 from api.device.models import Device
 from api.extensions.db import db, one_of
 
+# What ingestion and its handlers read of a device on every message. The other columns (the sensor
+# settings' JSON among them) load on first use, on the rare paths that need them (an alarm's message):
+# a subscriber's batch of hundreds of devices costs much less to load.
+_INGESTED = load_only(
+    Device.guid,
+    Device.credential_version,
+    Device.device_type_id,
+    Device.owner_account_id,
+    Device.platform_id,
+    Device.interval_s,
+    Device.enabled,
+    Device.deleted,
+    Device.scrapped_at,
+    Device.service_expires_at,
+    Device.created_at,
+)
+
 
 def authenticate(guid: object, key: object) -> Device | None:
     if not well_formed(guid) or not isinstance(key, str):
         return None
     # With its type, which ingestion reads (an upload's own query, not a second round trip).
-    device = db.session.scalar(select(Device).options(joinedload(Device.device_type)).where(Device.guid == guid))
+    query = select(Device).options(_INGESTED, joinedload(Device.device_type)).where(Device.guid == guid)
+    device = db.session.scalar(query)
     if device is None or not credential_matches(device.guid, device.credential_version, key):
         return None
     return device
@@ -24,7 +42,8 @@ def authenticate(guid: object, key: object) -> Device | None:
 def authenticate_many(credentials: list[tuple[str, str]]) -> list[Device | None]:
     """`authenticate` for many (guid, key) pairs with one query (the MQTT subscriber's batches)."""
     guids = {guid for guid, key in credentials if well_formed(guid) and isinstance(key, str)}
-    devices = {device.guid: device for device in db.session.scalars(select(Device).where(one_of(Device.guid, guids)))}
+    query = select(Device).options(_INGESTED).where(one_of(Device.guid, guids))
+    devices = {device.guid: device for device in db.session.scalars(query)}
     found: list[Device | None] = []
     for guid, key in credentials:
         device = devices.get(guid) if guid in guids else None
