@@ -11,6 +11,8 @@
   subscribers' own counts must equal the published messages with no duplicate reading.
 - fleet_http_msgs_per_s / fleet_http_p99_ms: the same records over HTTP to gunicorn, one record per
   request, keep-alive clients (BENCH_HTTP_CLIENTS threads in 2 processes, closed loop).
+  fleet_http_floor_msgs_per_s / fleet_http_vs_floor: the same clients against a bare Flask app on
+  the same gunicorn (bench/_floor_app.py), the most this stack answers here, and the api's share.
 - ingest_batch_vs_copy: the 500-record batches of bench/telemetry.py posted to gunicorn over HTTP,
   as a ratio to COPY measured in the same run.
 - offline_sweep_10k_ms / offline_sweep_100k_ms: the periodic offline / battery sweep (run until it
@@ -91,8 +93,9 @@ def run() -> None:
     try:
         fleet_mqtt(app, fleet, broker)
         with Gunicorn(broker.url) as api:
-            fleet_http(app, fleet, api)
+            http_rate = fleet_http(app, fleet, api)
             batch_vs_copy(app, fleet, api)
+        http_floor(fleet, http_rate, broker.url)
         soak(app, fleet, broker)
     finally:
         broker.close()
@@ -207,10 +210,10 @@ class Subscribers:
 
 
 class Gunicorn:
-    def __init__(self, mqtt_url: str):
+    def __init__(self, mqtt_url: str, app: str = "bench._load_app:app"):
         self.port = free_port()
         command = [str(BIN / "gunicorn"), "-w", GUNICORN_WORKERS, "--threads", GUNICORN_THREADS]
-        command += ["--keep-alive", "30", "--backlog", "2048", "-b", f"127.0.0.1:{self.port}", "bench._load_app:app"]
+        command += ["--keep-alive", "30", "--backlog", "2048", "-b", f"127.0.0.1:{self.port}", app]
         self.process = subprocess.Popen(  # noqa: S603 - our own gunicorn
             command, cwd=ROOT, env=server_env(mqtt_url), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
@@ -485,35 +488,54 @@ def _http_clients(port: int, devices: list, threads: int, seconds: float, out) -
     out.put((latencies, errors[0]))
 
 
-def fleet_http(app, fleet: list, api: Gunicorn) -> None:
-    first_id, last_id = fleet[0][0], fleet[-1][0]
-    before = fleet_counts(app, first_id, last_id)[0]
+def _http_run(port: int, fleet: list, seconds: float) -> tuple[list[float], int]:
+    """HTTP_CLIENTS keep-alive clients in 2 processes for `seconds`: (latencies of the 200s, errors)."""
     context = multiprocessing.get_context("fork")
     out = context.Queue()
     processes = 2
     shares = [fleet[n::processes] for n in range(processes)]
     workers = [
-        context.Process(target=_http_clients, args=(api.port, share, HTTP_CLIENTS // processes, HTTP_SECONDS, out))
+        context.Process(target=_http_clients, args=(port, share, HTTP_CLIENTS // processes, seconds, out))
         for share in shares
     ]
     for worker in workers:
         worker.start()
-    results = [out.get(timeout=HTTP_SECONDS + 120) for _ in workers]
+    results = [out.get(timeout=seconds + 120) for _ in workers]
     for worker in workers:
         worker.join(30)
-    latencies = [ms for r in results for ms in r[0]]
-    errors = sum(r[1] for r in results)
+    return [ms for r in results for ms in r[0]], sum(r[1] for r in results)
+
+
+def fleet_http(app, fleet: list, api: Gunicorn) -> float:
+    """The api's rate of one-record uploads (returned for the ratio to the framework's floor)."""
+    first_id, last_id = fleet[0][0], fleet[-1][0]
+    before = fleet_counts(app, first_id, last_id)[0]
+    latencies, errors = _http_run(api.port, fleet, HTTP_SECONDS)
     stored = fleet_counts(app, first_id, last_id)[0] - before
     print(
         f"  fleet http: {HTTP_CLIENTS} keep-alive clients for {HTTP_SECONDS:.0f} s: {len(latencies)} answered 200, "
         f"{errors} errors, {stored} readings stored",
         file=sys.stderr,
     )
-    report("fleet_http_msgs_per_s", len(latencies) / HTTP_SECONDS, "requests/s")
+    rate = len(latencies) / HTTP_SECONDS
+    report("fleet_http_msgs_per_s", rate, "requests/s")
     report("fleet_http_p50_ms", percentile(latencies, 50), "ms")
     report("fleet_http_p99_ms", percentile(latencies, 99), "ms")
     report("fleet_http_errors", errors, "requests")
     report("fleet_http_exact", int(stored == len(latencies) * 4 and errors == 0), "bool")
+    return rate
+
+
+def http_floor(fleet: list, api_rate: float, mqtt_url: str) -> None:
+    """The same clients against a bare Flask app on the same gunicorn (bench/_floor_app.py): the
+    most this stack answers on this machine, and the api's share of it."""
+    with Gunicorn(mqtt_url, app="bench._floor_app:app") as floor:
+        latencies, errors = _http_run(floor.port, fleet, HTTP_SECONDS / 2)
+    if errors:
+        raise RuntimeError(f"the bare Flask floor answered {errors} errors")
+    rate = len(latencies) / (HTTP_SECONDS / 2)
+    report("fleet_http_floor_msgs_per_s", rate, "requests/s")
+    report("fleet_http_vs_floor", api_rate / rate, "ratio")
 
 
 def batch_vs_copy(app, fleet: list, api: Gunicorn) -> None:
