@@ -32,6 +32,30 @@ def reset_schema(app) -> None:
         upgrade()
 
 
+# Every table's sequences (identity and serial) that have handed out a value since they were reset.
+USED_SEQUENCES = text(
+    "SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename) FROM pg_sequences "
+    "WHERE schemaname = current_schema() AND last_value IS NOT NULL"
+)
+RESTART_SEQUENCES = text("SELECT setval(CAST(name AS regclass), 1, false) FROM unnest(CAST(:names AS text[])) AS name")
+
+
+def empty_tables() -> None:
+    """Empty the tables a test wrote to and restart their ids, as a TRUNCATE of every table would.
+    Only those: a TRUNCATE of all 100 tables (with the reading partitions and their indexes) took
+    most of a second for every test, and a DELETE of a few small tables takes milliseconds."""
+    tables = [table.name for table in db.metadata.sorted_tables]
+    probe = " UNION ALL ".join(f"SELECT '{name}' WHERE EXISTS (SELECT 1 FROM \"{name}\")" for name in tables)
+    written = set(db.session.execute(text(probe)).scalars())
+    for name in reversed(tables):  # children before the rows they reference
+        if name in written:
+            db.session.execute(text(f'DELETE FROM "{name}"'))
+    used = db.session.execute(USED_SEQUENCES).scalars().all()
+    if used:
+        db.session.execute(RESTART_SEQUENCES, {"names": used})
+    db.session.commit()
+
+
 @pytest.fixture(scope="session")
 def app():
     app = create_app(TestConfig)
@@ -45,9 +69,7 @@ def clean_database(request, app):
         yield
         return
     with app.app_context():
-        tables = ", ".join(f'"{t.name}"' for t in db.metadata.sorted_tables)
-        db.session.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
-        db.session.commit()
+        empty_tables()
         clear_snapshots()
         sync_tenants()
         # Rate-limit counters and queued jobs of one test must not leak into the next. (The limiter
