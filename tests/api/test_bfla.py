@@ -180,7 +180,7 @@ def run_probe(app, matrix, only: str = ""):
             judged.add(operation.key)
             if written:
                 with app.app_context():
-                    bfla.restore_snapshot()
+                    bfla.restore_snapshot(written)
                     mark, _ = bfla.changed_tables(mark)
                     db.session.remove()
     return results, judged, declared
