@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from types import SimpleNamespace
 
 from flask import g
@@ -170,7 +171,9 @@ def _ranges_by_type(type_ids: set[int]) -> dict[int, dict[int, tuple[float | Non
         )
         return {probe: (low, high) for probe, low, high in rows}
 
-    return {type_id: _probe_ranges.get(type_id, lambda type_id=type_id: load(type_id)) for type_id in type_ids}
+    # Keyed by database too: one process may serve apps on different databases (the tests do).
+    database = str(db.engine.url)
+    return {type_id: _probe_ranges.get((database, type_id), partial(load, type_id)) for type_id in type_ids}
 
 
 def _sample_rows(device_id: int, records: list[Record]) -> list[dict]:

@@ -159,7 +159,8 @@ class TestLifecycle:
         add(client, owner, guids["th_a"][0], name="Fridge")
         assert page(client, owner)["list"][0]["sensors"][0]["paramName"] != "Core temperature"
         with app.app_context():
-            device = db.session.scalar(select(Device))
+            # By its GUID: the other issued GUIDs are devices too (of other types), in no set order.
+            device = db.session.scalar(select(Device).where(Device.guid == guids["th_a"][0]))
             param = next(p for p in device.device_type.params if p.probe_id == 1)
             param.param_name = "Core temperature"
             db.session.commit()
