@@ -62,7 +62,7 @@ class Snapshots(Generic[V]):
 
 
 def clear_all() -> None:
-    """Drop every copy in this process (the tests empty the tables with TRUNCATE, which no ORM event sees)."""
+    """Drop every copy in this process (the tests empty their tables with plain SQL, which no ORM event sees)."""
     for snapshots in _registry:
         snapshots.clear()
 
