@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message, MessageType, ProcessState, PushSetting
 from api.alarm.rules import Rule, rules_for_type, template
 from api.device.models import Device
-from api.extensions.db import db, utcnow
+from api.extensions.db import db, one_of, utcnow
 from api.extensions.i18n import local_text
 from api.notify.models import Channel, OutboundMessage
 from api.notify.services import add_message, give_up, send_after_commit
@@ -66,7 +66,7 @@ def due_repeat(mark: datetime, now: datetime, setting: PushSetting) -> int | Non
 
 def push_settings(device_ids: list[int]) -> dict[int, PushSetting]:
     """The push settings of many devices in one query (a device without one is absent)."""
-    rows = db.session.scalars(select(PushSetting).where(PushSetting.device_id.in_(device_ids)))
+    rows = db.session.scalars(select(PushSetting).where(one_of(PushSetting.device_id, device_ids)))
     return {setting.device_id: setting for setting in rows}
 
 

@@ -18,8 +18,8 @@ from api.telemetry.records import Record
 
 
 def prepare(devices: list[Device]) -> None:
-    """Registered in BATCH_PREPARERS: the rules, limits and active alarms of a batch's devices in a
-    few queries instead of three per device (on_readings takes each device's share once)."""
+    """Registered in BATCH_PREPARERS: the limits and active alarms of a batch's devices in two queries
+    instead of two per device (on_readings takes each device's share once; rules are snapshots)."""
     context = batch_context()
     owned = [device for device in devices if device.owner_account_id is not None]
     if context is None or not owned:
@@ -31,7 +31,6 @@ def prepare(devices: list[Device]) -> None:
     for alarm in db.session.scalars(actives):
         active[alarm.device_id][(alarm.kind, alarm.sensor)] = alarm
     context["alarm.limits"], context["alarm.active"] = limits, active
-    context["alarm.rules"] = {type_id: rules_for_type(type_id) for type_id in {d.device_type_id for d in owned}}
 
 
 def on_readings(device: Device, records: list[Record], now: datetime | None = None) -> None:
@@ -41,7 +40,7 @@ def on_readings(device: Device, records: list[Record], now: datetime | None = No
         return
     now = now or utcnow()
     context = batch_context() or {}
-    rules = context.get("alarm.rules", {}).get(device.device_type_id) or rules_for_type(device.device_type_id)
+    rules = rules_for_type(device.device_type_id)  # a per-process snapshot: no query per device
     prepared_limits, prepared_active = context.get("alarm.limits", {}), context.get("alarm.active", {})
     limits = prepared_limits.pop(device.id) if device.id in prepared_limits else limits_of(device.id)
     active = prepared_active.pop(device.id) if device.id in prepared_active else lifecycle.active_alarms(device.id)
@@ -99,13 +98,6 @@ def sweep(now: datetime | None = None, batch: int = 500) -> int:
     (devices whose state rows are locked by an ingestion right now are left for the next run)."""
     now = now or utcnow()
     opened = 0
-    rules_cache: dict[int, dict] = {}
-
-    def rules(device: Device):
-        if device.device_type_id not in rules_cache:
-            rules_cache[device.device_type_id] = rules_for_type(device.device_type_id)
-        return rules_cache[device.device_type_id]
-
     offline = _live_devices().where(DeviceState.offline_at < now, _no_active(AlarmKind.OFFLINE))
     # Only batteries below the highest threshold any rule uses are candidates (so a large fleet of
     # healthy batteries never fills the batch).
@@ -126,7 +118,7 @@ def sweep(now: datetime | None = None, batch: int = 500) -> int:
             actives[alarm.device_id][(alarm.kind, alarm.sensor)] = alarm
         opened_now: list = []
         for device, state in rows:
-            rule = rules(device)[kind]
+            rule = rules_for_type(device.device_type_id)[kind]
             if not rule.active:
                 continue
             active = actives[device.id]
