@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import select
-from sqlalchemy.orm import joinedload, load_only
+from sqlalchemy.orm import load_only
 
 from api.device.credentials import credential_matches
 from api.device.guids import well_formed
@@ -31,8 +31,7 @@ _INGESTED = load_only(
 def authenticate(guid: object, key: object) -> Device | None:
     if not well_formed(guid) or not isinstance(key, str):
         return None
-    # With its type, which ingestion reads (an upload's own query, not a second round trip).
-    query = select(Device).options(_INGESTED, joinedload(Device.device_type)).where(Device.guid == guid)
+    query = select(Device).options(_INGESTED).where(Device.guid == guid)
     device = db.session.scalar(query)
     if device is None or not credential_matches(device.guid, device.credential_version, key):
         return None

@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
 from types import SimpleNamespace
+from typing import NamedTuple
 
 from flask import g
 from flask_babel import gettext
 from sqlalchemy import bindparam, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from api.device.models import Device, DeviceParam, DeviceState
+from api.device.models import Device, DeviceParam, DeviceState, DeviceType
 from api.extensions.db import db, one_of, utcnow
 from api.extensions.snapshots import Snapshots
 from api.telemetry.models import DeviceSample
@@ -95,7 +96,7 @@ def ingest_many(uploads: list[tuple[Device, object]]) -> list[IngestResult | Dev
     if len({device.id for device, _raw in uploads}) != len(uploads):
         raise ValueError("one upload per device in a batch")
     now = utcnow()
-    ranges = _ranges_by_type({device.device_type_id for device, _raw in uploads})
+    profiles = _type_profiles({device.device_type_id for device, _raw in uploads})
     results: list[IngestResult | DeviceRefusedError] = []
     work: list[tuple[Device, list[Record], IngestResult]] = []
     for device, raw_records in uploads:
@@ -103,7 +104,7 @@ def ingest_many(uploads: list[tuple[Device, object]]) -> list[IngestResult | Dev
         if reason:
             results.append(DeviceRefusedError(reason))
             continue
-        parsed = parse_records(raw_records, ranges.get(device.device_type_id, {}), now, device.created_at)
+        parsed = parse_records(raw_records, profiles[device.device_type_id].ranges, now, device.created_at)
         result = IngestResult(rejected=parsed.rejected, kept=len(parsed.records))
         results.append(result)
         if parsed.records:
@@ -142,7 +143,8 @@ def ingest_many(uploads: list[tuple[Device, object]]) -> list[IngestResult | Dev
     _samples(samples)
     moved = []
     for device, records, _result in work:
-        if _advance_state(states[device.id], device, records):
+        offline_after = timedelta(seconds=device.interval_s * profiles[device.device_type_id].offline_after_intervals)
+        if _advance_state(states[device.id], records, offline_after):
             moved.append(states[device.id])
     _write_states(moved)
     g.ingest_batch = {}
@@ -158,22 +160,31 @@ def ingest_many(uploads: list[tuple[Device, object]]) -> list[IngestResult | Dev
     return results
 
 
-# A type's probe ranges are catalogue rows (sync-catalogue, the back office): read by every upload.
-_probe_ranges: Snapshots[dict[int, tuple[float | None, float | None]]] = Snapshots(DeviceParam)
+class TypeProfile(NamedTuple):
+    """What ingestion reads of a device's type on every upload."""
+
+    ranges: dict[int, tuple[float | None, float | None]]  # probe -> (min, max)
+    offline_after_intervals: int
 
 
-def _ranges_by_type(type_ids: set[int]) -> dict[int, dict[int, tuple[float | None, float | None]]]:
-    def load(type_id: int) -> dict[int, tuple[float | None, float | None]]:
+# Catalogue rows (sync-catalogue, the back office), read by every upload: a per-process snapshot, so
+# neither a query nor a per-device ORM load of the type (a subscriber's batch holds hundreds).
+_profiles: Snapshots[TypeProfile] = Snapshots(DeviceType, DeviceParam)
+
+
+def _type_profiles(type_ids: set[int]) -> dict[int, TypeProfile]:
+    def load(type_id: int) -> TypeProfile:
         rows = db.session.execute(
             select(DeviceParam.probe_id, DeviceParam.param_min, DeviceParam.param_max).where(
                 DeviceParam.device_type_id == type_id, DeviceParam.probe_id.is_not(None)
             )
         )
-        return {probe: (low, high) for probe, low, high in rows}
+        intervals = db.session.scalar(select(DeviceType.offline_after_intervals).where(DeviceType.id == type_id))
+        return TypeProfile({probe: (low, high) for probe, low, high in rows}, intervals)
 
     # Keyed by database too: one process may serve apps on different databases (the tests do).
     database = str(db.engine.url)
-    return {type_id: _probe_ranges.get((database, type_id), partial(load, type_id)) for type_id in type_ids}
+    return {type_id: _profiles.get((database, type_id), partial(load, type_id)) for type_id in type_ids}
 
 
 def _sample_rows(device_id: int, records: list[Record]) -> list[dict]:
@@ -212,10 +223,10 @@ def _samples(rows: list[dict]) -> None:
     db.session.connection().execute(sqlite.insert(DeviceSample.__table__).on_conflict_do_nothing(), rows)
 
 
-def _advance_state(state, device: Device, records: list[Record]) -> bool:
+def _advance_state(state, records: list[Record], offline_after: timedelta) -> bool:
     """The latest state moves forward only: late (buffered) records never overwrite newer values.
-    `state`: anything with the state's attributes (an ORM row or the batch's plain copy); True if
-    it moved."""
+    `state`: anything with the state's attributes (an ORM row or the batch's plain copy); the device
+    counts as offline `offline_after` its latest record unless it reports again. True if it moved."""
     newer = [r for r in records if state.last_data_at is None or r.ts >= state.last_data_at]
     if not newer:
         return False
@@ -235,7 +246,7 @@ def _advance_state(state, device: Device, records: list[Record]) -> bool:
             setattr(state, name, reported)
     state.values = values
     state.last_data_at = newer[-1].ts
-    state.offline_at = newer[-1].ts + timedelta(seconds=device.interval_s * device.device_type.offline_after_intervals)
+    state.offline_at = newer[-1].ts + offline_after
     return True
 
 

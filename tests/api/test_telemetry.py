@@ -117,6 +117,28 @@ class TestUpload:
         assert body["accepted"] == 0 and [r["field"] for r in body["rejected"]] == ["readings.1"], body
         assert "25.0" in body["rejected"][0]["reason"]
 
+    def test_a_types_offline_rule_changed_in_the_catalogue_applies_to_the_next_upload(self, app, client, fridge):
+        # offline_at = latest record + interval x the type's offline_after_intervals, the type read
+        # from the per-process snapshot: a catalogue change must reach the very next upload.
+        device_id, guid, key = fridge
+
+        def offline_after(minutes: int) -> timedelta:
+            stamp = minutes_ago(minutes)
+            upload(client, guid, key, [{"ts": stamp, "readings": {"1": 4.0}}])
+            with app.app_context():
+                device = db.session.get(Device, device_id)
+                latest = datetime.fromtimestamp(stamp / 1000, UTC)
+                return (device.state.offline_at - latest) / device.interval_s
+
+        with app.app_context():
+            device = db.session.get(Device, device_id)
+            intervals = device.device_type.offline_after_intervals
+        assert offline_after(3) == timedelta(seconds=intervals)
+        with app.app_context():
+            db.session.get(Device, device_id).device_type.offline_after_intervals = intervals + 4
+            db.session.commit()
+        assert offline_after(2) == timedelta(seconds=intervals + 4)
+
     def test_a_device_cannot_write_another_devices_data(self, app, client, guids, fridge):
         device_id, guid, key = fridge
         other_guid, other_key = guids["th_b"]
