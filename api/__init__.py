@@ -9,6 +9,7 @@ from flask import Flask
 from werkzeug.routing import IntegerConverter
 
 from api.extensions import api, db, docs_assets, i18n, jsonlimits, migrate, ratelimit, security
+from api.extensions.db import ping_when_idle
 from api.extensions.proxy import TrustedProxyMiddleware
 from api.settings import DEV_SECRET_KEY, ROOT, BaseConfig, config_from_env
 
@@ -161,6 +162,8 @@ def create_app(config: type[BaseConfig] | None = None, overrides: Mapping[str, A
 
     _models()
     db.init_app(app)
+    with app.app_context():
+        ping_when_idle(db.engine)
     migrate.init_app(app, db, directory=str(ROOT / "api" / "migrations"))
     i18n.init_app(app)
     ratelimit.init_app(app)

@@ -58,7 +58,8 @@ class BaseConfig:
     SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
 
     SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'coldchain.db'}")
-    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    # No pool_pre_ping: create_app pings only connections idle for a second (db.ping_when_idle).
+    SQLALCHEMY_ENGINE_OPTIONS: dict = {}
     REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     MQTT_URL = os.environ.get("MQTT_URL", "mqtt://127.0.0.1:1883")
     # Ingest subscribers share the telemetry topics through this MQTT v5 shared-subscription group
