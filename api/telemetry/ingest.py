@@ -2,32 +2,29 @@
 rollups, samples and the latest state are written together, readings are handed to the alarm
 seam, and only then does the caller acknowledge.
 
-`ingest_many` takes many devices' uploads in one transaction (the MQTT subscriber's batches: one
-statement for the readings, one for the samples, the states locked, moved and written back as plain
-rows, the handlers' lookups prepared once), with the result of each upload; `ingest` is the same
-with one upload (HTTP)."""
+`ingest_many` takes many devices' uploads in one transaction (the MQTT subscriber's batches: the
+states locked and moved forward as plain rows, then the readings, samples and states written by one
+statement (api/telemetry/batch.py), the handlers' lookups prepared once), with the result of each
+upload; `ingest` is the same with one upload (HTTP)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
-from types import SimpleNamespace
 from typing import NamedTuple
 
 from flask import g
 from flask_babel import gettext
-from sqlalchemy import bindparam, select, text, update
+from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from api.device.models import Device, DeviceParam, DeviceState, DeviceType
-from api.extensions.db import db, one_of, utcnow
+from api.extensions.db import db, utcnow
 from api.extensions.snapshots import Snapshots
-from api.telemetry.models import DeviceSample
+from api.telemetry.batch import locked_states, sample_rows, write_batch
 from api.telemetry.records import Record, parse_records
-from api.telemetry.store import store_readings_by_device
 
 # After the service expires a device may upload for three more months (business-domain section 4).
 UPLOAD_GRACE = timedelta(days=91)
@@ -113,7 +110,7 @@ def ingest_many(uploads: list[tuple[Device, object]]) -> list[IngestResult | Dev
         return results
     work.sort(key=lambda item: item[0].id)
     ids = [device.id for device, _records, _result in work]
-    states = _locked_states(ids)
+    states = locked_states(ids)
     missing = [device_id for device_id in ids if device_id not in states]
     if missing:
         # A device's first upload creates its state row: all missing rows at once, in device order
@@ -123,7 +120,7 @@ def ingest_many(uploads: list[tuple[Device, object]]) -> list[IngestResult | Dev
             dialect.insert(DeviceState.__table__).on_conflict_do_nothing(),
             [{"device_id": device_id, "values": {}, "alarm_active": False, "fault": False} for device_id in missing],
         )
-        states.update(_locked_states(missing))
+        states.update(locked_states(missing))
     rows = []
     for device, records, result in work:
         mine = [
@@ -134,19 +131,16 @@ def ingest_many(uploads: list[tuple[Device, object]]) -> list[IngestResult | Dev
         ]
         result.duplicates = len(mine)  # minus the new ones below
         rows.extend(mine)
-    accepted = store_readings_by_device(db.session, rows)
-    samples = []
-    for device, records, result in work:
-        result.accepted = accepted.get(device.id, 0)
-        result.duplicates -= result.accepted
-        samples.extend(_sample_rows(device.id, records))
-    _samples(samples)
+    samples = [sample for device, records, _result in work for sample in sample_rows(device.id, records)]
     moved = []
     for device, records, _result in work:
         offline_after = timedelta(seconds=device.interval_s * profiles[device.device_type_id].offline_after_intervals)
         if _advance_state(states[device.id], records, offline_after):
             moved.append(states[device.id])
-    _write_states(moved)
+    accepted = write_batch(rows, samples, moved)
+    for device, _records, result in work:
+        result.accepted = accepted.get(device.id, 0)
+        result.duplicates -= result.accepted
     g.ingest_batch = {}
     try:
         for preparer in BATCH_PREPARERS:
@@ -187,42 +181,6 @@ def _type_profiles(type_ids: set[int]) -> dict[int, TypeProfile]:
     return {type_id: _profiles.get((database, type_id), partial(load, type_id)) for type_id in type_ids}
 
 
-def _sample_rows(device_id: int, records: list[Record]) -> list[dict]:
-    return [
-        {"device_id": device_id, "ts": r.ts, "battery": r.battery, "signal": r.signal, "lat": r.lat, "lng": r.lng}
-        for r in records
-        if r.battery is not None or r.signal is not None or r.lat is not None
-    ]
-
-
-# The batch's samples as arrays in one statement (an executemany of hundreds of rows costs the
-# subscriber several times more CPU).
-POSTGRES_SAMPLES = text(
-    "INSERT INTO device_sample (device_id, ts, battery, signal, lat, lng) "
-    "SELECT * FROM unnest(CAST(:device_ids AS integer[]), CAST(:stamps AS timestamptz[]), "
-    "CAST(:batteries AS double precision[]), CAST(:signals AS double precision[]), "
-    "CAST(:lats AS double precision[]), CAST(:lngs AS double precision[])) ON CONFLICT DO NOTHING"
-)
-SAMPLE_COLUMNS = {
-    "device_ids": "device_id",
-    "stamps": "ts",
-    "batteries": "battery",
-    "signals": "signal",
-    "lats": "lat",
-    "lngs": "lng",
-}
-
-
-def _samples(rows: list[dict]) -> None:
-    if not rows:
-        return
-    if db.engine.dialect.name == "postgresql":
-        arrays = {name: [row[column] for row in rows] for name, column in SAMPLE_COLUMNS.items()}
-        db.session.connection().execute(POSTGRES_SAMPLES, arrays)
-        return
-    db.session.connection().execute(sqlite.insert(DeviceSample.__table__).on_conflict_do_nothing(), rows)
-
-
 def _advance_state(state, records: list[Record], offline_after: timedelta) -> bool:
     """The latest state moves forward only: late (buffered) records never overwrite newer values.
     `state`: anything with the state's attributes (an ORM row or the batch's plain copy); the device
@@ -248,48 +206,3 @@ def _advance_state(state, records: list[Record], offline_after: timedelta) -> bo
     state.last_data_at = newer[-1].ts
     state.offline_at = newer[-1].ts + offline_after
     return True
-
-
-# What ingestion writes of a device's state (alarm_active is the alarm area's).
-STATE_COLUMNS = ("last_data_at", "offline_at", "values", "battery", "signal", "lat", "lng", "fault")
-# The batch's states written back in one statement, as arrays.
-POSTGRES_STATES = text("""
-UPDATE device_state AS s
-SET last_data_at = u.last_data_at, offline_at = u.offline_at, values = CAST(u.values AS json),
-    battery = u.battery, signal = u.signal, lat = u.lat, lng = u.lng, fault = u.fault
-FROM unnest(CAST(:device_id AS integer[]), CAST(:last_data_at AS timestamptz[]), CAST(:offline_at AS timestamptz[]),
-            CAST(:values AS text[]), CAST(:battery AS double precision[]), CAST(:signal AS double precision[]),
-            CAST(:lat AS double precision[]), CAST(:lng AS double precision[]), CAST(:fault AS boolean[]))
-     AS u (device_id, last_data_at, offline_at, values, battery, signal, lat, lng, fault)
-WHERE s.device_id = u.device_id""")
-
-
-def _locked_states(ids: list[int]) -> dict[int, SimpleNamespace]:
-    """The devices' states as plain copies (not ORM rows: a batch of hundreds costs a fraction),
-    their rows locked in device order so two batches never deadlock on them."""
-    table = DeviceState.__table__
-    rows = db.session.connection().execute(
-        select(table.c.device_id, *(table.c[c] for c in STATE_COLUMNS))
-        .where(one_of(table.c.device_id, ids))
-        .order_by(table.c.device_id)
-        .with_for_update()
-    )
-    return {row.device_id: SimpleNamespace(**row._mapping) for row in rows}
-
-
-def _write_states(states: list[SimpleNamespace]) -> None:
-    if not states:
-        return
-    connection = db.session.connection()
-    if connection.dialect.name == "postgresql":
-        arrays = {c: [getattr(state, c) for state in states] for c in ("device_id", *STATE_COLUMNS)}
-        arrays["values"] = [json.dumps(values) for values in arrays["values"]]
-        connection.execute(POSTGRES_STATES, arrays)
-        return
-    table = DeviceState.__table__
-    connection.execute(
-        update(table)
-        .where(table.c.device_id == bindparam("state_device_id"))
-        .values({c: bindparam(f"state_{c}") for c in STATE_COLUMNS}),
-        [{f"state_{k}": v for k, v in vars(state).items()} for state in states],
-    )

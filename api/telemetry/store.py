@@ -13,10 +13,13 @@ advisory lock (one statement more), so the live path stays one round trip.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from functools import cache
+from typing import NamedTuple
 
 from flask import current_app
-from sqlalchemy import func, text
+from sqlalchemy import TextClause, func, text
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.orm import Session
 
@@ -56,11 +59,26 @@ WITH inserted AS (
 """  # nosec B608 - constants (STAGED, ARRAYS, PACKED_HAS) fill it, no input reaches this text
 COUNT = "SELECT count(*) FROM inserted"
 BY_DEVICE = "SELECT device_id, count(*) FROM inserted GROUP BY device_id"
-POSTGRES_STORE = text(_POSTGRES_STORE.format(source=STAGED, packed_has=PACKED_HAS) + COUNT)
-POSTGRES_STORE_BY_DEVICE = text(_POSTGRES_STORE.format(source=STAGED, packed_has=PACKED_HAS) + BY_DEVICE)
-POSTGRES_STORE_ARRAYS = text(_POSTGRES_STORE.format(source=ARRAYS, packed_has=PACKED_HAS) + COUNT)
-POSTGRES_STORE_ARRAYS_BY_DEVICE = text(_POSTGRES_STORE.format(source=ARRAYS, packed_has=PACKED_HAS) + BY_DEVICE)
+READING_PARAMETERS = frozenset({"device_ids", "sensors", "stamps", "values", "horizon"})
 SHARE_PACK_LOCK = text(f"SELECT pg_advisory_xact_lock_shared({PACK_LOCK})")
+
+
+class Companion(NamedTuple):
+    """Another write of the same batch (PostgreSQL), run as a data-modifying CTE named `name` of the
+    readings' statement: the batch's writes are one round trip. Its parameter names must differ from
+    the readings' (READING_PARAMETERS)."""
+
+    name: str
+    sql: str
+    params: dict
+
+
+@cache
+def _statement(source: str, tail: str, companions: tuple[tuple[str, str], ...] = ()) -> TextClause:
+    """The store statement reading `source`, with the companions' CTEs, ending in `tail`. A few
+    distinct texts in all, each built once (psycopg prepares each after a few runs)."""
+    extra = "".join(f", {name} AS ({sql})\n" for name, sql in companions)
+    return text(_POSTGRES_STORE.format(source=source, packed_has=PACKED_HAS) + extra + tail)
 
 
 def store_readings(session: Session, rows: list[tuple[int, int, datetime, float]]) -> int:
@@ -73,17 +91,28 @@ def store_readings(session: Session, rows: list[tuple[int, int, datetime, float]
     return _store_portable(session, rows)
 
 
-def store_readings_by_device(session: Session, rows: list[tuple[int, int, datetime, float]]) -> dict[int, int]:
-    """Store rows of several devices at once; returns how many were new, per device."""
-    if not rows:
-        return {}
+def store_readings_by_device(
+    session: Session, rows: list[tuple[int, int, datetime, float]], companions: Sequence[Companion] = ()
+) -> dict[int, int]:
+    """Store rows of several devices at once, with the batch's `companions` (PostgreSQL only);
+    returns how many were new, per device."""
     connection = session.connection()
+    if companions and connection.dialect.name != "postgresql":
+        raise ValueError("companion writes are PostgreSQL statements")
+    if not rows:
+        for companion in companions:  # nothing to store: each write on its own
+            connection.execute(_statement_alone(companion.sql), companion.params)
+        return {}
     if connection.dialect.name == "postgresql":
+        params = {key: value for companion in companions for key, value in companion.params.items()}
+        if params.keys() & READING_PARAMETERS:
+            raise ValueError(f"companion parameters clash with the readings': {params.keys() & READING_PARAMETERS}")
+        ctes = tuple((companion.name, companion.sql) for companion in companions)
         horizon = _horizon(connection, rows)
         if len(rows) <= ARRAY_ROWS:
-            return dict(connection.execute(POSTGRES_STORE_ARRAYS_BY_DEVICE, _arrays(rows, horizon)).all())
+            return dict(connection.execute(_statement(ARRAYS, BY_DEVICE, ctes), _arrays(rows, horizon) | params).all())
         _stage_postgres(connection, rows)
-        return dict(connection.execute(POSTGRES_STORE_BY_DEVICE, {"horizon": horizon}).all())
+        return dict(connection.execute(_statement(STAGED, BY_DEVICE, ctes), {"horizon": horizon} | params).all())
     per_device: dict[int, list] = {}
     for row in rows:
         per_device.setdefault(row[0], []).append(row)
@@ -93,9 +122,14 @@ def store_readings_by_device(session: Session, rows: list[tuple[int, int, dateti
 def _store_postgres(connection, rows) -> int:
     horizon = _horizon(connection, rows)
     if len(rows) <= ARRAY_ROWS:
-        return connection.execute(POSTGRES_STORE_ARRAYS, _arrays(rows, horizon)).scalar_one()
+        return connection.execute(_statement(ARRAYS, COUNT), _arrays(rows, horizon)).scalar_one()
     _stage_postgres(connection, rows)
-    return connection.execute(POSTGRES_STORE, {"horizon": horizon}).scalar_one()
+    return connection.execute(_statement(STAGED, COUNT), {"horizon": horizon}).scalar_one()
+
+
+@cache
+def _statement_alone(sql: str) -> TextClause:
+    return text(sql)
 
 
 def _horizon(connection, rows) -> datetime:

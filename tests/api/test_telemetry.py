@@ -10,7 +10,8 @@ from sqlalchemy import func, literal_column, select, update
 
 from api.device.models import Device, DeviceParam, DeviceType
 from api.extensions.db import db, utcnow
-from api.telemetry.models import Reading, ReadingHourly
+from api.telemetry.models import DeviceSample, Reading, ReadingHourly
+from api.telemetry.store import Companion, store_readings_by_device
 from tests.api.device_helpers import DEVICE, add, guids, minutes_ago, owner, upload
 
 __all__ = ["guids", "owner"]
@@ -46,6 +47,18 @@ class TestUpload:
         body = upload(client, guid, key, records).get_json()["data"]
         assert (body["accepted"], body["duplicates"]) == (0, 2)
         assert stored(app, device_id) == 2
+
+    def test_a_record_without_values_still_moves_the_state_and_keeps_its_sample(self, app, client, owner, fridge):
+        # A faulty probe (null) and the battery only: no reading to store, so the sample and the
+        # state are written on their own (with readings they ride in the readings' statement).
+        device_id, guid, key = fridge
+        body = upload(client, guid, key, [{"ts": minutes_ago(2), "readings": {"1": None}, "battery": 77}]).get_json()
+        assert body["data"] == {"accepted": 0, "duplicates": 0, "rejected": []}
+        latest = client.get(f"{DEVICE}/DeviceData/latest?deviceId={device_id}", headers=owner).get_json()["data"]
+        assert latest["values"] == {"1": None} and latest["battery"] == 77
+        with app.app_context():
+            assert db.session.scalar(select(DeviceSample.battery).where(DeviceSample.device_id == device_id)) == 77
+            assert db.session.get(Device, device_id).state.fault is True
 
     def test_out_of_order_records_do_not_move_the_latest_state_back(self, client, owner, fridge):
         device_id, guid, key = fridge
@@ -373,3 +386,14 @@ class TestBatchParameters:
         assert body["code"] == 422 and body["data"]["errors"]["deviceIds"]
         listed = client.get(f"{DEVICE}/DeviceCommand/list?deviceId={a}", headers=owner).get_json()["data"]
         assert listed == []  # nothing was sent to anyone
+
+
+def test_a_companion_write_may_not_reuse_the_readings_parameter_names(app, fridge):
+    # Companions share the readings' statement (api/telemetry/store.py): a clash would silently
+    # bind one side's arrays to the other's placeholders.
+    device_id = fridge[0]
+    clashing = Companion("sampled", "SELECT 1", {"values": [1.0]})
+    with app.app_context():
+        with pytest.raises(ValueError, match="clash"):
+            store_readings_by_device(db.session, [(device_id, 1, utcnow(), 4.0)], [clashing])
+        assert db.session.scalar(select(func.count()).select_from(Reading)) == 0
