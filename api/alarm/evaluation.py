@@ -5,16 +5,21 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import and_, exists, func, select
+from sqlalchemy import Select, and_, exists, func, select
 
 from api.alarm import lifecycle
 from api.alarm.lifecycle import breach, recover
 from api.alarm.models import Alarm, AlarmKind, AlarmRule
 from api.alarm.rules import LOW_BATTERY_PERCENT, enabled_limits, limits_of, rules_for_type
 from api.device.models import Device, DeviceState
-from api.extensions.db import db, one_of, utcnow
+from api.extensions.db import db, one_of, one_of_param, per_dialect, utcnow
 from api.telemetry.ingest import batch_context
 from api.telemetry.records import Record
+
+
+@per_dialect
+def _active_alarms() -> Select:
+    return select(Alarm).where(one_of_param(Alarm.device_id, "ids"), Alarm.status.in_(lifecycle.ACTIVE))
 
 
 def prepare(devices: list[Device]) -> None:
@@ -27,8 +32,7 @@ def prepare(devices: list[Device]) -> None:
     ids = [device.id for device in owned]
     limits = enabled_limits(ids)
     active: dict[int, dict] = {device_id: {} for device_id in ids}
-    actives = select(Alarm).where(one_of(Alarm.device_id, ids), Alarm.status.in_(lifecycle.ACTIVE))
-    for alarm in db.session.scalars(actives):
+    for alarm in db.session.scalars(_active_alarms(), {"ids": ids}):
         active[alarm.device_id][(alarm.kind, alarm.sensor)] = alarm
     context["alarm.limits"], context["alarm.active"] = limits, active
 

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from sqlalchemy import Row, select
+from sqlalchemy import Row, Select, select
 
 from api.alarm.models import AlarmKind, AlarmRule, MessageTemplate, RuleClass, SensorLimit
-from api.extensions.db import db, one_of
+from api.extensions.db import db, one_of_param, per_dialect
 from api.extensions.snapshots import Snapshots
 
 LOW_BATTERY_PERCENT = 20.0
@@ -75,11 +75,15 @@ _LIMIT_COLUMNS = (
 )
 
 
+@per_dialect
+def _enabled_limits() -> Select:
+    return select(*_LIMIT_COLUMNS).where(one_of_param(SensorLimit.device_id, "ids"), SensorLimit.enabled.is_(True))
+
+
 def enabled_limits(device_ids: list[int]) -> dict[int, dict[int, Row]]:
     """Each device's enabled limits by sensor (rows with sensor, upper, lower, delay_minutes)."""
     limits: dict[int, dict[int, Row]] = {device_id: {} for device_id in device_ids}
-    query = select(*_LIMIT_COLUMNS).where(one_of(SensorLimit.device_id, device_ids), SensorLimit.enabled.is_(True))
-    for limit in db.session.execute(query):
+    for limit in db.session.execute(_enabled_limits(), {"ids": list(device_ids)}):
         limits[limit.device_id][limit.sensor] = limit
     return limits
 

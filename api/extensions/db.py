@@ -7,6 +7,7 @@ them identically on PostgreSQL and SQLite (batch mode needs named constraints).
 from __future__ import annotations
 
 import enum
+import functools
 import re
 import time
 from collections.abc import Callable
@@ -135,6 +136,30 @@ def one_of(column, values) -> ColumnElement[bool]:
     if db.engine.dialect.name == "postgresql":
         return column == any_(cast(bindparam(None, values, type_=ARRAY(column.type)), ARRAY(column.type)))
     return column.in_(values)
+
+
+def one_of_param(column, name: str) -> ColumnElement[bool]:
+    """`one_of` with a named parameter (pass the keys as a list), for a statement built once with
+    `per_dialect`: the form depends on the database, as `one_of`'s does."""
+    if db.engine.dialect.name == "postgresql":
+        return column == any_(cast(bindparam(name, type_=ARRAY(column.type)), ARRAY(column.type)))
+    return column.in_(bindparam(name, expanding=True))
+
+
+def per_dialect(build: Callable[[], Select]) -> Callable[[], Select]:
+    """The statement `build()` returns, built once per database dialect (on first use, in an app
+    context) for the hot paths: built per call, a statement's construction and cache key cost more
+    CPU than its round trip (one HTTP upload runs several)."""
+    built: dict[str, Select] = {}
+
+    @functools.wraps(build)
+    def statement() -> Select:
+        dialect = db.engine.dialect.name
+        if dialect not in built:
+            built[dialect] = build()
+        return built[dialect]
+
+    return statement
 
 
 def str_enum(enum_cls: type[enum.StrEnum], length: int = 20) -> Enum:

@@ -13,11 +13,11 @@ import json
 from datetime import datetime
 from types import SimpleNamespace
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import Select, bindparam, select, update
 from sqlalchemy.dialects import sqlite
 
 from api.device.models import DeviceState
-from api.extensions.db import db, one_of
+from api.extensions.db import db, one_of_param, per_dialect
 from api.telemetry.models import DeviceSample
 from api.telemetry.records import Record
 from api.telemetry.store import Companion, store_readings_by_device
@@ -62,16 +62,21 @@ def sample_rows(device_id: int, records: list[Record]) -> list[dict]:
     ]
 
 
-def locked_states(ids: list[int]) -> dict[int, SimpleNamespace]:
-    """The devices' states as plain copies (not ORM rows: a batch of hundreds costs a fraction),
-    their rows locked in device order so two batches never deadlock on them."""
+@per_dialect
+def _locked_states() -> Select:
     table = DeviceState.__table__
-    rows = db.session.connection().execute(
+    return (
         select(table.c.device_id, *(table.c[c] for c in STATE_COLUMNS))
-        .where(one_of(table.c.device_id, ids))
+        .where(one_of_param(table.c.device_id, "ids"))
         .order_by(table.c.device_id)
         .with_for_update()
     )
+
+
+def locked_states(ids: list[int]) -> dict[int, SimpleNamespace]:
+    """The devices' states as plain copies (not ORM rows: a batch of hundreds costs a fraction),
+    their rows locked in device order so two batches never deadlock on them."""
+    rows = db.session.connection().execute(_locked_states(), {"ids": ids})
     return {row.device_id: SimpleNamespace(**row._mapping) for row in rows}
 
 

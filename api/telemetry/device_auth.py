@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.orm import load_only
 
 from api.device.credentials import credential_matches
 from api.device.guids import well_formed
 from api.device.models import Device
-from api.extensions.db import db, one_of
+from api.extensions.db import db, one_of_param, per_dialect
 
 # What ingestion and its handlers read of a device on every message. The other columns (the sensor
 # settings' JSON among them) load on first use, on the rare paths that need them (an alarm's message):
@@ -39,11 +39,15 @@ def authenticate(guid: object, key: object) -> Device | None:
     return device
 
 
+@per_dialect
+def _by_guids() -> Select:
+    return select(Device).options(_INGESTED).where(one_of_param(Device.guid, "guids"))
+
+
 def authenticate_many(credentials: list[tuple[str, str]]) -> list[Device | None]:
     """`authenticate` for many (guid, key) pairs with one query (the MQTT subscriber's batches)."""
     guids = {guid for guid, key in credentials if well_formed(guid) and isinstance(key, str)}
-    query = select(Device).options(_INGESTED).where(one_of(Device.guid, guids))
-    devices = {device.guid: device for device in db.session.scalars(query)}
+    devices = {device.guid: device for device in db.session.scalars(_by_guids(), {"guids": list(guids)})}
     found: list[Device | None] = []
     for guid, key in credentials:
         device = devices.get(guid) if guid in guids else None

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 from flask import current_app
 from flask_babel import gettext
-from sqlalchemy import or_, select
+from sqlalchemy import Select, or_, select
 
 from api.access.gate import admitted
 from api.access.reach import require_device_write, visible
@@ -23,7 +23,7 @@ from api.alarm.models import Alarm, SensorLimit
 from api.alarm.push import field_error
 from api.device.models import Device, DeviceParam, DeviceState
 from api.device.services import log_event, owned_device
-from api.extensions.db import db, one_of, paginate, utcnow
+from api.extensions.db import db, one_of_param, paginate, per_dialect, utcnow
 from api.extensions.smorest import ApiError
 from api.telemetry.ingest import batch_context, forget_prepared
 from api.telemetry.queries import chart, thin, track
@@ -328,17 +328,20 @@ def dispose(args: dict) -> dict:
 # ---- automatic start / stop: on ingest (fences, first upload) and on a schedule (times, arming) ------
 
 
+@per_dialect
+def _open_waybill_devices() -> Select:
+    return select(Waybill.device_id).where(
+        one_of_param(Waybill.device_id, "ids"), Waybill.state != WaybillState.COMPLETED
+    )
+
+
 def prepare(devices: list[Device]) -> None:
     """Registered in BATCH_PREPARERS: which of a batch's devices have an open waybill (one query;
     on_readings skips the others without asking)."""
     context = batch_context()
     if context is not None:
         ids = [device.id for device in devices]
-        context["waybill.open"] = set(
-            db.session.scalars(
-                select(Waybill.device_id).where(one_of(Waybill.device_id, ids), Waybill.state != WaybillState.COMPLETED)
-            )
-        )
+        context["waybill.open"] = set(db.session.scalars(_open_waybill_devices(), {"ids": ids}))
 
 
 def on_readings(device: Device, records: list[Record]) -> None:
