@@ -9,7 +9,6 @@ Elsewhere (SQLite) each is its own portable statement.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from types import SimpleNamespace
 
@@ -20,37 +19,29 @@ from api.device.models import DeviceState
 from api.extensions.db import db, one_of_param, per_dialect
 from api.telemetry.models import DeviceSample
 from api.telemetry.records import Record
-from api.telemetry.store import Companion, store_readings_by_device
+from api.telemetry.store import Companion, as_json, iso_stamps, store_readings_by_device
 
-# The batch's samples as arrays (an executemany of hundreds of rows costs the subscriber several
-# times more CPU). Parameter names differ from the readings' (they share one statement).
+# The batch's samples as one JSON parameter, like the readings (an executemany of hundreds of rows
+# costs the subscriber several times more CPU). Parameter names differ from the readings' (they
+# share one statement).
 SAMPLES_SQL = (
     "INSERT INTO device_sample (device_id, ts, battery, signal, lat, lng) "
-    "SELECT * FROM unnest(CAST(:sample_device_ids AS integer[]), CAST(:sample_stamps AS timestamptz[]), "
-    "CAST(:batteries AS double precision[]), CAST(:signals AS double precision[]), "
-    "CAST(:lats AS double precision[]), CAST(:lngs AS double precision[])) ON CONFLICT DO NOTHING"
+    "SELECT * FROM json_to_recordset(CAST(:samples AS json)) AS r (device_id integer, ts timestamptz, "
+    "battery double precision, signal double precision, lat double precision, lng double precision) "
+    "ON CONFLICT DO NOTHING"
 )
-SAMPLE_COLUMNS = {
-    "sample_device_ids": "device_id",
-    "sample_stamps": "ts",
-    "batteries": "battery",
-    "signals": "signal",
-    "lats": "lat",
-    "lngs": "lng",
-}
 
 # What ingestion writes of a device's state (alarm_active is the alarm area's).
 STATE_COLUMNS = ("last_data_at", "offline_at", "values", "battery", "signal", "lat", "lng", "fault")
-# The batch's states written back as arrays.
+# The batch's states written back, one JSON parameter.
 STATES_SQL = """
 UPDATE device_state AS s
-SET last_data_at = u.last_data_at, offline_at = u.offline_at, values = CAST(u.values AS json),
+SET last_data_at = u.last_data_at, offline_at = u.offline_at, values = u.values,
     battery = u.battery, signal = u.signal, lat = u.lat, lng = u.lng, fault = u.fault
-FROM unnest(CAST(:state_device_ids AS integer[]), CAST(:last_data_at AS timestamptz[]),
-            CAST(:offline_at AS timestamptz[]), CAST(:state_values AS text[]), CAST(:battery AS double precision[]),
-            CAST(:signal AS double precision[]), CAST(:lat AS double precision[]), CAST(:lng AS double precision[]),
-            CAST(:fault AS boolean[]))
-     AS u (device_id, last_data_at, offline_at, values, battery, signal, lat, lng, fault)
+FROM json_to_recordset(CAST(:states AS json))
+     AS u (device_id integer, last_data_at timestamptz, offline_at timestamptz, values json,
+           battery double precision, signal double precision, lat double precision, lng double precision,
+           fault boolean)
 WHERE s.device_id = u.device_id"""
 
 
@@ -92,14 +83,21 @@ def write_batch(
         return accepted
     companions = []
     if samples:
-        arrays = {name: [row[column] for row in samples] for name, column in SAMPLE_COLUMNS.items()}
-        companions.append(Companion("sampled", SAMPLES_SQL, arrays))
+        stamps = iso_stamps(row["ts"] for row in samples)
+        rows_json = as_json([row | {"ts": stamps[row["ts"]]} for row in samples])
+        companions.append(Companion("sampled", SAMPLES_SQL, {"samples": rows_json}))
     if states:
-        arrays = {column: [getattr(state, column) for state in states] for column in STATE_COLUMNS}
-        arrays["state_device_ids"] = [state.device_id for state in states]
-        arrays["state_values"] = [json.dumps(values) for values in arrays.pop("values")]
-        companions.append(Companion("moved", STATES_SQL, arrays))
+        changed = [{"device_id": state.device_id} | _state_json(state) for state in states]
+        companions.append(Companion("moved", STATES_SQL, {"states": as_json(changed)}))
     return store_readings_by_device(db.session, rows, companions)
+
+
+def _state_json(state: SimpleNamespace) -> dict:
+    row = {column: getattr(state, column) for column in STATE_COLUMNS}
+    for column in ("last_data_at", "offline_at"):
+        if row[column] is not None:
+            row[column] = row[column].isoformat()
+    return row
 
 
 def _write_portable(connection, samples: list[dict], states: list[SimpleNamespace]) -> None:

@@ -13,6 +13,7 @@ advisory lock (one statement more), so the live path stays one round trip.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from functools import cache
@@ -28,12 +29,13 @@ from api.telemetry.models import Reading, ReadingHourly
 from api.telemetry.readings import PACK_LOCK, PACKED_HAS, store_horizon
 
 STAGE = "reading_stage"
-# Up to this many rows go in one statement as arrays (one round trip); larger batches are COPied
-# into the stage table first (faster per row, three round trips more).
+# Up to this many rows go in the statement itself, as one JSON parameter (one round trip; psycopg
+# dumps one string for about half the CPU of four arrays, and PostgreSQL parses it faster too);
+# larger batches are COPied into the stage table first (faster per row, three round trips more).
 ARRAY_ROWS = 400
 ARRAYS = (
-    "unnest(CAST(:device_ids AS integer[]), CAST(:sensors AS smallint[]), CAST(:stamps AS timestamptz[]),"
-    " CAST(:values AS double precision[])) AS r (device_id, sensor, ts, value)"
+    "json_to_recordset(CAST(:readings AS json)) AS r (device_id integer, sensor smallint, ts timestamptz,"
+    " value double precision)"
 )
 STAGED = f"{STAGE} AS r"
 _POSTGRES_STORE = """
@@ -59,7 +61,7 @@ WITH inserted AS (
 """  # nosec B608 - constants (STAGED, ARRAYS, PACKED_HAS) fill it, no input reaches this text
 COUNT = "SELECT count(*) FROM inserted"
 BY_DEVICE = "SELECT device_id, count(*) FROM inserted GROUP BY device_id"
-READING_PARAMETERS = frozenset({"device_ids", "sensors", "stamps", "values", "horizon"})
+READING_PARAMETERS = frozenset({"readings", "horizon"})
 SHARE_PACK_LOCK = text(f"SELECT pg_advisory_xact_lock_shared({PACK_LOCK})")
 
 
@@ -142,8 +144,23 @@ def _horizon(connection, rows) -> datetime:
 
 
 def _arrays(rows, horizon: datetime) -> dict:
-    device_ids, sensors, stamps, values = (list(column) for column in zip(*rows, strict=True))
-    return {"device_ids": device_ids, "sensors": sensors, "stamps": stamps, "values": values, "horizon": horizon}
+    stamps = iso_stamps(row[2] for row in rows)
+    readings = [
+        {"device_id": device_id, "sensor": sensor, "ts": stamps[ts], "value": value}
+        for device_id, sensor, ts, value in rows
+    ]
+    return {"readings": as_json(readings), "horizon": horizon}
+
+
+def iso_stamps(stamps) -> dict[datetime, str]:
+    """Each distinct time in ISO 8601, formatted once (a record's readings share its time)."""
+    return {ts: ts.isoformat() for ts in set(stamps)}
+
+
+def as_json(rows: list[dict]) -> str:
+    """Rows as a JSON parameter for json_to_recordset; a non-finite number is a bug upstream (the
+    record checks refuse them), never a silent NULL."""
+    return json.dumps(rows, allow_nan=False, separators=(",", ":"))
 
 
 def _stage_postgres(connection, rows) -> None:

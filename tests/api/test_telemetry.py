@@ -392,7 +392,7 @@ def test_a_companion_write_may_not_reuse_the_readings_parameter_names(app, fridg
     # Companions share the readings' statement (api/telemetry/store.py): a clash would silently
     # bind one side's arrays to the other's placeholders.
     device_id = fridge[0]
-    clashing = Companion("sampled", "SELECT 1", {"values": [1.0]})
+    clashing = Companion("sampled", "SELECT 1", {"readings": "[]"})
     with app.app_context():
         with pytest.raises(ValueError, match="clash"):
             store_readings_by_device(db.session, [(device_id, 1, utcnow(), 4.0)], [clashing])
