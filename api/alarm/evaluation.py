@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Select, and_, exists, func, select
+from sqlalchemy import CompoundSelect, Row, and_, exists, func, null, select, union_all
 
 from api.alarm import lifecycle
 from api.alarm.lifecycle import breach, recover
-from api.alarm.models import Alarm, AlarmKind, AlarmRule
-from api.alarm.rules import LOW_BATTERY_PERCENT, enabled_limits, limits_of, rules_for_type
+from api.alarm.models import Alarm, AlarmKind, AlarmRule, SensorLimit
+from api.alarm.rules import LIMIT_COLUMNS, LOW_BATTERY_PERCENT, limits_of, rules_for_type
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, one_of, one_of_param, per_dialect, utcnow
 from api.telemetry.ingest import batch_context
@@ -18,22 +18,42 @@ from api.telemetry.records import Record
 
 
 @per_dialect
-def _active_alarms() -> Select:
-    return select(Alarm).where(one_of_param(Alarm.device_id, "ids"), Alarm.status.in_(lifecycle.ACTIVE))
+def _limits_and_active_alarm_ids() -> CompoundSelect:
+    """The devices' enabled limits (rows as `enabled_limits` gives them, alarm_id NULL) and the ids of
+    their active alarms (the other columns NULL), in one query."""
+    limits = select(*LIMIT_COLUMNS, null().label("alarm_id")).where(
+        one_of_param(SensorLimit.device_id, "ids"), SensorLimit.enabled.is_(True)
+    )
+    alarms = select(Alarm.device_id, null(), null(), null(), null(), Alarm.id).where(
+        one_of_param(Alarm.device_id, "ids"), Alarm.status.in_(lifecycle.ACTIVE)
+    )
+    return union_all(limits, alarms)
 
 
 def prepare(devices: list[Device]) -> None:
-    """Registered in BATCH_PREPARERS: the limits and active alarms of a batch's devices in two queries
-    instead of two per device (on_readings takes each device's share once; rules are snapshots)."""
+    """Registered in BATCH_PREPARERS: the limits and active alarms of a batch's devices, not two
+    queries per device (on_readings takes each device's share once; rules are snapshots). One query
+    finds the limits and which alarms are active; the alarms themselves are loaded only if there
+    are any (most uploads come from devices within their limits: one round trip, no ORM load)."""
     context = batch_context()
     owned = [device for device in devices if device.owner_account_id is not None]
     if context is None or not owned:
         return
     ids = [device.id for device in owned]
-    limits = enabled_limits(ids)
+    limits: dict[int, dict[int, Row]] = {device_id: {} for device_id in ids}
+    alarm_ids = []
+    for row in db.session.execute(_limits_and_active_alarm_ids(), {"ids": ids}):
+        if row.alarm_id is None:
+            limits[row.device_id][row.sensor] = row
+        else:
+            alarm_ids.append(row.alarm_id)
     active: dict[int, dict] = {device_id: {} for device_id in ids}
-    for alarm in db.session.scalars(_active_alarms(), {"ids": ids}):
-        active[alarm.device_id][(alarm.kind, alarm.sensor)] = alarm
+    if alarm_ids:
+        # Still active now (one may have been closed since the query above).
+        for alarm in db.session.scalars(
+            select(Alarm).where(one_of(Alarm.id, alarm_ids), Alarm.status.in_(lifecycle.ACTIVE))
+        ):
+            active[alarm.device_id][(alarm.kind, alarm.sensor)] = alarm
     context["alarm.limits"], context["alarm.active"] = limits, active
 
 

@@ -66,7 +66,7 @@ def rules_for_type(device_type_id: int) -> Mapping[AlarmKind, Rule]:
 
 # What evaluation reads of a limit: plain rows, not ORM objects (every ingested batch loads them;
 # nothing here writes them).
-_LIMIT_COLUMNS = (
+LIMIT_COLUMNS = (
     SensorLimit.device_id,
     SensorLimit.sensor,
     SensorLimit.upper,
@@ -77,7 +77,7 @@ _LIMIT_COLUMNS = (
 
 @per_dialect
 def _enabled_limits() -> Select:
-    return select(*_LIMIT_COLUMNS).where(one_of_param(SensorLimit.device_id, "ids"), SensorLimit.enabled.is_(True))
+    return select(*LIMIT_COLUMNS).where(one_of_param(SensorLimit.device_id, "ids"), SensorLimit.enabled.is_(True))
 
 
 def enabled_limits(device_ids: list[int]) -> dict[int, dict[int, Row]]:
