@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -146,14 +147,17 @@ def one_of_param(column, name: str) -> ColumnElement[bool]:
     return column.in_(bindparam(name, expanding=True))
 
 
-def per_dialect(build: Callable[[], Select]) -> Callable[[], Select]:
+S = TypeVar("S")  # a statement: Select, CompoundSelect ...
+
+
+def per_dialect(build: Callable[[], S]) -> Callable[[], S]:
     """The statement `build()` returns, built once per database dialect (on first use, in an app
     context) for the hot paths: built per call, a statement's construction and cache key cost more
     CPU than its round trip (one HTTP upload runs several)."""
-    built: dict[str, Select] = {}
+    built: dict[str, S] = {}
 
     @functools.wraps(build)
-    def statement() -> Select:
+    def statement() -> S:
         dialect = db.engine.dialect.name
         if dialect not in built:
             built[dialect] = build()
