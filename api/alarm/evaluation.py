@@ -9,8 +9,8 @@ from sqlalchemy import CompoundSelect, Row, and_, exists, func, null, select, un
 
 from api.alarm import lifecycle
 from api.alarm.lifecycle import breach, recover
-from api.alarm.models import Alarm, AlarmKind, AlarmRule, SensorLimit
-from api.alarm.rules import LIMIT_COLUMNS, LOW_BATTERY_PERCENT, limits_of, rules_for_type
+from api.alarm.models import Alarm, AlarmKind, AlarmRule
+from api.alarm.rules import LIMIT_COLUMNS, LOW_BATTERY_PERCENT, enabled_limits_query, limits_of, rules_for_type
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, one_of, one_of_param, per_dialect, utcnow
 from api.telemetry.ingest import batch_context
@@ -20,11 +20,9 @@ from api.telemetry.records import Record
 @per_dialect
 def _limits_and_active_alarm_ids() -> CompoundSelect:
     """The devices' enabled limits (rows as `enabled_limits` gives them, alarm_id NULL) and the ids of
-    their active alarms (the other columns NULL), in one query."""
-    limits = select(*LIMIT_COLUMNS, null().label("alarm_id")).where(
-        one_of_param(SensorLimit.device_id, "ids"), SensorLimit.enabled.is_(True)
-    )
-    alarms = select(Alarm.device_id, null(), null(), null(), null(), Alarm.id).where(
+    their active alarms (the limit columns NULL), in one query."""
+    limits = enabled_limits_query().add_columns(null().label("alarm_id"))
+    alarms = select(Alarm.device_id, *(null() for _ in LIMIT_COLUMNS[1:]), Alarm.id).where(
         one_of_param(Alarm.device_id, "ids"), Alarm.status.in_(lifecycle.ACTIVE)
     )
     return union_all(limits, alarms)

@@ -76,14 +76,15 @@ LIMIT_COLUMNS = (
 
 
 @per_dialect
-def _enabled_limits() -> Select:
+def enabled_limits_query() -> Select:
+    """The enabled limits (LIMIT_COLUMNS) of the devices in parameter `ids`."""
     return select(*LIMIT_COLUMNS).where(one_of_param(SensorLimit.device_id, "ids"), SensorLimit.enabled.is_(True))
 
 
 def enabled_limits(device_ids: list[int]) -> dict[int, dict[int, Row]]:
     """Each device's enabled limits by sensor (rows with sensor, upper, lower, delay_minutes)."""
     limits: dict[int, dict[int, Row]] = {device_id: {} for device_id in device_ids}
-    for limit in db.session.execute(_enabled_limits(), {"ids": list(device_ids)}):
+    for limit in db.session.execute(enabled_limits_query(), {"ids": list(device_ids)}):
         limits[limit.device_id][limit.sensor] = limit
     return limits
 

@@ -32,7 +32,7 @@ def backend_pid(engine) -> int:
         return connection.execute(text("SELECT pg_backend_pid()")).scalar_one()
 
 
-def terminate(engine, pid: int) -> None:
+def terminate(pid: int) -> None:
     admin = create_engine(TestConfig.SQLALCHEMY_DATABASE_URI, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         assert connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid}).scalar_one()
@@ -42,7 +42,7 @@ def terminate(engine, pid: int) -> None:
 def test_a_connection_idle_for_a_second_is_pinged_and_replaced_when_dead(pinged_engine):
     engine, clock = pinged_engine
     dropped = backend_pid(engine)
-    terminate(engine, dropped)  # as a server restart would
+    terminate(dropped)  # as a server restart would
     clock.now += 1.5
     assert backend_pid(engine) != dropped  # the ping found it dead: a new connection, no error
 
@@ -50,7 +50,7 @@ def test_a_connection_idle_for_a_second_is_pinged_and_replaced_when_dead(pinged_
 def test_a_connection_just_checked_in_is_used_without_a_ping(pinged_engine):
     engine, clock = pinged_engine
     dropped = backend_pid(engine)
-    terminate(engine, dropped)
+    terminate(dropped)
     clock.now += 0.2
     # No ping within the second: the statement itself meets the dropped connection...
     with pytest.raises(OperationalError):
