@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import func, literal_column, select, update
+from sqlalchemy import event, func, literal_column, select, update
 
 from api.device.models import Device, DeviceParam, DeviceType
 from api.extensions.db import db, utcnow
 from api.telemetry.models import DeviceSample, Reading, ReadingHourly
-from api.telemetry.store import Companion, store_readings_by_device
+from api.telemetry.store import INLINE_ROWS, Companion, store_readings_by_device
 from tests.api.device_helpers import DEVICE, add, guids, minutes_ago, owner, upload
 
 __all__ = ["guids", "owner"]
@@ -26,6 +27,47 @@ def fridge(client, owner, guids):
 def stored(app, device_id) -> int:
     with app.app_context():
         return db.session.scalar(select(func.count()).select_from(Reading).where(Reading.device_id == device_id))
+
+
+def raw_and_rolled_hours(app, device_id: int, sensor: int) -> tuple[list, list]:
+    """(hour, min, max, sum, count) per hour of the stored readings, and of the hourly rollup."""
+    hour = func.date_trunc(literal_column("'hour'"), Reading.ts)
+    with app.app_context():
+        raw = db.session.execute(
+            select(hour, func.min(Reading.value), func.max(Reading.value), func.sum(Reading.value), func.count())
+            .where(Reading.device_id == device_id, Reading.sensor == sensor)
+            .group_by(hour)
+            .order_by(hour)
+        ).all()
+        rolled = db.session.execute(
+            select(
+                ReadingHourly.bucket,
+                ReadingHourly.min_value,
+                ReadingHourly.max_value,
+                ReadingHourly.sum_value,
+                ReadingHourly.count,
+            )
+            .where(ReadingHourly.device_id == device_id, ReadingHourly.sensor == sensor)
+            .order_by(ReadingHourly.bucket)
+        ).all()
+    return raw, rolled
+
+
+@contextmanager
+def store_statements(app):
+    """The statements the api sends while the block runs (a COPY goes by the driver, unseen)."""
+    seen: list[str] = []
+
+    def record(conn, cursor, statement, parameters, context, executemany):
+        seen.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
 
 
 class TestUpload:
@@ -186,29 +228,52 @@ class TestChart:
         for first in range(0, 300, 37):  # arbitrary batches, out of order, some re-sent
             upload(client, guid, key, records[first : first + 37])
             upload(client, guid, key, records[first : first + 5])
-        hour = func.date_trunc(literal_column("'hour'"), Reading.ts)
-        with app.app_context():
-            raw = db.session.execute(
-                select(hour, func.min(Reading.value), func.max(Reading.value), func.sum(Reading.value), func.count())
-                .where(Reading.device_id == device_id, Reading.sensor == 1)
-                .group_by(hour)
-                .order_by(hour)
-            ).all()
-            rolled = db.session.execute(
-                select(
-                    ReadingHourly.bucket,
-                    ReadingHourly.min_value,
-                    ReadingHourly.max_value,
-                    ReadingHourly.sum_value,
-                    ReadingHourly.count,
-                )
-                .where(ReadingHourly.device_id == device_id, ReadingHourly.sensor == 1)
-                .order_by(ReadingHourly.bucket)
-            ).all()
+        raw, rolled = raw_and_rolled_hours(app, device_id, 1)
         assert len(raw) == len(rolled) == 5
         for (b1, lo1, hi1, s1, c1), (b2, lo2, hi2, s2, c2) in zip(raw, rolled, strict=True):
             assert (b1, lo1, hi1, c1) == (b2, lo2, hi2, c2)
             assert s1 == pytest.approx(s2)
+
+    def test_a_large_batch_is_copied_when_new_and_checked_row_by_row_when_resent(self, app, client, owner, fridge):
+        # A batch of more than INLINE_ROWS live readings is COPied straight into `reading` with its
+        # rollup computed in Python; one holding a reading stored already falls back to the
+        # conflict-checking statement. Both ways, the counts and the rollup agree with the rows.
+        device_id, guid, key = fridge
+        base = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=6)
+        rng = random.Random(11)
+        records = [
+            {
+                "ts": int((base + timedelta(minutes=minute)).timestamp() * 1000),
+                "readings": {"1": round(rng.uniform(-5, 15), 2), "2": round(rng.uniform(30, 80), 1)},
+            }
+            for minute in range(330)
+        ]
+        assert len(records[:250]) * 2 > INLINE_ROWS
+        with store_statements(app) as first:
+            body = upload(client, guid, key, records[:250]).get_json()["data"]
+        assert (body["accepted"], body["duplicates"]) == (500, 0)
+        assert any(s.lstrip().startswith("WITH rolled AS") for s in first)
+        assert not any("WITH inserted AS" in s for s in first)
+        with store_statements(app) as resent:
+            body = upload(client, guid, key, records[200:]).get_json()["data"]
+        assert (body["accepted"], body["duplicates"]) == (160, 100)
+        assert any("WITH inserted AS" in s for s in resent)
+        assert stored(app, device_id) == 660
+        for sensor in (1, 2):
+            raw, rolled = raw_and_rolled_hours(app, device_id, sensor)
+            assert len(raw) == len(rolled) == 6
+            for (b1, lo1, hi1, s1, c1), (b2, lo2, hi2, s2, c2) in zip(raw, rolled, strict=True):
+                assert (b1, lo1, hi1, c1) == (b2, lo2, hi2, c2)
+                assert s1 == pytest.approx(s2)
+        with app.app_context():
+            first_ts, last_ts = db.session.execute(
+                select(func.min(ReadingHourly.first_ts), func.max(ReadingHourly.last_ts)).where(
+                    ReadingHourly.device_id == device_id
+                )
+            ).one()
+        assert (first_ts, last_ts) == (base, base + timedelta(minutes=329))
+        latest = client.get(f"{DEVICE}/DeviceData/latest?deviceId={device_id}", headers=owner).get_json()["data"]
+        assert latest["values"] == {str(k): v for k, v in records[-1]["readings"].items()}
 
     def test_long_ranges_use_buckets_that_keep_the_true_min_and_max(self, app, client, owner, fridge):
         device_id, guid, key = fridge
