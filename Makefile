@@ -140,8 +140,10 @@ lint: install
 audit: install
 	$(BIN)/python tests/security/audit.py
 
+# Two workers, one per core of the CI machine; each has its own database (tests/conftest.py).
+PYTEST_WORKERS ?= 2
 pytest: test-setup
-	$(BIN)/pytest -q tests/api
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=15 tests/api
 
 web-test: install
 	npm run test -w web

@@ -3,12 +3,22 @@
 The schema is built once per session by the migrations themselves (not create_all), so every test
 also proves the migrations produce what the models expect. Between tests every table is emptied
 and the tenants are synced again.
+
+`make test` runs the api suite on two pytest-xdist workers (the machine's two cores). Each worker
+has a database, a Redis database and file folders of its own (`isolate_worker`); the tests that use
+the MQTT broker share one xdist group, so they run on one worker, one at a time (a subscriber takes
+every device's telemetry, and both workers' databases issue the same GUIDs).
 """
 
 from __future__ import annotations
 
+import os
+import re
+from urllib.parse import urlsplit
+
+import psycopg
 import pytest
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 
 from api import create_app
 from api.extensions.db import db
@@ -20,6 +30,44 @@ from api.settings import TestConfig
 
 DEFAULT_HOST = "localhost"
 JUNJIA_HOST = "junjia.localhost"
+# Redis databases of the xdist workers gw0, gw1, ... (13 is the benchmarks', 15 the browser tests').
+WORKER_REDIS_DBS = (14, 12, 11, 10, 9, 8, 7, 6)
+
+
+def pytest_configure(config) -> None:
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        isolate_worker(int(re.fullmatch(r"gw(\d+)", worker).group(1)))
+
+
+def isolate_worker(number: int) -> None:
+    """Point TestConfig (every app a test builds, and the processes it starts with that app's
+    settings) at worker `number`'s own database, Redis database and folders. Worker 0 keeps the
+    configured database and Redis database, so a run without xdist and gw0 are the same."""
+    if number >= len(WORKER_REDIS_DBS):
+        raise pytest.UsageError(f"at most {len(WORKER_REDIS_DBS)} xdist workers")
+    database = make_url(TestConfig.SQLALCHEMY_DATABASE_URI)
+    if number:
+        database = database.set(database=f"{database.database}_gw{number}")
+        create_database(database)
+        TestConfig.SQLALCHEMY_DATABASE_URI = database.render_as_string(hide_password=False)
+        TestConfig.REDIS_URL = urlsplit(TestConfig.REDIS_URL)._replace(path=f"/{WORKER_REDIS_DBS[number]}").geturl()
+    folder = TestConfig.FILES_DIR.parent / "test-workers" / f"gw{number}"
+    TestConfig.FILES_DIR = folder / "files"
+    TestConfig.UPLOAD_DIR = folder / "uploads"
+
+
+def create_database(url) -> None:
+    with psycopg.connect(
+        host=url.host,
+        port=url.port or 5432,
+        user=url.username,
+        password=url.password,
+        dbname="postgres",
+        autocommit=True,
+    ) as connection:
+        if connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", (url.database,)).fetchone() is None:
+            connection.execute(f'CREATE DATABASE "{url.database}"')
 
 
 def reset_schema(app) -> None:

@@ -231,6 +231,11 @@ class Blueprint(BaseBlueprint):
 
     ARGUMENTS_PARSER = LimitedParser()
 
+    def arguments(self, schema, *args, **kwargs):
+        # webargs builds a schema given as a class on every request (its fields, hooks and options);
+        # one instance, built here, serves every request (loading keeps no state in it).
+        return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)
+
     def response(self, status_code=200, schema=None, *, page: bool = False, **kwargs):
         wrapped_schema = envelope_schema(schema, "page" if page else "one")
         document = super().response(status_code, wrapped_schema, **kwargs)

@@ -16,6 +16,9 @@ from api.telemetry.models import Reading
 from api.telemetry.mqtt import build_subscriber
 from tests.api.device_helpers import add, guids, minutes_ago, owner
 
+# The broker is shared by the xdist workers: its tests run on one of them (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("mqtt")
+
 __all__ = ["guids", "owner"]
 
 

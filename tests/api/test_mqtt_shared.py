@@ -18,6 +18,9 @@ from api.telemetry.mqtt import build_subscriber
 from tests.api.device_helpers import add, guids, minutes_ago, owner
 from tests.api.test_mqtt import broker, forget_session
 
+# The broker is shared by the xdist workers: its tests run on one of them (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("mqtt")
+
 __all__ = ["guids", "owner"]
 
 MESSAGES = 200  # per device, one record of two readings each

@@ -34,6 +34,9 @@ from tests.api.upgrade_helpers import (
     type_id,
 )
 
+# The broker is shared by the xdist workers: its tests run on one of them (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("mqtt")
+
 __all__ = ["people"]
 
 

@@ -7,6 +7,7 @@ import threading
 import uuid
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import func, select
 from werkzeug.serving import make_server
 
@@ -17,6 +18,9 @@ from api.telemetry import simulator
 from api.telemetry.models import Reading
 from api.telemetry.mqtt import build_subscriber
 from tests.api.test_mqtt import forget_session
+
+# The broker is shared by the xdist workers: its tests run on one of them (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("mqtt")
 
 RUN_SECONDS = 60
 

@@ -29,6 +29,9 @@ from tests.api.device_helpers import guids, minutes_ago, owner, stranger, upload
 from tests.api.test_mqtt import forget_session
 from tests.api.test_storage import create, ok, room
 
+# The broker is shared by the xdist workers: its tests run on one of them (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("mqtt")
+
 __all__ = ["guids", "owner", "room", "stranger"]
 
 S = "/api/storage"

@@ -1,0 +1,31 @@
+"""The xdist workers of `make test` never share a database, a Redis database or a file folder
+(tests/conftest.py `isolate_worker`), and worker 0 is the run without xdist."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.settings import TestConfig
+from tests import conftest
+
+SETTINGS = ("SQLALCHEMY_DATABASE_URI", "REDIS_URL", "FILES_DIR", "UPLOAD_DIR")
+
+
+def test_every_worker_has_its_own_database_redis_database_and_folders(monkeypatch):
+    created = []
+    monkeypatch.setattr(conftest, "create_database", lambda url: created.append(url.database))
+    base = {name: getattr(TestConfig, name) for name in SETTINGS}
+    seen = []
+    for number in range(len(conftest.WORKER_REDIS_DBS)):
+        for name, value in base.items():
+            monkeypatch.setattr(TestConfig, name, value)
+        conftest.isolate_worker(number)
+        seen.append({name: str(getattr(TestConfig, name)) for name in SETTINGS})
+    for name in SETTINGS:
+        assert len({worker[name] for worker in seen}) == len(seen), name
+    assert seen[0]["SQLALCHEMY_DATABASE_URI"] == base["SQLALCHEMY_DATABASE_URI"]
+    assert seen[0]["REDIS_URL"] == base["REDIS_URL"]
+    assert seen[1]["SQLALCHEMY_DATABASE_URI"].endswith("_gw1") and seen[1]["REDIS_URL"].endswith("/12")
+    assert len(created) == len(seen) - 1  # worker 0's database is the configured one
+    with pytest.raises(pytest.UsageError):
+        conftest.isolate_worker(len(conftest.WORKER_REDIS_DBS))
