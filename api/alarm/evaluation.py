@@ -80,22 +80,26 @@ def on_readings(device: Device, records: list[Record], now: datetime | None = No
 
 
 def _sensor(device, active, rules, limit, sensor: int, value: float | None, ts: datetime, now: datetime) -> None:
+    """One reading against the device's rules and its sensor's limit. Called for every reading of
+    every upload: a reading within its limits on a device without active alarms returns after a
+    few comparisons (a recovery only ever closes an active alarm)."""
     if value is None:
         if rules[AlarmKind.FAULT].active:
             breach(device, active, AlarmKind.FAULT, sensor, None, ts, now)
         return
-    recover(device, active, AlarmKind.FAULT, sensor, ts)
+    if active:
+        recover(device, active, AlarmKind.FAULT, sensor, ts)
     if limit is None:
         return
-    delay = limit.delay_minutes
-    for kind, bound, outside in (
-        (AlarmKind.UPPER, limit.upper, lambda v, b: v > b),
-        (AlarmKind.LOWER, limit.lower, lambda v, b: v < b),
-    ):
-        if bound is not None and rules[kind].active and outside(value, bound):
-            breach(device, active, kind, sensor, value, ts, now, limit=bound, delay_minutes=delay)
-        else:
-            recover(device, active, kind, sensor, ts)
+    upper, lower = limit.upper, limit.lower
+    if upper is not None and value > upper and rules[AlarmKind.UPPER].active:
+        breach(device, active, AlarmKind.UPPER, sensor, value, ts, now, limit=upper, delay_minutes=limit.delay_minutes)
+    elif active:
+        recover(device, active, AlarmKind.UPPER, sensor, ts)
+    if lower is not None and value < lower and rules[AlarmKind.LOWER].active:
+        breach(device, active, AlarmKind.LOWER, sensor, value, ts, now, limit=lower, delay_minutes=limit.delay_minutes)
+    elif active:
+        recover(device, active, AlarmKind.LOWER, sensor, ts)
 
 
 def _live_devices():
