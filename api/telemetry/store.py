@@ -1,25 +1,24 @@
 """Writing readings: the one hot path of the platform.
 
-PostgreSQL: one statement inserts the rows into `reading` (ON CONFLICT DO NOTHING drops re-sent
-readings) and folds exactly the inserted rows into the hourly rollup; small batches (a fleet's
-one-record messages) pass the rows as one JSON parameter of that statement. A large batch of live
-readings (an HTTP batch, a subscriber's batch) is COPied straight into `reading` under a savepoint
-(COPY writes rows several times faster than an INSERT that checks each for a conflict) and its
-rollup, computed here, follows in one statement; only when some reading is stored already (a re-sent
-batch: the COPY stops at the unique key and is rolled back) do its rows go through a session temp
-table and the conflict-checking statement. SQLite (embedded default): the same semantics with
+PostgreSQL: one statement inserts the rows into `reading` and folds exactly the inserted rows into
+the hourly rollup; small batches (a fleet's one-record messages) pass the rows as one JSON parameter
+of that statement, larger ones are COPied (binary) into a session temp table first. The insert
+checks each row for a stored copy (ON CONFLICT DO NOTHING drops re-sent readings), which costs a
+third of the statement; a large batch of live readings (an HTTP batch, a subscriber's batch) is
+therefore first inserted unchecked under a savepoint, and only when one of its readings is stored
+already (a re-sent batch: the unique key stops the insert, the savepoint is rolled back) is the
+same stage inserted again with the check. SQLite (embedded default): the same semantics with
 portable statements.
 
 A reading older than the store's horizon may belong to a day already moved into `reading_packed`:
 the insert skips it when that day holds it (a duplicate: not stored, not folded into the rollup
 again). Live readings skip that check, and only batches holding old readings take the compaction's
-advisory lock (one statement more) and the conflict-checking path.
+advisory lock (one statement more), and always the checked insert.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import cache
@@ -29,6 +28,7 @@ from flask import current_app
 from psycopg.errors import UniqueViolation
 from sqlalchemy import TextClause, func, text
 from sqlalchemy.dialects import sqlite
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from api.extensions.db import utcnow
@@ -38,14 +38,14 @@ from api.telemetry.readings import PACK_LOCK, PACKED_HAS, store_horizon
 STAGE = "reading_stage"
 # Up to this many rows go in the statement itself, as one JSON parameter (one round trip; psycopg
 # dumps one string for about half the CPU of four arrays, PostgreSQL parses it for a little more);
-# larger batches are COPied (straight into `reading` when they are new: the module's docstring).
+# larger batches are COPied into the stage table first (binary: psycopg's C dumpers, nothing for the
+# server to parse).
 INLINE_ROWS = 400
 INLINE = (
     "json_to_recordset(CAST(:readings AS json)) AS r (device_id integer, sensor smallint, ts timestamptz,"
     " value double precision)"
 )
 STAGED = f"{STAGE} AS r"
-READING_TYPES = ("int4", "int2", "timestamptz", "float8")  # (device_id, sensor, ts, value), for COPY
 HOURLY_COLUMNS = (
     "device_id",
     "sensor",
@@ -57,10 +57,12 @@ HOURLY_COLUMNS = (
     "first_ts",
     "last_ts",
 )
-# New rows folded into the hourly rollup (`{source}`: the rows' hourly aggregates).
-_ROLL_UP = """
+# The inserted rows folded into the hourly rollup (a CTE of the store statement).
+_ROLL_UP_INSERTED = """
     INSERT INTO reading_hourly (device_id, sensor, bucket, min_value, max_value, sum_value, count, first_ts, last_ts)
-    {source}
+    SELECT device_id, sensor, date_trunc('hour', ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
+           min(value), max(value), sum(value), count(*), min(ts), max(ts)
+    FROM inserted GROUP BY 1, 2, 3
     ON CONFLICT (device_id, sensor, bucket) DO UPDATE SET
         min_value = least(reading_hourly.min_value, excluded.min_value),
         max_value = greatest(reading_hourly.max_value, excluded.max_value),
@@ -69,30 +71,18 @@ _ROLL_UP = """
         first_ts = least(reading_hourly.first_ts, excluded.first_ts),
         last_ts = greatest(reading_hourly.last_ts, excluded.last_ts)
 """
-_ROLL_UP_INSERTED = _ROLL_UP.format(
-    source="""SELECT device_id, sensor, date_trunc('hour', ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
-           min(value), max(value), sum(value), count(*), min(ts), max(ts)
-    FROM inserted GROUP BY 1, 2, 3"""
-)
 _POSTGRES_STORE = """
 WITH inserted AS (
     INSERT INTO reading (device_id, sensor, ts, value, received_at)
     SELECT r.device_id, r.sensor, r.ts, r.value, now() FROM {source}
     WHERE CASE WHEN r.ts >= CAST(:horizon AS timestamptz) THEN true ELSE NOT EXISTS ({packed_has}) END
-    ON CONFLICT DO NOTHING
+    {skip_stored}
     RETURNING device_id, sensor, ts, value
 ), rolled AS ({rolled})
 """  # nosec B608 - constants (STAGED, INLINE, PACKED_HAS, _ROLL_UP_INSERTED) fill it, no input reaches this text
-# After a COPY straight into `reading`: the batch's hourly aggregates, computed by `hourly`.
-_POSTGRES_COPIED = "WITH rolled AS ({roll_up})\n".format(
-    roll_up=_ROLL_UP.format(
-        source="""SELECT * FROM json_to_recordset(CAST(:rollup AS json)) AS h (device_id integer, sensor smallint,
-        bucket timestamptz, min_value double precision, max_value double precision, sum_value double precision,
-        count bigint, first_ts timestamptz, last_ts timestamptz)"""
-    )
-)
 BY_DEVICE = "SELECT device_id, count(*) FROM inserted GROUP BY device_id"
-READING_PARAMETERS = frozenset({"readings", "horizon", "rollup"})
+SKIP_STORED = "ON CONFLICT DO NOTHING"
+READING_PARAMETERS = frozenset({"readings", "horizon"})
 SHARE_PACK_LOCK = text(f"SELECT pg_advisory_xact_lock_shared({PACK_LOCK})")
 
 
@@ -107,24 +97,16 @@ class Companion(NamedTuple):
 
 
 @cache
-def _statement(source: str, tail: str, companions: tuple[tuple[str, str], ...] = ()) -> TextClause:
-    """The store statement reading `source`, with the companions' CTEs, ending in `tail`. A few
-    distinct texts in all, each built once (psycopg prepares each after a few runs)."""
-    return text(
-        _POSTGRES_STORE.format(source=source, packed_has=PACKED_HAS, rolled=_ROLL_UP_INSERTED)
-        + _ctes(companions)
-        + tail
+def _statement(
+    source: str, tail: str, companions: tuple[tuple[str, str], ...] = (), checked: bool = True
+) -> TextClause:
+    """The store statement reading `source`, with the companions' CTEs, ending in `tail`; `checked`:
+    a reading stored already is skipped (else it fails the statement). A few distinct texts in all,
+    each built once (psycopg prepares each after a few runs)."""
+    store = _POSTGRES_STORE.format(
+        source=source, packed_has=PACKED_HAS, rolled=_ROLL_UP_INSERTED, skip_stored=SKIP_STORED if checked else ""
     )
-
-
-@cache
-def _copied_statement(companions: tuple[tuple[str, str], ...] = ()) -> TextClause:
-    """The rollup of COPied rows, with the companions' CTEs."""
-    return text(_POSTGRES_COPIED + _ctes(companions) + "SELECT 1")
-
-
-def _ctes(companions: tuple[tuple[str, str], ...]) -> str:
-    return "".join(f", {name} AS ({sql})\n" for name, sql in companions)
+    return text(store + "".join(f", {name} AS ({sql})\n" for name, sql in companions) + tail)
 
 
 def store_readings(session: Session, rows: list[tuple[int, int, datetime, float]]) -> int:
@@ -155,15 +137,25 @@ def store_readings_by_device(
     ctes = tuple((companion.name, companion.sql) for companion in companions)
     horizon = store_horizon(utcnow(), current_app.config["READING_PACK_AFTER_DAYS"])
     live = min(row[2] for row in rows) >= horizon
+    if not live:
+        # A compaction running now finishes first, so the insert's snapshot sees the days it packed.
+        connection.execute(SHARE_PACK_LOCK)
     if len(rows) <= INLINE_ROWS:
-        _share_pack_lock_unless(live, connection)
         return dict(connection.execute(_statement(INLINE, BY_DEVICE, ctes), _inline(rows, horizon) | params).all())
-    if live and _copy_new(connection, rows):
-        connection.execute(_copied_statement(ctes), {"rollup": _hourly_json(rows)} | params)
-        return dict(Counter(row[0] for row in rows))
-    _share_pack_lock_unless(live, connection)
     _stage_postgres(connection, rows)
-    return dict(connection.execute(_statement(STAGED, BY_DEVICE, ctes), {"horizon": horizon} | params).all())
+    staged = {"horizon": horizon} | params
+    if live:
+        savepoint = connection.begin_nested()
+        try:
+            accepted = connection.execute(_statement(STAGED, BY_DEVICE, ctes, checked=False), staged).all()
+        except IntegrityError as exc:
+            savepoint.rollback()
+            if not isinstance(exc.orig, UniqueViolation):
+                raise
+        else:
+            savepoint.commit()
+            return dict(accepted)
+    return dict(connection.execute(_statement(STAGED, BY_DEVICE, ctes), staged).all())
 
 
 @cache
@@ -171,35 +163,9 @@ def _statement_alone(sql: str) -> TextClause:
     return text(sql)
 
 
-def _share_pack_lock_unless(live: bool, connection) -> None:
-    """A batch with readings before the store's horizon first takes the shared pack lock, so a
-    compaction running now finishes first and the insert's snapshot sees the days it packed."""
-    if not live:
-        connection.execute(SHARE_PACK_LOCK)
-
-
-def _copy_new(connection, rows) -> bool:
-    """COPY the rows straight into `reading` under a savepoint; False, with nothing written, when
-    one of them is stored already (or appears twice)."""
-    received = utcnow()
-    savepoint = connection.begin_nested()
-    try:
-        _copy(
-            connection,
-            "reading (device_id, sensor, ts, value, received_at)",
-            (*READING_TYPES, "timestamptz"),
-            ((*row, received) for row in rows),
-        )
-    except UniqueViolation:
-        savepoint.rollback()
-        return False
-    savepoint.commit()
-    return True
-
-
 def hourly(rows) -> list[dict]:
-    """The hourly rollup rows of (device_id, sensor, ts, value) rows: what _ROLL_UP_INSERTED folds.
-    A record's readings share its time: each time's hour is found once (and hashes once)."""
+    """The hourly rollup rows of (device_id, sensor, ts, value) rows, for SQLite (PostgreSQL folds
+    them in the store statement). A record's readings share its time: its hour is found once."""
     hours: dict[datetime, datetime] = {}
     buckets: dict[tuple[int, int, datetime], list] = {}
     for device_id, sensor, ts, value in rows:
@@ -222,11 +188,6 @@ def hourly(rows) -> list[dict]:
         elif ts > bucket[5]:
             bucket[5] = ts
     return [dict(zip(HOURLY_COLUMNS, (*key, *bucket), strict=True)) for key, bucket in buckets.items()]
-
-
-def _hourly_json(rows) -> str:
-    times = ("bucket", "first_ts", "last_ts")
-    return as_json([row | {name: row[name].isoformat() for name in times} for row in hourly(rows)])
 
 
 def _inline(rows, horizon: datetime) -> dict:
@@ -257,15 +218,11 @@ def _stage_postgres(connection, rows) -> None:
         )
     )
     connection.execute(text(f"TRUNCATE {STAGE}"))
-    _copy(connection, f"{STAGE} (device_id, sensor, ts, value)", READING_TYPES, rows)
-
-
-def _copy(connection, target: str, types: tuple[str, ...], rows) -> None:
-    """COPY rows in PostgreSQL's binary format: psycopg's C dumpers write each row, and the server
-    parses no text (for 2,000 readings, half the time of one block of COPY text)."""
+    # Binary: psycopg's C dumpers write each row and the server parses no text (for 2,000 readings,
+    # half the time of one block of COPY text).
     cursor = connection.connection.driver_connection.cursor()
-    with cursor.copy(f"COPY {target} FROM STDIN (FORMAT BINARY)") as copy:
-        copy.set_types(types)
+    with cursor.copy(f"COPY {STAGE} (device_id, sensor, ts, value) FROM STDIN (FORMAT BINARY)") as copy:
+        copy.set_types(("int4", "int2", "timestamptz", "float8"))
         for row in rows:
             copy.write_row(row)
 
