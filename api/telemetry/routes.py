@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 from flask import request
 from flask.views import MethodView
 from flask_babel import gettext
+from sqlalchemy import select
 
 from api.access.reach import require_block, visible_values
 from api.device.models import CommandStatus, DeviceCommand
@@ -76,8 +77,6 @@ class PendingCommands(MethodView):
     @blp.response(200, CommandSchema(many=True))
     def get(self):
         """Commands waiting for the calling device (for devices without MQTT)."""
-        from sqlalchemy import select
-
         device = calling_device()
         return list(
             db.session.scalars(

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from flask_babel import gettext
 from marshmallow import validate
 from webargs.fields import DelimitedList
 
@@ -43,8 +44,6 @@ class RangeQuerySchema(Schema):
 
     @ma.validates_schema
     def ordered(self, data, **kwargs):
-        from flask_babel import gettext
-
         if data["end"] <= data["start"]:
             raise ma.ValidationError(gettext("The end time must be after the start time."), "end")
         if (data["end"] - data["start"]).days > 400:
