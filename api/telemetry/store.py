@@ -241,17 +241,17 @@ def _store_portable(session: Session, rows) -> int:
     device_id = rows[0][0]
     buckets = hourly([(device_id, sensor, ts, value) for sensor, ts, value in inserted])
     if buckets:
-        table = ReadingHourly.__table__
-        stmt = sqlite.insert(table)
+        rollup = ReadingHourly.__table__
+        stmt = sqlite.insert(rollup)
         stmt = stmt.on_conflict_do_update(
             index_elements=["device_id", "sensor", "bucket"],
             set_={
-                "min_value": func.min(table.c.min_value, stmt.excluded.min_value),
-                "max_value": func.max(table.c.max_value, stmt.excluded.max_value),
-                "sum_value": table.c.sum_value + stmt.excluded.sum_value,
-                "count": table.c.count + stmt.excluded.count,
-                "first_ts": func.min(table.c.first_ts, stmt.excluded.first_ts),
-                "last_ts": func.max(table.c.last_ts, stmt.excluded.last_ts),
+                "min_value": func.min(rollup.c.min_value, stmt.excluded.min_value),
+                "max_value": func.max(rollup.c.max_value, stmt.excluded.max_value),
+                "sum_value": rollup.c.sum_value + stmt.excluded.sum_value,
+                "count": rollup.c.count + stmt.excluded.count,
+                "first_ts": func.min(rollup.c.first_ts, stmt.excluded.first_ts),
+                "last_ts": func.max(rollup.c.last_ts, stmt.excluded.last_ts),
             },
         )
         session.connection().execute(stmt, buckets)
