@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import random
 from datetime import timedelta
 
+import pytest
 from flask_migrate import upgrade
 from sqlalchemy import func, select
 
@@ -16,7 +18,8 @@ from api.health.jobs import record_heartbeat
 from api.platform.services import sync_tenants
 from api.settings import DevelopmentConfig
 from api.telemetry.ingest import ingest_many
-from api.telemetry.models import DeviceSample, Reading
+from api.telemetry.models import DeviceSample, Reading, ReadingHourly
+from api.telemetry.store import store_readings
 from api.tenancy import find_platform
 
 UNREACHABLE_REDIS = "redis://127.0.0.1:1/0"
@@ -100,3 +103,59 @@ def test_sqlite_ingests_a_batch_of_devices_like_postgresql(tmp_path):
         assert db.session.scalar(select(func.count()).select_from(Reading)) == 8
         assert db.session.scalar(select(func.count()).select_from(DeviceSample)) == 4
         db.engine.dispose()
+
+
+def test_sqlite_rollups_match_the_stored_readings(tmp_path):
+    """The hourly rollup of the embedded SQLite store (computed in Python there, in SQL on PostgreSQL):
+    re-sent readings are not counted twice and every hour's min, max, sum, count and times match."""
+    app = create_app(
+        DevelopmentConfig,
+        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'coldchain.db'}", "REDIS_URL": UNREACHABLE_REDIS},
+    )
+    base = utcnow().replace(minute=0, second=0, microsecond=0) - timedelta(hours=3)
+    rng = random.Random(3)
+    rows = [
+        (1, sensor, base + timedelta(minutes=7 * i), round(rng.uniform(-20, 10), 2))
+        for i in range(30)
+        for sensor in (1, 2)
+    ]
+    rng.shuffle(rows)
+    with app.app_context():
+        upgrade()
+        assert store_readings(db.session, rows[:40]) == 40
+        assert store_readings(db.session, rows[20:]) == 20  # 20 re-sent
+        db.session.commit()
+        hour = func.strftime("%Y-%m-%d %H", Reading.ts)
+        raw = db.session.execute(
+            select(
+                Reading.sensor,
+                hour,
+                func.min(Reading.value),
+                func.max(Reading.value),
+                func.sum(Reading.value),
+                func.count(),
+                func.min(Reading.ts),
+                func.max(Reading.ts),
+            )
+            .group_by(Reading.sensor, hour)
+            .order_by(Reading.sensor, hour)
+        ).all()
+        rolled = db.session.execute(
+            select(
+                ReadingHourly.sensor,
+                ReadingHourly.bucket,
+                ReadingHourly.min_value,
+                ReadingHourly.max_value,
+                ReadingHourly.sum_value,
+                ReadingHourly.count,
+                ReadingHourly.first_ts,
+                ReadingHourly.last_ts,
+            ).order_by(ReadingHourly.sensor, ReadingHourly.bucket)
+        ).all()
+        db.engine.dispose()
+    assert len(raw) == len(rolled) == 8  # 2 sensors x 4 hours
+    for (sensor, _hour, low, high, total, count, first, last), row in zip(raw, rolled, strict=True):
+        assert (row.sensor, row.min_value, row.max_value, row.count) == (sensor, low, high, count)
+        assert row.sum_value == pytest.approx(total)
+        assert row.bucket == row.first_ts.replace(minute=0, second=0, microsecond=0)
+        assert (row.first_ts, row.last_ts) == (first, last)
