@@ -11,10 +11,16 @@ from tests import conftest
 SETTINGS = ("SQLALCHEMY_DATABASE_URI", "REDIS_URL", "FILES_DIR", "UPLOAD_DIR")
 
 
-def test_every_worker_has_its_own_database_redis_database_and_folders(monkeypatch):
+def test_every_worker_has_its_own_database_redis_database_and_folders(monkeypatch, tmp_path):
     created = []
     monkeypatch.setattr(conftest, "create_database", lambda url: created.append(url.database))
-    base = {name: getattr(TestConfig, name) for name in SETTINGS}
+    # The configured settings, not this process's (an xdist worker has isolated its own already).
+    base = {
+        "SQLALCHEMY_DATABASE_URI": "postgresql+psycopg://postgres@127.0.0.1:5432/test",
+        "REDIS_URL": "redis://127.0.0.1:6379/14",
+        "FILES_DIR": tmp_path / "var" / "files",
+        "UPLOAD_DIR": tmp_path / "var" / "uploads",
+    }
     seen = []
     for number in range(len(conftest.WORKER_REDIS_DBS)):
         for name, value in base.items():
