@@ -34,18 +34,13 @@ BENCH_REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 def bench_app():
     """The api on its own PostgreSQL database (created if missing, schema rebuilt by migrations),
     so benchmarks never disturb the test database."""
-    from sqlalchemy import create_engine, text
+    from sqlalchemy import make_url
 
     from api import create_app
     from api.settings import TestConfig
-    from tests.conftest import reset_schema
+    from tests.conftest import create_database, reset_schema
 
-    admin = create_engine("postgresql+psycopg://postgres@127.0.0.1:5432/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        exists = connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": BENCH_DATABASE}).first()
-        if not exists:
-            connection.execute(text(f"CREATE DATABASE {BENCH_DATABASE}"))
-    admin.dispose()
+    create_database(make_url(BENCH_DATABASE_URL))
     app = create_app(TestConfig, {"SQLALCHEMY_DATABASE_URI": BENCH_DATABASE_URL, "REDIS_URL": BENCH_REDIS_URL})
     reset_schema(app)
     return app

@@ -58,6 +58,7 @@ def isolate_worker(number: int) -> None:
 
 
 def create_database(url) -> None:
+    """Create the database of `url` (an SQLAlchemy URL) on its server unless it exists."""
     with psycopg.connect(
         host=url.host,
         port=url.port or 5432,
