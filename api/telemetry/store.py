@@ -46,17 +46,7 @@ INLINE = (
     " value double precision)"
 )
 STAGED = f"{STAGE} AS r"
-HOURLY_COLUMNS = (
-    "device_id",
-    "sensor",
-    "bucket",
-    "min_value",
-    "max_value",
-    "sum_value",
-    "count",
-    "first_ts",
-    "last_ts",
-)
+HOURLY_COLUMNS = tuple(column.name for column in ReadingHourly.__table__.columns)
 # The inserted rows folded into the hourly rollup (a CTE of the store statement).
 _ROLL_UP_INSERTED = """
     INSERT INTO reading_hourly (device_id, sensor, bucket, min_value, max_value, sum_value, count, first_ts, last_ts)
