@@ -55,6 +55,7 @@ from api.device.credentials import device_secret
 from api.device.expiry import send_expiry_notices
 from api.device.models import Device
 from api.extensions.db import db, utcnow
+from api.extensions.heap import freeze_startup_heap
 from api.jobs import QUEUES
 from api.platform.services import sync_tenants
 from api.telemetry.partitions import ensure_partitions
@@ -88,6 +89,7 @@ SWEEP_FIRST_GUID = 8_000_000_000_000
 def run() -> None:
     app = bench_app()
     app.config["DEVICE_KEY_SECRET"] = DEVICE_KEY
+    freeze_startup_heap()  # the sweeps run in this process, as in an RQ worker: its built app frozen
     offline_sweeps(app)
     fleet = make_fleet(app, DEVICES)
     broker = PrivateBroker()
@@ -661,6 +663,7 @@ def offline_sweeps(app) -> None:
                         last = now - timedelta(minutes=30 if late else 1)
                         offline_at = last + timedelta(minutes=15)
                         copy.write_row((device_id, last, offline_at, '{"1": -18.0}', 80, -70, False, False))
+                del devices  # the bench's own list: a worker running the sweep holds no such heap
                 cursor.execute("ANALYZE device")
                 cursor.execute("ANALYZE device_state")
                 raw.commit()

@@ -2,13 +2,15 @@
 
 RQ forks a work horse per job. Without this, every horse imports the api and builds the Flask app
 again (seconds per job); AppWorker builds it once in the parent, before any fork, so every horse
-inherits it ready. The parent never opens a database connection, so no connection crosses a fork.
+inherits it ready, frozen out of the collector's walks (api/extensions/heap.py). The parent never
+opens a database connection, so no connection crosses a fork.
 """
 
 from __future__ import annotations
 
 from rq import Worker
 
+from api.extensions.heap import freeze_startup_heap
 from api.jobs import _app_for_worker
 
 
@@ -17,3 +19,4 @@ class AppWorker(Worker):
         super().__init__(*args, **kwargs)
 
         _app_for_worker()
+        freeze_startup_heap()

@@ -30,6 +30,7 @@ from api.device.services import acknowledge_command
 from api.extensions import jsonlimits
 from api.extensions.bounds import INT_MAX
 from api.extensions.db import db
+from api.extensions.heap import freeze_startup_heap
 from api.extensions.mqtt import new_client
 from api.telemetry import device_auth
 from api.telemetry.ingest import DeviceRefusedError, IngestResult, ingest, ingest_many
@@ -270,6 +271,7 @@ def run_subscriber(app: Flask, client_id: str = "coldchain-ingest", workers: int
     """`flask ingest mqtt [--workers N]`: N subscriber processes in one shared-subscription group."""
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(process)d %(levelname)s %(message)s")
+    freeze_startup_heap()  # before the fork: every subscriber inherits it frozen
     if workers <= 1:
         serve(build_subscriber(app, client_id))
         return
