@@ -2,13 +2,15 @@
 
 - fleet_mqtt_msgs_per_s / fleet_mqtt_p99_ms: BENCH_FLEET_DEVICES (10,000) devices, several publisher
   processes sharing a pool of MQTT connections, each message ONE record of 4 readings (plus battery
-  and signal) at QoS 1, offered at BENCH_FLEET_RATE (5,000) messages/s for BENCH_FLEET_S (60) s
+  and signal) at QoS 1, offered at BENCH_FLEET_RATE (6,000) messages/s for BENCH_FLEET_S (60) s
   through a private Mosquitto to `flask ingest mqtt --workers BENCH_FLEET_SUBSCRIBERS` (alarms
   evaluated, state and samples written). The rate is the messages stored over the time from the first
   publish to the last stored reading; the latency is publish (the record's own timestamp, taken when
   it is published) -> stored (`received_at`, the time of the committing transaction's insert). Every
   message must be stored exactly once: readings, rollup counts and samples are counted, and the
-  subscribers' own counts must equal the published messages with no duplicate reading.
+  subscribers' own counts must equal the published messages with no duplicate reading. The rate
+  offered is a fifth above the goal, so the figure shows what the machine sustains (an offered
+  5,000/s measures at most 5,000/s, less the last message's latency).
   fleet_state_hot_update_pct: the share of those messages' device_state updates done in place (HOT).
 - fleet_http_msgs_per_s / fleet_http_p99_ms: the same records over HTTP to gunicorn, one record per
   request, keep-alive clients (BENCH_HTTP_CLIENTS threads in 2 processes, closed loop).
@@ -67,7 +69,7 @@ from tests.reliability.engines import free_port, wait_port
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 DEVICES = int(os.environ.get("BENCH_FLEET_DEVICES", "10000"))
-RATE = float(os.environ.get("BENCH_FLEET_RATE", "5000"))
+RATE = float(os.environ.get("BENCH_FLEET_RATE", "6000"))
 SECONDS = float(os.environ.get("BENCH_FLEET_S", "60"))
 SUBSCRIBERS = int(os.environ.get("BENCH_FLEET_SUBSCRIBERS", "2"))
 PUBLISHERS = int(os.environ.get("BENCH_FLEET_PUBLISHERS", "2"))
