@@ -111,10 +111,6 @@ export async function waitForCode(address, since, timeoutMs = 30_000) {
   throw new Error(`no verification code for ${address} in ${MAILBOX} after ${timeoutMs / 1000}s`);
 }
 
-/**
- * Click an entry of an open dropdown menu (user menu, context menu). The menu's opening motion is
- * waited out first: a click during it lands outside the menu, which then closes.
- */
 /** The `.ant-select` root of a select found by a CSS selector of itself or of something inside it. */
 export function selectOf(page, inner) {
   return page.locator(`.ant-select:has(${inner}), .ant-select${inner}`).first();
@@ -160,6 +156,10 @@ export async function confirmDialog(page, name) {
   throw new Error(`the dialog's ${name} button never took`);
 }
 
+/**
+ * Click an entry of an open dropdown menu (user menu, context menu). The menu's opening motion is
+ * waited out first: a click during it lands outside the menu, which then closes.
+ */
 export async function chooseMenuItem(page, name) {
   const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name });
   await item.waitFor();
