@@ -130,8 +130,8 @@ services:
 test-setup: system-packages services install
 
 lint: install
-	$(BIN)/ruff check api tests bench
-	$(BIN)/ruff format --check api tests bench
+	$(BIN)/ruff check api tests bench gunicorn.conf.py
+	$(BIN)/ruff format --check api tests bench gunicorn.conf.py
 	$(BIN)/lint-imports
 	npm run lint -w web
 	npm run typecheck -w web

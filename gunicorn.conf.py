@@ -1,6 +1,18 @@
-"""gunicorn reads this file from the directory it starts in (`gunicorn 'api:create_app()'`)."""
+"""gunicorn reads this file from the directory it starts in (`gunicorn 'api:create_app()'`); command
+line options override it.
+
+The defaults are what bench/fleet.py measures (docs/scaling.md): a worker process per core, four
+threads each (a request mostly waits on PostgreSQL, and the GIL is per process), keep-alive for
+devices and browsers that reuse their connection."""
+
+import os
 
 from api.extensions.heap import freeze_startup_heap
+
+workers = int(os.environ.get("WEB_CONCURRENCY", os.cpu_count() or 1))
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+keepalive = 30
 
 
 def post_worker_init(worker) -> None:
