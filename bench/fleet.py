@@ -12,6 +12,9 @@
   offered is a fifth above the goal, so the figure shows what the machine sustains (an offered
   5,000/s measures at most 5,000/s, less the last message's latency).
   fleet_state_hot_update_pct: the share of those messages' device_state updates done in place (HOT).
+  fleet_mqtt_subscriber_cpu_us_per_msg / _postgres_ / _mosquitto_: the CPU time each server's
+  processes spent over the run, per message (a figure that moves with the code even when the machine
+  keeps up with the rate offered).
 - fleet_http_msgs_per_s / fleet_http_p99_ms: the same records over HTTP to gunicorn, one record per
   request, keep-alive clients (BENCH_HTTP_CLIENTS threads in 2 processes, closed loop).
   fleet_http_floor_msgs_per_s / fleet_http_vs_floor: the same clients against a bare Flask app on
@@ -330,6 +333,26 @@ def state_updates(app) -> tuple[int, int]:
     return int(row[0]), int(row[1])
 
 
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """CPU time (user + system) so far of each process still running."""
+    seconds = {}
+    for pid in pids:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            times = psutil.Process(pid).cpu_times()
+            seconds[pid] = times.user + times.system
+    return seconds
+
+
+def postgres_pids() -> list[int]:
+    """PostgreSQL's processes: the server's own and a backend per connection."""
+    return [p.pid for p in psutil.process_iter(["name"]) if p.info["name"] == "postgres"]
+
+
+def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds between two readings; a process started in between counts from its start."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
 def wait_stored(app, first_id: int, last_id: int, expected: int, stall_s: float = 30.0) -> int:
     """Wait until `expected` readings are stored (or nothing moved for `stall_s`)."""
     last, moved = -1, time.monotonic()
@@ -420,10 +443,14 @@ def fleet_mqtt(app, fleet: list, broker: PrivateBroker) -> None:
     before = fleet_counts(app, first_id, last_id)
     updates_before = state_updates(app)
     subscribers = Subscribers(broker.url).ready()
+    servers = {"subscriber": subscribers.pids(), "postgres": postgres_pids(), "mosquitto": [broker.process.pid]}
+    cpu_before = {name: cpu_seconds(pids) for name, pids in servers.items()}
     since = utcnow()
     sent, acknowledged = publish_fleet(broker.port, fleet, RATE, SECONDS)
     expected = before[0] + sent * 4
     wait_stored(app, first_id, last_id, expected)
+    servers["postgres"] = postgres_pids()  # with the backends the subscribers opened meanwhile
+    cpu = {name: cpu_used(cpu_before[name], cpu_seconds(pids)) for name, pids in servers.items()}
     handled, duplicates = subscribers.stop()  # their backends report their counts as they end
     updates, in_place = (a - b for a, b in zip(state_updates(app), updates_before, strict=True))
     readings, rolled, samples = (a - b for a, b in zip(fleet_counts(app, first_id, last_id), before, strict=True))
@@ -455,6 +482,10 @@ def fleet_mqtt(app, fleet: list, broker: PrivateBroker) -> None:
     # Each message moves its device's state: in place (HOT) it writes no index entry and leaves no
     # dead row version for a vacuum (migration 0029).
     report("fleet_state_hot_update_pct", 100 * in_place / max(updates, 1), "%")
+    # What each message costs the servers, whatever the rate offered: the subscribers (all of them),
+    # PostgreSQL (every process of the server, idle ones included) and the broker.
+    for name, seconds in cpu.items():
+        report(f"fleet_mqtt_{name}_cpu_us_per_msg", seconds * 1e6 / max(sent, 1), "us")
     if not exact:
         raise RuntimeError("fleet MQTT: a message was lost or stored twice (see the counts above)")
 
