@@ -38,7 +38,7 @@ def find_platform(host: str) -> Platform | None:
     resolves its host, so a per-process snapshot (api/extensions/snapshots) is attached to the
     session without a query."""
     name = normalize_host(host)
-    key = (str(db.engine.url), name, current_app.config["HOST_ALIASES"].get(name))
+    key = (name, current_app.config["HOST_ALIASES"].get(name))
     snapshot = _platforms.get(key, lambda: _detached_copy(_query_platform(name)))
     return db.session.merge(snapshot, load=False) if snapshot is not None else None
 

@@ -61,7 +61,7 @@ def rules_for_type(device_type_id: int) -> Mapping[AlarmKind, Rule]:
             )
         return MappingProxyType(rules)
 
-    return _type_rules.get((str(db.engine.url), device_type_id), load)  # one process may serve several databases
+    return _type_rules.get(device_type_id, load)
 
 
 # What evaluation reads of a limit: plain rows, not ORM objects (every ingested batch loads them;

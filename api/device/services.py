@@ -345,7 +345,7 @@ def _type_sensors(device_type_id: int) -> list[tuple[str, dict]]:
             for p in params
         ]
 
-    return _sensor_labels.get((str(db.engine.url), device_type_id), load)
+    return _sensor_labels.get(device_type_id, load)
 
 
 @functools.cache

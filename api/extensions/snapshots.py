@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
+import weakref
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
@@ -26,7 +27,7 @@ from redis.exceptions import RedisError
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-from api.extensions.db import bulk_write_table, flushed_models
+from api.extensions.db import bulk_write_table, db, flushed_models
 from api.extensions.redis import redis_connection
 
 V = TypeVar("V")
@@ -36,6 +37,7 @@ GENERATION_CHECK_SECONDS = 1.0
 GENERATION_PREFIX = "snapshots:generation:"
 # When this process last read the counters, and what they were.
 _seen: dict[str, object] = {"checked_at": float("-inf"), "generations": None}
+_database_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class Snapshots(Generic[V]):
@@ -47,8 +49,9 @@ class Snapshots(Generic[V]):
         _registry.append(self)
 
     def get(self, key: Hashable, load: Callable[[], V | None]) -> V | None:
-        """The copy kept for `key`, else `load()` (kept unless None)."""
+        """The copy kept for `key` in the app's database, else `load()` (kept unless None)."""
         _follow_other_processes()
+        key = (_database(), key)
         cached = self._values.get(key)
         if cached is not None and cached[0] > time.monotonic():
             return cached[1]
@@ -59,6 +62,16 @@ class Snapshots(Generic[V]):
 
     def clear(self) -> None:
         self._values.clear()
+
+
+def _database() -> str:
+    """The app's database, part of every key: one process may serve apps on different databases
+    (the tests do). Rendered once per engine: the URL's text costs more than the lookup it keys."""
+    engine = db.engine
+    name = _database_names.get(engine)
+    if name is None:
+        name = _database_names[engine] = engine.url.render_as_string(hide_password=True)
+    return name
 
 
 def clear_all() -> None:

@@ -68,7 +68,8 @@ def locked_states(ids: list[int]) -> dict[int, SimpleNamespace]:
     """The devices' states as plain copies (not ORM rows: a batch of hundreds costs a fraction),
     their rows locked in device order so two batches never deadlock on them."""
     rows = db.session.connection().execute(_locked_states(), {"ids": ids})
-    return {row.device_id: SimpleNamespace(**row._mapping) for row in rows}
+    names = list(rows.keys())  # zipped with each row: a third of the CPU of a RowMapping per row
+    return {row[0]: SimpleNamespace(**dict(zip(names, row, strict=True))) for row in rows}
 
 
 def write_batch(

@@ -176,9 +176,7 @@ def _type_profiles(type_ids: set[int]) -> dict[int, TypeProfile]:
         intervals = db.session.scalar(select(DeviceType.offline_after_intervals).where(DeviceType.id == type_id))
         return TypeProfile({probe: (low, high) for probe, low, high in rows}, intervals)
 
-    # Keyed by database too: one process may serve apps on different databases (the tests do).
-    database = str(db.engine.url)
-    return {type_id: _profiles.get((database, type_id), partial(load, type_id)) for type_id in type_ids}
+    return {type_id: _profiles.get(type_id, partial(load, type_id)) for type_id in type_ids}
 
 
 def _advance_state(state, records: list[Record], offline_after: timedelta) -> bool:
