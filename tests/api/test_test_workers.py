@@ -14,7 +14,7 @@ SETTINGS = ("SQLALCHEMY_DATABASE_URI", "REDIS_URL", "FILES_DIR", "UPLOAD_DIR")
 def test_every_worker_has_its_own_database_redis_database_and_folders(monkeypatch, tmp_path):
     created = []
     monkeypatch.setattr(conftest, "create_database", lambda url: created.append(url.database))
-    # The configured settings, not this process's (an xdist worker has isolated its own already).
+    # A plain run's settings as the input, not this process's (an xdist worker has isolated its own).
     base = {
         "SQLALCHEMY_DATABASE_URI": "postgresql+psycopg://postgres@127.0.0.1:5432/test",
         "REDIS_URL": "redis://127.0.0.1:6379/14",
