@@ -10,7 +10,8 @@ import enum
 import functools
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -19,8 +20,8 @@ from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import DateTime, Enum, MetaData, Select, any_, bindparam, cast, event, func, select
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, registry
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import TypeDecorator
@@ -120,6 +121,21 @@ def ping_when_idle(engine: Engine, after_s: float = PING_AFTER_IDLE_S, clock: Ca
         except engine.dialect.loaded_dbapi.Error as error:
             # The pool discards this connection and checks out another (a new one if need be).
             raise DisconnectionError(str(error)) from error
+
+
+@contextmanager
+def driver_errors(connection: Connection, statement: str) -> Iterator[None]:
+    """Work done on the driver's own connection (a COPY) fails as SQLAlchemy's statements do: the
+    driver's error becomes SQLAlchemy's (IntegrityError, OperationalError ...), with the connection
+    invalidated when it is gone, so callers that tell a lost database from a bad row still can."""
+    dbapi_error = connection.dialect.loaded_dbapi.Error
+    try:
+        yield
+    except dbapi_error as error:
+        gone = connection.dialect.is_disconnect(error, connection.connection.dbapi_connection, None)
+        if gone:
+            connection.invalidate(error)
+        raise DBAPIError.instance(statement, None, error, dbapi_error, connection_invalidated=gone) from error
 
 
 db = SQLAlchemy(model_class=Model)

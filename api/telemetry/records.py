@@ -21,6 +21,7 @@ from flask_babel import gettext
 MAX_RECORDS = 5000
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 CLOCK_SKEW = timedelta(minutes=5)
+RECORD_FIELDS = frozenset({"ts", "readings", "battery", "signal", "location"})
 
 
 @dataclass
@@ -42,6 +43,10 @@ class Parsed:
 
 def _number(value) -> float | None:
     """A finite number, else ValueError (also for an integer beyond a float: 400 digits ...)."""
+    if type(value) is float:  # the usual reading: only its finiteness to check
+        if math.isfinite(value):
+            return value
+        raise ValueError
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError
     try:
@@ -95,12 +100,14 @@ def parse_records(
     return parsed
 
 
+_BOUNDED = (("battery", 0, 100), ("signal", -150, 0))  # optional numbers of a record: name, min, max
+
+
 def _check(raw, sensor_ranges, now, earliest=EARLIEST) -> Record | tuple[str, str]:
     if not isinstance(raw, dict):
         return "record", gettext("Not a valid object.")
-    unknown = set(raw) - {"ts", "readings", "battery", "signal", "location"}
-    if unknown:
-        return sorted(unknown)[0], gettext("Unknown field.")
+    if not RECORD_FIELDS.issuperset(raw):
+        return sorted(set(raw) - RECORD_FIELDS)[0], gettext("Unknown field.")
     try:
         ts = _timestamp(raw.get("ts"), now)
     except (ValueError, TypeError, OverflowError, OSError):
@@ -130,10 +137,11 @@ def _check(raw, sensor_ranges, now, earliest=EARLIEST) -> Record | tuple[str, st
             return f"readings.{key}", gettext("Outside the sensor's range %(low)s to %(high)s.", low=low, high=high)
         readings[sensor] = number
     record = Record(ts=ts, readings=readings)
-    for name, low, high in (("battery", 0, 100), ("signal", -150, 0)):
-        if raw.get(name) is not None:
+    for name, low, high in _BOUNDED:
+        reported = raw.get(name)
+        if reported is not None:
             try:
-                number = _number(raw[name])
+                number = _number(reported)
             except ValueError:
                 return name, gettext("Not a valid number.")
             if not low <= number <= high:

@@ -9,13 +9,23 @@ from api.device.guids import GUID_PATTERN
 from api.extensions.smorest import LocalDateTime, Schema
 
 
+class RecordList(ma.fields.List):
+    """A list of records taken as they are: the hot path checks each record by hand (records.py);
+    a List(Raw) deserialized every one of them first (0.5 ms of a 500-record batch)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list):
+            raise self.make_error("invalid")
+        return value
+
+
 class UploadSchema(Schema):
     """Documentation of the telemetry format; the hot path validates records by hand (records.py)."""
 
     guid = ma.fields.String(
         required=True, validate=validate.Regexp(GUID_PATTERN), metadata={"description": "the device GUID (digits)"}
     )
-    records = ma.fields.List(
+    records = RecordList(
         ma.fields.Raw(),
         required=True,
         metadata={

@@ -1,14 +1,15 @@
 """Writing readings: the one hot path of the platform.
 
-PostgreSQL: one statement inserts the rows into `reading` and folds exactly the inserted rows into
-the hourly rollup; small batches (a fleet's one-record messages) pass the rows as one JSON parameter
-of that statement, larger ones are COPied (binary) into a session temp table first. The insert
-checks each row for a stored copy (ON CONFLICT DO NOTHING drops re-sent readings), which costs a
-third of the statement; a large batch of live readings (an HTTP batch, a subscriber's batch) is
-therefore first inserted unchecked under a savepoint, and only when one of its readings is stored
-already (a re-sent batch: the unique key stops the insert, the savepoint is rolled back) is the
-same stage inserted again with the check. SQLite (embedded default): the same semantics with
-portable statements.
+PostgreSQL, small batches (a fleet's one-record messages): one statement inserts the rows, passed as
+one JSON parameter, into `reading` and folds exactly the inserted rows into the hourly rollup; it
+checks each row for a stored copy (ON CONFLICT DO NOTHING drops re-sent readings).
+
+A larger batch of live readings (an HTTP batch, a subscriber's batch) is COPied (binary) straight
+into `reading` under a savepoint, and its hourly rollup, computed here, folded in by one statement:
+the way the COPY floor writes, without a stage table or the per-row check. Only when one of its
+readings is stored already (a re-sent batch: the unique key stops the COPY, the savepoint is rolled
+back) do its rows go through a session temp table into the checked insert. SQLite (embedded
+default): the same semantics with portable statements.
 
 A reading older than the store's horizon may belong to a day already moved into `reading_packed`:
 the insert skips it when that day holds it (a duplicate: not stored, not folded into the rollup
@@ -31,15 +32,14 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from api.extensions.db import utcnow
+from api.extensions.db import driver_errors, utcnow
 from api.telemetry.models import Reading, ReadingHourly
 from api.telemetry.readings import PACK_LOCK, PACKED_HAS, store_horizon
 
 STAGE = "reading_stage"
 # Up to this many rows go in the statement itself, as one JSON parameter (one round trip; psycopg
 # dumps one string for about half the CPU of four arrays, PostgreSQL parses it for a little more);
-# larger batches are COPied into the stage table first (binary: psycopg's C dumpers, nothing for the
-# server to parse).
+# larger batches are COPied (binary: psycopg's C dumpers, nothing for the server to parse).
 INLINE_ROWS = 400
 INLINE = (
     "json_to_recordset(CAST(:readings AS json)) AS r (device_id integer, sensor smallint, ts timestamptz,"
@@ -47,12 +47,10 @@ INLINE = (
 )
 STAGED = f"{STAGE} AS r"
 HOURLY_COLUMNS = tuple(column.name for column in ReadingHourly.__table__.columns)
-# The inserted rows folded into the hourly rollup (a CTE of the store statement).
-_ROLL_UP_INSERTED = """
+# New readings' hourly buckets (`{buckets}`: a SELECT of the rollup's columns) folded into the rollup.
+_FOLD_HOURS = """
     INSERT INTO reading_hourly (device_id, sensor, bucket, min_value, max_value, sum_value, count, first_ts, last_ts)
-    SELECT device_id, sensor, date_trunc('hour', ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
-           min(value), max(value), sum(value), count(*), min(ts), max(ts)
-    FROM inserted GROUP BY 1, 2, 3
+    {buckets}
     ON CONFLICT (device_id, sensor, bucket) DO UPDATE SET
         min_value = least(reading_hourly.min_value, excluded.min_value),
         max_value = greatest(reading_hourly.max_value, excluded.max_value),
@@ -61,24 +59,38 @@ _ROLL_UP_INSERTED = """
         first_ts = least(reading_hourly.first_ts, excluded.first_ts),
         last_ts = greatest(reading_hourly.last_ts, excluded.last_ts)
 """
+# The inserted rows folded into the hourly rollup (a CTE of the store statement).
+_ROLL_UP_INSERTED = _FOLD_HOURS.format(
+    buckets="""SELECT device_id, sensor, date_trunc('hour', ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
+           min(value), max(value), sum(value), count(*), min(ts), max(ts)
+    FROM inserted GROUP BY 1, 2, 3"""
+)
+# A COPied batch's hours (`hourly`, computed here), one JSON parameter, folded into the rollup.
+_ROLL_UP_COPIED = _FOLD_HOURS.format(
+    buckets="""SELECT * FROM json_to_recordset(CAST(:hours AS json)) AS h (device_id integer, sensor smallint,
+        bucket timestamptz, min_value double precision, max_value double precision, sum_value double precision,
+        count bigint, first_ts timestamptz, last_ts timestamptz)"""
+)
+COPY_STAGE = f"COPY {STAGE} (device_id, sensor, ts, value) FROM STDIN (FORMAT BINARY)"
+COPY_READINGS = "COPY reading (device_id, sensor, ts, value, received_at) FROM STDIN (FORMAT BINARY)"
 _POSTGRES_STORE = """
 WITH inserted AS (
     INSERT INTO reading (device_id, sensor, ts, value, received_at)
     SELECT r.device_id, r.sensor, r.ts, r.value, now() FROM {source}
     WHERE CASE WHEN r.ts >= CAST(:horizon AS timestamptz) THEN true ELSE NOT EXISTS ({packed_has}) END
-    {skip_stored}
+    ON CONFLICT DO NOTHING
     RETURNING device_id, sensor, ts, value
 ), rolled AS ({rolled})
 """  # nosec B608 - constants (STAGED, INLINE, PACKED_HAS, _ROLL_UP_INSERTED) fill it, no input reaches this text
 BY_DEVICE = "SELECT device_id, count(*) FROM inserted GROUP BY device_id"
-SKIP_STORED = "ON CONFLICT DO NOTHING"
-READING_PARAMETERS = frozenset({"readings", "horizon"})
+READING_PARAMETERS = frozenset({"readings", "horizon", "hours"})
 SHARE_PACK_LOCK = text(f"SELECT pg_advisory_xact_lock_shared({PACK_LOCK})")
 
 
 class Companion(NamedTuple):
     """Another write of the same batch (PostgreSQL), run as a data-modifying CTE named `name` of the
-    readings' statement: the batch's writes are one round trip. Its parameter names must differ from
+    statement that stores the readings (or folds the COPied ones into the rollup): the batch's writes
+    are one round trip. Its parameter names must differ from
     the readings' (READING_PARAMETERS)."""
 
     name: str
@@ -87,16 +99,18 @@ class Companion(NamedTuple):
 
 
 @cache
-def _statement(
-    source: str, tail: str, companions: tuple[tuple[str, str], ...] = (), checked: bool = True
-) -> TextClause:
-    """The store statement reading `source`, with the companions' CTEs, ending in `tail`; `checked`:
-    a reading stored already is skipped (else it fails the statement). A few distinct texts in all,
-    each built once (psycopg prepares each after a few runs)."""
-    store = _POSTGRES_STORE.format(
-        source=source, packed_has=PACKED_HAS, rolled=_ROLL_UP_INSERTED, skip_stored=SKIP_STORED if checked else ""
-    )
+def _statement(source: str, tail: str, companions: tuple[tuple[str, str], ...] = ()) -> TextClause:
+    """The checked store statement reading `source`, with the companions' CTEs, ending in `tail`. A
+    few distinct texts in all, each built once (psycopg prepares each after a few runs)."""
+    store = _POSTGRES_STORE.format(source=source, packed_has=PACKED_HAS, rolled=_ROLL_UP_INSERTED)
     return text(store + "".join(f", {name} AS ({sql})\n" for name, sql in companions) + tail)
+
+
+@cache
+def _after_ctes(sql: str, companions: tuple[tuple[str, str], ...] = ()) -> TextClause:
+    """`sql` run with the companions' CTEs before it (or alone)."""
+    ctes = ", ".join(f"{name} AS ({cte})" for name, cte in companions)
+    return text(f"WITH {ctes}\n{sql}" if ctes else sql)
 
 
 def store_readings(session: Session, rows: list[tuple[int, int, datetime, float]]) -> int:
@@ -114,7 +128,7 @@ def store_readings_by_device(
         raise ValueError("companion writes are PostgreSQL statements")
     if not rows:
         for companion in companions:  # nothing to store: each write on its own
-            connection.execute(_statement_alone(companion.sql), companion.params)
+            connection.execute(_after_ctes(companion.sql), companion.params)
         return {}
     if connection.dialect.name != "postgresql":
         per_device: dict[int, list] = {}
@@ -132,25 +146,24 @@ def store_readings_by_device(
         connection.execute(SHARE_PACK_LOCK)
     if len(rows) <= INLINE_ROWS:
         return dict(connection.execute(_statement(INLINE, BY_DEVICE, ctes), _inline(rows, horizon) | params).all())
-    _stage_postgres(connection, rows)
-    staged = {"horizon": horizon} | params
     if live:
         savepoint = connection.begin_nested()
         try:
-            accepted = connection.execute(_statement(STAGED, BY_DEVICE, ctes, checked=False), staged).all()
+            _copy_readings(connection, rows)
         except IntegrityError as exc:
             savepoint.rollback()
             if not isinstance(exc.orig, UniqueViolation):
                 raise
+            # a re-sent batch: stored again below, with the check
         else:
             savepoint.commit()
-            return dict(accepted)
-    return dict(connection.execute(_statement(STAGED, BY_DEVICE, ctes), staged).all())
-
-
-@cache
-def _statement_alone(sql: str) -> TextClause:
-    return text(sql)
+            connection.execute(_after_ctes(_ROLL_UP_COPIED, ctes), {"hours": _hours_json(rows)} | params)
+            per_device = {}
+            for row in rows:
+                per_device[row[0]] = per_device.get(row[0], 0) + 1
+            return per_device
+    _stage_postgres(connection, rows)
+    return dict(connection.execute(_statement(STAGED, BY_DEVICE, ctes), {"horizon": horizon} | params).all())
 
 
 def hourly(rows) -> list[dict]:
@@ -200,6 +213,28 @@ def as_json(rows: list[dict]) -> str:
     return json.dumps(rows, allow_nan=False, separators=(",", ":"))
 
 
+def _hours_json(rows) -> str:
+    hours = hourly(rows)
+    stamps = iso_stamps(hour[key] for hour in hours for key in ("bucket", "first_ts", "last_ts"))
+    for hour in hours:
+        hour["bucket"], hour["first_ts"], hour["last_ts"] = (
+            stamps[hour["bucket"]],
+            stamps[hour["first_ts"]],
+            stamps[hour["last_ts"]],
+        )
+    return as_json(hours)
+
+
+def _copy_readings(connection, rows) -> None:
+    """Rows straight into `reading`, received now (this process's clock, as the record checks use)."""
+    received = utcnow()
+    cursor = connection.connection.driver_connection.cursor()
+    with driver_errors(connection, COPY_READINGS), cursor.copy(COPY_READINGS) as copy:
+        copy.set_types(("int4", "int2", "timestamptz", "float8", "timestamptz"))
+        for row in rows:
+            copy.write_row((*row, received))
+
+
 def _stage_postgres(connection, rows) -> None:
     connection.execute(
         text(
@@ -211,7 +246,7 @@ def _stage_postgres(connection, rows) -> None:
     # Binary: psycopg's C dumpers write each row and the server parses no text (for 2,000 readings,
     # half the time of one block of COPY text).
     cursor = connection.connection.driver_connection.cursor()
-    with cursor.copy(f"COPY {STAGE} (device_id, sensor, ts, value) FROM STDIN (FORMAT BINARY)") as copy:
+    with driver_errors(connection, COPY_STAGE), cursor.copy(COPY_STAGE) as copy:
         copy.set_types(("int4", "int2", "timestamptz", "float8"))
         for row in rows:
             copy.write_row(row)
