@@ -4,12 +4,16 @@ PostgreSQL, small batches (a fleet's one-record messages): one statement inserts
 one JSON parameter, into `reading` and folds exactly the inserted rows into the hourly rollup; it
 checks each row for a stored copy (ON CONFLICT DO NOTHING drops re-sent readings).
 
-A larger batch of live readings (an HTTP batch, a subscriber's batch) is COPied (binary) straight
-into `reading` under a savepoint, and its hourly rollup, computed here, folded in by one statement:
-the way the COPY floor writes, without a stage table or the per-row check. Only when one of its
-readings is stored already (a re-sent batch: the unique key stops the COPY, the savepoint is rolled
-back) do its rows go through a session temp table into the checked insert. SQLite (embedded
-default): the same semantics with portable statements.
+Larger batches of live readings are first written without that per-row check (a third of the
+statement), under a savepoint; only when one of their readings is stored already (a re-sent batch:
+the unique key stops the write, the savepoint is rolled back) do they go again with the check:
+- one device's batch (an HTTP batch upload) is COPied (binary) straight into `reading`, as the
+  COPY floor writes; its readings span a few hours, so its rollup is a few rows computed here and
+  folded in by one statement;
+- a batch of many devices (a subscriber's: one record each, as many hours as devices) is COPied
+  into a session temp table and inserted from there, PostgreSQL folding the rollup as it inserts
+  (computing thousands of hours here cost the subscriber more than the stage saves).
+SQLite (embedded default): the same semantics with portable statements.
 
 A reading older than the store's horizon may belong to a day already moved into `reading_packed`:
 the insert skips it when that day holds it (a duplicate: not stored, not folded into the rollup
@@ -78,11 +82,12 @@ WITH inserted AS (
     INSERT INTO reading (device_id, sensor, ts, value, received_at)
     SELECT r.device_id, r.sensor, r.ts, r.value, now() FROM {source}
     WHERE CASE WHEN r.ts >= CAST(:horizon AS timestamptz) THEN true ELSE NOT EXISTS ({packed_has}) END
-    ON CONFLICT DO NOTHING
+    {skip_stored}
     RETURNING device_id, sensor, ts, value
 ), rolled AS ({rolled})
 """  # nosec B608 - constants (STAGED, INLINE, PACKED_HAS, _ROLL_UP_INSERTED) fill it, no input reaches this text
 BY_DEVICE = "SELECT device_id, count(*) FROM inserted GROUP BY device_id"
+SKIP_STORED = "ON CONFLICT DO NOTHING"
 READING_PARAMETERS = frozenset({"readings", "horizon", "hours"})
 SHARE_PACK_LOCK = text(f"SELECT pg_advisory_xact_lock_shared({PACK_LOCK})")
 
@@ -99,10 +104,15 @@ class Companion(NamedTuple):
 
 
 @cache
-def _statement(source: str, tail: str, companions: tuple[tuple[str, str], ...] = ()) -> TextClause:
-    """The checked store statement reading `source`, with the companions' CTEs, ending in `tail`. A
-    few distinct texts in all, each built once (psycopg prepares each after a few runs)."""
-    store = _POSTGRES_STORE.format(source=source, packed_has=PACKED_HAS, rolled=_ROLL_UP_INSERTED)
+def _statement(
+    source: str, tail: str, companions: tuple[tuple[str, str], ...] = (), checked: bool = True
+) -> TextClause:
+    """The store statement reading `source`, with the companions' CTEs, ending in `tail`; `checked`:
+    a reading stored already is skipped (else it fails the statement). A few distinct texts in all,
+    each built once (psycopg prepares each after a few runs)."""
+    store = _POSTGRES_STORE.format(
+        source=source, packed_has=PACKED_HAS, rolled=_ROLL_UP_INSERTED, skip_stored=SKIP_STORED if checked else ""
+    )
     return text(store + "".join(f", {name} AS ({sql})\n" for name, sql in companions) + tail)
 
 
@@ -146,29 +156,41 @@ def store_readings_by_device(
         connection.execute(SHARE_PACK_LOCK)
     if len(rows) <= INLINE_ROWS:
         return dict(connection.execute(_statement(INLINE, BY_DEVICE, ctes), _inline(rows, horizon) | params).all())
+    one_device = all(row[0] == rows[0][0] for row in rows)
+    if not (live and one_device):
+        _stage_postgres(connection, rows)
     if live:
-        savepoint = connection.begin_nested()
-        try:
-            _copy_readings(connection, rows)
-        except IntegrityError as exc:
-            savepoint.rollback()
-            if not isinstance(exc.orig, UniqueViolation):
-                raise
-            # a re-sent batch: stored again below, with the check
-        else:
-            savepoint.commit()
-            connection.execute(_after_ctes(_ROLL_UP_COPIED, ctes), {"hours": _hours_json(rows)} | params)
-            per_device = {}
-            for row in rows:
-                per_device[row[0]] = per_device.get(row[0], 0) + 1
-            return per_device
-    _stage_postgres(connection, rows)
+        accepted = _write_unchecked(connection, rows, one_device, ctes, params | {"horizon": horizon})
+        if accepted is not None:
+            return accepted
+        if one_device:
+            _stage_postgres(connection, rows)
     return dict(connection.execute(_statement(STAGED, BY_DEVICE, ctes), {"horizon": horizon} | params).all())
 
 
+def _write_unchecked(connection, rows, one_device: bool, ctes, params: dict) -> dict[int, int] | None:
+    """Live rows written without the check for stored copies, under a savepoint: how many per device,
+    or None when one of them is stored already (a re-sent batch; the savepoint is rolled back). One
+    device's rows are COPied straight into `reading`; many devices' were staged by the caller."""
+    savepoint = connection.begin_nested()
+    try:
+        if one_device:
+            accepted = _copy_readings(connection, rows, ctes, params)
+        else:
+            accepted = dict(connection.execute(_statement(STAGED, BY_DEVICE, ctes, checked=False), params).all())
+    except IntegrityError as exc:
+        savepoint.rollback()
+        if not isinstance(exc.orig, UniqueViolation):
+            raise
+        return None
+    savepoint.commit()
+    return accepted
+
+
 def hourly(rows) -> list[dict]:
-    """The hourly rollup rows of (device_id, sensor, ts, value) rows, for SQLite (PostgreSQL folds
-    them in the store statement). A record's readings share its time: its hour is found once."""
+    """The hourly rollup rows of (device_id, sensor, ts, value) rows, for SQLite and for one device's
+    COPied batch (PostgreSQL folds the others' as it inserts them). A record's readings share its
+    time: its hour is found once."""
     hours: dict[datetime, datetime] = {}
     buckets: dict[tuple[int, int, datetime], list] = {}
     for device_id, sensor, ts, value in rows:
@@ -225,14 +247,17 @@ def _hours_json(rows) -> str:
     return as_json(hours)
 
 
-def _copy_readings(connection, rows) -> None:
-    """Rows straight into `reading`, received now (this process's clock, as the record checks use)."""
+def _copy_readings(connection, rows, ctes, params: dict) -> dict[int, int]:
+    """One device's rows straight into `reading`, received now (this process's clock, as the record
+    checks use), and their hours folded into the rollup with the companions' writes."""
     received = utcnow()
     cursor = connection.connection.driver_connection.cursor()
     with driver_errors(connection, COPY_READINGS), cursor.copy(COPY_READINGS) as copy:
         copy.set_types(("int4", "int2", "timestamptz", "float8", "timestamptz"))
         for row in rows:
             copy.write_row((*row, received))
+    connection.execute(_after_ctes(_ROLL_UP_COPIED, ctes), {"hours": _hours_json(rows)} | params)
+    return {rows[0][0]: len(rows)}
 
 
 def _stage_postgres(connection, rows) -> None:

@@ -12,7 +12,7 @@ from sqlalchemy import event, func, literal_column, select, update
 from api.device.models import Device, DeviceParam, DeviceType
 from api.extensions.db import db, utcnow
 from api.telemetry.models import DeviceSample, Reading, ReadingHourly
-from api.telemetry.store import INLINE_ROWS, Companion, store_readings_by_device
+from api.telemetry.store import INLINE_ROWS, SKIP_STORED, Companion, store_readings_by_device
 from tests.api.device_helpers import DEVICE, add, guids, minutes_ago, owner, upload
 
 __all__ = ["guids", "owner"]
@@ -452,6 +452,38 @@ class TestBatchParameters:
         assert body["code"] == 422 and body["data"]["errors"]["deviceIds"]
         listed = client.get(f"{DEVICE}/DeviceCommand/list?deviceId={a}", headers=owner).get_json()["data"]
         assert listed == []  # nothing was sent to anyone
+
+
+def test_a_large_batch_of_many_devices_is_inserted_unchecked_and_a_resent_one_with_the_check(
+    app, client, owner, guids, fridge
+):
+    # A subscriber's batch (many devices) goes through the stage: PostgreSQL folds its many hours as
+    # it inserts them, without the check for stored copies until one is found.
+    devices = (fridge[0], add(client, owner, guids["th_b"][0], name="Freezer"))
+    base = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=5)
+    rows = [
+        (device, sensor, base + timedelta(minutes=minute), float(minute % 17 - sensor))
+        for minute in range(150)
+        for device in devices
+        for sensor in (1, 2)
+    ]
+    resent = rows[200:] + [(device, 1, base + timedelta(minutes=200), 1.5) for device in devices]
+    assert min(len(rows), len(resent)) > INLINE_ROWS
+    with app.app_context():
+        with store_statements(app) as first:
+            assert store_readings_by_device(db.session, rows) == dict.fromkeys(devices, 300)
+        db.session.commit()
+        with store_statements(app) as again:
+            assert store_readings_by_device(db.session, resent) == dict.fromkeys(devices, 1)
+        db.session.commit()
+    assert [SKIP_STORED in statement.split("RETURNING")[0] for statement in first] == [False]
+    assert [SKIP_STORED in statement.split("RETURNING")[0] for statement in again] == [False, True]
+    for device in devices:
+        assert stored(app, device) == 301
+        for sensor in (1, 2):
+            raw, rolled = raw_and_rolled_hours(app, device, sensor)
+            assert [row[:3] + row[4:] for row in raw] == [row[:3] + row[4:] for row in rolled]
+            assert [row[3] for row in raw] == pytest.approx([row[3] for row in rolled])
 
 
 def test_a_companion_write_may_not_reuse_the_readings_parameter_names(app, fridge):
