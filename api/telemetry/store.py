@@ -95,8 +95,7 @@ SHARE_PACK_LOCK = text(f"SELECT pg_advisory_xact_lock_shared({PACK_LOCK})")
 class Companion(NamedTuple):
     """Another write of the same batch (PostgreSQL), run as a data-modifying CTE named `name` of the
     statement that stores the readings (or folds the COPied ones into the rollup): the batch's writes
-    are one round trip. Its parameter names must differ from
-    the readings' (READING_PARAMETERS)."""
+    are one round trip. Its parameter names must differ from the readings' (READING_PARAMETERS)."""
 
     name: str
     sql: str
@@ -235,15 +234,16 @@ def as_json(rows: list[dict]) -> str:
     return json.dumps(rows, allow_nan=False, separators=(",", ":"))
 
 
+_HOUR_STAMPS = ("bucket", "first_ts", "last_ts")
+
+
 def _hours_json(rows) -> str:
+    """The rows' hourly rollup as one JSON parameter for _ROLL_UP_COPIED."""
     hours = hourly(rows)
-    stamps = iso_stamps(hour[key] for hour in hours for key in ("bucket", "first_ts", "last_ts"))
+    stamps = iso_stamps(hour[key] for hour in hours for key in _HOUR_STAMPS)
     for hour in hours:
-        hour["bucket"], hour["first_ts"], hour["last_ts"] = (
-            stamps[hour["bucket"]],
-            stamps[hour["first_ts"]],
-            stamps[hour["last_ts"]],
-        )
+        for key in _HOUR_STAMPS:
+            hour[key] = stamps[hour[key]]
     return as_json(hours)
 
 
