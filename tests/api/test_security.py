@@ -7,9 +7,10 @@ import struct
 import zlib
 
 import pytest
+from flask import session
 
 from api.extensions import uploads
-from tests.api.account_helpers import BASE, auth, login, make_account
+from tests.api.account_helpers import BASE, PASSWORD, auth, login, make_account
 
 PNG_HEADER = b"\x89PNG\r\n\x1a\n"
 
@@ -57,6 +58,20 @@ def test_every_api_answer_carries_the_security_headers(client, method, path):
     csp = response.headers["Content-Security-Policy"]
     assert "default-src 'none'" in csp
     assert "frame-ancestors 'none'" in csp
+
+
+def test_the_api_keeps_no_cookie_session(app, client):
+    # Sessions are bearer tokens: no answer sets a cookie (not even signing in), flask.session
+    # refuses writes.
+    make_account(app)
+    signed_in = client.post(f"{BASE}/login", json={"userName": "demouser", "password": PASSWORD})
+    token = signed_in.get_json()["data"]["token"]
+    for answer in (signed_in, client.get(f"{BASE}/accountInfo", headers=auth(token))):
+        assert answer.status_code == 200 and "Set-Cookie" not in answer.headers
+    with app.test_request_context(headers={"Host": "localhost"}):
+        app.preprocess_request()
+        with pytest.raises(RuntimeError, match="session is unavailable"):
+            session["probe"] = 1
 
 
 def test_an_unknown_host_is_refused_with_the_headers_too(app):
