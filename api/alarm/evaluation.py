@@ -13,6 +13,7 @@ from api.alarm.models import Alarm, AlarmKind, AlarmRule
 from api.alarm.rules import LIMIT_COLUMNS, LOW_BATTERY_PERCENT, enabled_limits_query, limits_of, rules_for_type
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, one_of, one_of_param, per_dialect, utcnow
+from api.telemetry.device_auth import IngestedDevice
 from api.telemetry.ingest import batch_context
 from api.telemetry.records import Record
 
@@ -28,7 +29,7 @@ def _limits_and_active_alarm_ids() -> CompoundSelect:
     return union_all(limits, alarms)
 
 
-def prepare(devices: list[Device]) -> None:
+def prepare(devices: list[IngestedDevice]) -> None:
     """Registered in BATCH_PREPARERS: the limits and active alarms of a batch's devices, not two
     queries per device (on_readings takes each device's share once; rules are snapshots). One query
     finds the limits and which alarms are active; the alarms themselves are loaded only if there
@@ -55,7 +56,7 @@ def prepare(devices: list[Device]) -> None:
     context["alarm.limits"], context["alarm.active"] = limits, active
 
 
-def on_readings(device: Device, records: list[Record], now: datetime | None = None) -> None:
+def on_readings(device: IngestedDevice, records: list[Record], now: datetime | None = None) -> None:
     """Registered in READING_HANDLERS: runs inside the ingestion transaction (the device_state row
     is locked by then, so one device is evaluated by one ingestion at a time)."""
     if device.owner_account_id is None or not records:

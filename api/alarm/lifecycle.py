@@ -13,6 +13,10 @@ from api.alarm.escalation import plan_sends, push_settings
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message, MessageType
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, utcnow
+from api.telemetry.device_auth import IngestedDevice
+
+# A device as ingestion hands it over (a plain row) or as the sweeps load it: the ids are what is read.
+AlarmedDevice = Device | IngestedDevice
 
 ACTIVE = (AlarmStatus.DELAYING, AlarmStatus.OPEN)
 Key = tuple[AlarmKind, int | None]
@@ -30,7 +34,7 @@ def _worse(kind: AlarmKind, old: float | None, new: float | None) -> float | Non
 
 
 def breach(
-    device: Device,
+    device: AlarmedDevice,
     active: dict[Key, Alarm],
     kind: AlarmKind,
     sensor: int | None,
@@ -40,7 +44,7 @@ def breach(
     *,
     limit: float | None = None,
     delay_minutes: int = 0,
-    announcing: list[tuple[Device, Alarm]] | None = None,
+    announcing: list[tuple[AlarmedDevice, Alarm]] | None = None,
 ) -> Alarm:
     """The breach goes on (or starts); past its delay it is an alarm. With `announcing`, an alarm that
     opens is dated and appended there, and the caller announces the whole list at once (`announce`)."""
@@ -87,14 +91,14 @@ def _mark_open(alarm: Alarm, now: datetime) -> None:
     alarm.opened_at = min(now, alarm.last_seen_at)
 
 
-def open_alarm(device: Device, alarm: Alarm, now: datetime) -> None:
+def open_alarm(device: AlarmedDevice, alarm: Alarm, now: datetime) -> None:
     """The breach is an alarm now: the owner's message and the first notifications, in this
     transaction (the outbox rows are dispatched after commit)."""
     _mark_open(alarm, now)
     announce([(device, alarm)], now)
 
 
-def announce(opened: list[tuple[Device, Alarm]], now: datetime) -> None:
+def announce(opened: list[tuple[AlarmedDevice, Alarm]], now: datetime) -> None:
     """Alarms that just opened: their owners' messages, the devices' alarm flags and the first
     notifications. One flush gives all of them their ids and one query their push settings, so the
     offline sweep opening hundreds at once costs a few round trips, not two per alarm."""
@@ -120,7 +124,7 @@ def announce(opened: list[tuple[Device, Alarm]], now: datetime) -> None:
         plan_sends(alarm, now, setting=settings.get(device.id))
 
 
-def recover(device: Device, active: dict[Key, Alarm], kind: AlarmKind, sensor: int | None, ts: datetime) -> None:
+def recover(device: AlarmedDevice, active: dict[Key, Alarm], kind: AlarmKind, sensor: int | None, ts: datetime) -> None:
     alarm = active.get((kind, sensor))
     if alarm is None or ts < alarm.last_seen_at:
         return

@@ -396,7 +396,7 @@ COMMAND_PROGRESS = ("downloading", "installing")
 
 
 def acknowledge_command(
-    device: Device,
+    device_id: int,
     command_id: int,
     ok: bool,
     error: str | None = None,
@@ -407,10 +407,11 @@ def acknowledge_command(
     command stays pending). Applying also updates the interval, and a firmware command the version
     the device now runs."""
     command = db.session.scalar(
-        select(DeviceCommand).where(DeviceCommand.id == command_id, DeviceCommand.device_id == device.id)
+        select(DeviceCommand).where(DeviceCommand.id == command_id, DeviceCommand.device_id == device_id)
     )
     if command is None or command.status != CommandStatus.PENDING:
         return
+    device = db.session.get(Device, device_id)
     if progress not in COMMAND_PROGRESS:
         progress = None
         command.status = CommandStatus.APPLIED if ok else CommandStatus.FAILED

@@ -20,21 +20,23 @@ from flask_babel import gettext
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 
-from api.device.models import Device, DeviceParam, DeviceState, DeviceType
+from api.device.models import DeviceParam, DeviceState, DeviceType
 from api.extensions.db import db, utcnow
 from api.extensions.snapshots import Snapshots
 from api.telemetry.batch import locked_states, sample_rows, write_batch
+from api.telemetry.device_auth import IngestedDevice
 from api.telemetry.records import Record, parse_records
 
 # After the service expires a device may upload for three more months (business-domain section 4).
 UPLOAD_GRACE = timedelta(days=91)
 
 # Handlers called with (device, records) inside the ingestion transaction; the alarm area
-# registers its evaluator here.
-READING_HANDLERS: list[Callable[[Device, list[Record]], None]] = []
+# registers its evaluator here. The device is an `IngestedDevice` (a plain row; an ORM Device has
+# the same attributes): a handler that changes the device loads it.
+READING_HANDLERS: list[Callable[[IngestedDevice, list[Record]], None]] = []
 # Called once per `ingest_many` batch with its devices, before the handlers: an area loads what its
 # handler needs for all of them at once into `batch_context()` (and its handler takes it from there).
-BATCH_PREPARERS: list[Callable[[list[Device]], None]] = []
+BATCH_PREPARERS: list[Callable[[list[IngestedDevice]], None]] = []
 
 
 def batch_context() -> dict | None:
@@ -67,7 +69,7 @@ class DeviceRefusedError(Exception):
         self.reason = reason
 
 
-def refusal(device: Device, now: datetime) -> str | None:
+def refusal(device: IngestedDevice, now: datetime) -> str | None:
     if device.deleted or device.scrapped_at is not None:
         return gettext("This device has been scrapped or deleted; it no longer accepts data.")
     if not device.enabled:
@@ -77,7 +79,7 @@ def refusal(device: Device, now: datetime) -> str | None:
     return None
 
 
-def ingest(device: Device, raw_records) -> IngestResult:
+def ingest(device: IngestedDevice, raw_records) -> IngestResult:
     """One device's upload (HTTP, the demo): the batch path with a batch of one, so both ways in store,
     evaluate and answer alike. Raises DeviceRefusedError for a refused device."""
     [outcome] = ingest_many([(device, raw_records)])
@@ -86,7 +88,7 @@ def ingest(device: Device, raw_records) -> IngestResult:
     return outcome
 
 
-def ingest_many(uploads: list[tuple[Device, object]]) -> list[IngestResult | DeviceRefusedError]:
+def ingest_many(uploads: list[tuple[IngestedDevice, object]]) -> list[IngestResult | DeviceRefusedError]:
     """Many devices' uploads in one transaction (at most one upload per device), committed once;
     the result of each upload (or its refusal) in order. The device states are locked first, in
     device order, so two subscribers' batches never deadlock on them."""
@@ -95,7 +97,7 @@ def ingest_many(uploads: list[tuple[Device, object]]) -> list[IngestResult | Dev
     now = utcnow()
     profiles = _type_profiles({device.device_type_id for device, _raw in uploads})
     results: list[IngestResult | DeviceRefusedError] = []
-    work: list[tuple[Device, list[Record], IngestResult]] = []
+    work: list[tuple[IngestedDevice, list[Record], IngestResult]] = []
     for device, raw_records in uploads:
         reason = refusal(device, now)
         if reason:

@@ -25,7 +25,6 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, Pending
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from api.device.guids import well_formed
-from api.device.models import Device
 from api.device.services import acknowledge_command
 from api.extensions import jsonlimits
 from api.extensions.bounds import INT_MAX
@@ -33,6 +32,7 @@ from api.extensions.db import db
 from api.extensions.heap import freeze_startup_heap
 from api.extensions.mqtt import new_client
 from api.telemetry import device_auth
+from api.telemetry.device_auth import IngestedDevice
 from api.telemetry.ingest import DeviceRefusedError, IngestResult, ingest, ingest_many
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ def handle_message(topic: str, payload: bytes) -> IngestResult | None:
     if decoded is None:
         return None
     guid, kind, body = decoded
-    device: Device | None = device_auth.authenticate(body.get("guid"), body.get("key"))
+    device = device_auth.authenticate(body.get("guid"), body.get("key"))
     if device is None or device.guid != guid:
         _drop(topic, "bad credential or another device's topic")
         return None
@@ -104,7 +104,7 @@ def handle_message(topic: str, payload: bytes) -> IngestResult | None:
             return None
         progress, version = body.get("progress"), body.get("version")
         acknowledge_command(
-            device,
+            device.id,
             command_id,
             bool(body.get("ok")),
             error if isinstance(error, str) else None,
@@ -135,7 +135,7 @@ def handle_messages(messages: list[tuple[str, bytes]]) -> int:
         else:
             telemetry.append((topic, *decoded))
     devices = device_auth.authenticate_many([(body.get("guid"), body.get("key")) for _t, _g, _k, body in telemetry])
-    rounds: list[dict[int, tuple[str, Device, dict]]] = []
+    rounds: list[dict[int, tuple[str, IngestedDevice, dict]]] = []
     for (topic, guid, _kind, body), device in zip(telemetry, devices, strict=True):
         if device is None or device.guid != guid:
             _drop(topic, "bad credential or another device's topic")

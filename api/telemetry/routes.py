@@ -96,7 +96,7 @@ class AckCommand(MethodView):
     def post(self, args):
         """The calling device reports a command applied or failed."""
         acknowledge_command(
-            calling_device(), args["commandId"], args["ok"], args["error"], args["progress"], args["version"]
+            calling_device().id, args["commandId"], args["ok"], args["error"], args["progress"], args["version"]
         )
 
 

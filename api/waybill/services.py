@@ -25,6 +25,7 @@ from api.device.models import Device, DeviceParam, DeviceState
 from api.device.services import log_event, owned_device
 from api.extensions.db import db, one_of_param, paginate, per_dialect, utcnow
 from api.extensions.smorest import ApiError
+from api.telemetry.device_auth import IngestedDevice
 from api.telemetry.ingest import batch_context, forget_prepared
 from api.telemetry.queries import chart, thin, track
 from api.telemetry.records import Record
@@ -335,7 +336,7 @@ def _open_waybill_devices() -> Select:
     )
 
 
-def prepare(devices: list[Device]) -> None:
+def prepare(devices: list[IngestedDevice]) -> None:
     """Registered in BATCH_PREPARERS: which of a batch's devices have an open waybill (one query;
     on_readings skips the others without asking)."""
     context = batch_context()
@@ -344,24 +345,25 @@ def prepare(devices: list[Device]) -> None:
         context["waybill.open"] = set(db.session.scalars(_open_waybill_devices(), {"ids": ids}))
 
 
-def on_readings(device: Device, records: list[Record]) -> None:
+def on_readings(ingested: IngestedDevice, records: list[Record]) -> None:
     """Registered first in READING_HANDLERS (before alarm evaluation, so arming applies to the same
     batch): a device started at the device begins with its first upload; positions cross fences."""
-    if not records or device.owner_account_id is None:
+    if not records or ingested.owner_account_id is None:
         return
     prepared = (batch_context() or {}).get("waybill.open")
-    if prepared is not None and device.id not in prepared:
+    if prepared is not None and ingested.id not in prepared:
         return
-    forget_prepared(device.id)  # its limits may change here: the alarm evaluation reads them afresh
+    forget_prepared(ingested.id)  # its limits may change here: the alarm evaluation reads them afresh
     waybills = list(
         db.session.scalars(
             select(Waybill)
-            .where(Waybill.device_id == device.id, Waybill.state != WaybillState.COMPLETED)
+            .where(Waybill.device_id == ingested.id, Waybill.state != WaybillState.COMPLETED)
             .order_by(Waybill.id)
         )
     )
     if not waybills:
         return
+    device = db.session.get(Device, ingested.id)  # beginning and fences read its type and settings
     ordered = sorted(records, key=lambda r: r.ts)
     for waybill in waybills:
         if waybill.state == WaybillState.NOT_STARTED and waybill.start_requested_at is not None:
