@@ -37,10 +37,15 @@ def find_platform(host: str) -> Platform | None:
     """The platform answering `host`: a configured domain, else a development alias. Every request
     resolves its host, so a per-process snapshot (api/extensions/snapshots) is attached to the
     session without a query."""
+    snapshot = _platform_snapshot(host)
+    return db.session.merge(snapshot, load=False) if snapshot is not None else None
+
+
+def _platform_snapshot(host: str) -> Platform | None:
+    """The per-process detached copy of the platform answering `host` (not in the session)."""
     name = normalize_host(host)
     key = (name, current_app.config["HOST_ALIASES"].get(name))
-    snapshot = _platforms.get(key, lambda: _detached_copy(_query_platform(name)))
-    return db.session.merge(snapshot, load=False) if snapshot is not None else None
+    return _platforms.get(key, lambda: _detached_copy(_query_platform(name)))
 
 
 _platforms: Snapshots[Platform] = Snapshots(Platform, PlatformDomain)
@@ -69,18 +74,23 @@ def resolve_request_platform() -> None:
     """before_request: bind the host's platform, or refuse the request (421 Misdirected Request)."""
     if request.endpoint in HOST_EXEMPT_ENDPOINTS:
         return
-    platform = find_platform(request.host)
-    if platform is None:
+    snapshot = _platform_snapshot(request.host)
+    if snapshot is None:
         raise ApiError(
             gettext("This site (%(host)s) is not configured on the platform.", host=normalize_host(request.host)),
             code=421,
             http_status=421,
         )
-    g.platform = platform
+    g.platform_snapshot = snapshot
 
 
 def current_platform() -> Platform:
-    return g.platform
+    """The request's platform, attached to the session when first asked for (a device's upload
+    never asks: merging it cost 5% of a one-record upload's CPU)."""
+    platform = g.get("platform")
+    if platform is None:
+        platform = g.platform = db.session.merge(g.platform_snapshot, load=False)
+    return platform
 
 
 def operator_platform() -> Platform:
