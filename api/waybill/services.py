@@ -342,7 +342,9 @@ def prepare(devices: list[IngestedDevice]) -> None:
     context = batch_context()
     if context is not None:
         ids = [device.id for device in devices]
-        context["waybill.open"] = set(db.session.scalars(_open_waybill_devices(), {"ids": ids}))
+        # On the connection: a Core lookup through the ORM session cost a tenth of a one-record upload.
+        found = db.session.connection().execute(_open_waybill_devices(), {"ids": ids})
+        context["waybill.open"] = set(found.scalars())
 
 
 def on_readings(ingested: IngestedDevice, records: list[Record]) -> None:
