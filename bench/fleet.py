@@ -17,6 +17,8 @@
   keeps up with the rate offered).
 - fleet_http_msgs_per_s / fleet_http_p99_ms: the same records over HTTP to gunicorn, one record per
   request, keep-alive clients (BENCH_HTTP_CLIENTS threads in 2 processes, closed loop).
+  fleet_http_api_cpu_us_per_req / fleet_http_postgres_cpu_us_per_req: the CPU time gunicorn's workers
+  and PostgreSQL spent per answered request (steadier than the rate, which varies by a third here).
   fleet_http_floor_msgs_per_s / fleet_http_vs_floor: the same clients against a bare Flask app on
   the same gunicorn (bench/_floor_app.py), the most this stack answers here, and the api's share.
 - ingest_batch_vs_copy: the 500-record batches of bench/telemetry.py posted to gunicorn over HTTP,
@@ -562,7 +564,11 @@ def fleet_http(app, fleet: list, api: Gunicorn) -> float:
     """The api's rate of one-record uploads (returned for the ratio to the framework's floor)."""
     first_id, last_id = fleet[0][0], fleet[-1][0]
     before = fleet_counts(app, first_id, last_id)[0]
+    servers = {"api": api.pids(), "postgres": postgres_pids()}
+    cpu_before = {name: cpu_seconds(pids) for name, pids in servers.items()}
     latencies, errors = _http_run(api.port, fleet, HTTP_SECONDS)
+    servers["postgres"] = postgres_pids()  # with the backends gunicorn's pools opened meanwhile
+    cpu = {name: cpu_used(cpu_before[name], cpu_seconds(pids)) for name, pids in servers.items()}
     stored = fleet_counts(app, first_id, last_id)[0] - before
     print(
         f"  fleet http: {HTTP_CLIENTS} keep-alive clients for {HTTP_SECONDS:.0f} s: {len(latencies)} answered 200, "
@@ -575,6 +581,8 @@ def fleet_http(app, fleet: list, api: Gunicorn) -> float:
     report("fleet_http_p99_ms", percentile(latencies, 99), "ms")
     report("fleet_http_errors", errors, "requests")
     report("fleet_http_exact", int(stored == len(latencies) * 4 and errors == 0), "bool")
+    for name, seconds in cpu.items():
+        report(f"fleet_http_{name}_cpu_us_per_req", seconds / max(len(latencies), 1) * 1e6, "us")
     return rate
 
 
