@@ -41,7 +41,7 @@ def prepare(devices: list[IngestedDevice]) -> None:
     ids = [device.id for device in owned]
     limits: dict[int, dict[int, Row]] = {device_id: {} for device_id in ids}
     alarm_ids = []
-    # On the connection, not through the ORM session (a Core query: the session's layer cost more).
+    # On the connection, as the state lock: a Core lookup needs none of the ORM session's layer.
     for row in db.session.connection().execute(_limits_and_active_alarm_ids(), {"ids": ids}):
         if row.alarm_id is None:
             limits[row.device_id][row.sensor] = row
