@@ -47,6 +47,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -355,6 +356,17 @@ def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
     return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
 
 
+@contextlib.contextmanager
+def servers_cpu(**servers: Callable[[], list[int]]):
+    """The CPU seconds each server's processes spend while the block runs, filled in as it ends. Each
+    server's processes are listed again at the end: PostgreSQL's backends for connections opened
+    meanwhile count from their start."""
+    before = {name: cpu_seconds(pids()) for name, pids in servers.items()}
+    used: dict[str, float] = {}
+    yield used
+    used.update({name: cpu_used(before[name], cpu_seconds(pids())) for name, pids in servers.items()})
+
+
 def wait_stored(app, first_id: int, last_id: int, expected: int, stall_s: float = 30.0) -> int:
     """Wait until `expected` readings are stored (or nothing moved for `stall_s`)."""
     last, moved = -1, time.monotonic()
@@ -445,14 +457,13 @@ def fleet_mqtt(app, fleet: list, broker: PrivateBroker) -> None:
     before = fleet_counts(app, first_id, last_id)
     updates_before = state_updates(app)
     subscribers = Subscribers(broker.url).ready()
-    servers = {"subscriber": subscribers.pids(), "postgres": postgres_pids(), "mosquitto": [broker.process.pid]}
-    cpu_before = {name: cpu_seconds(pids) for name, pids in servers.items()}
     since = utcnow()
-    sent, acknowledged = publish_fleet(broker.port, fleet, RATE, SECONDS)
-    expected = before[0] + sent * 4
-    wait_stored(app, first_id, last_id, expected)
-    servers["postgres"] = postgres_pids()  # with the backends the subscribers opened meanwhile
-    cpu = {name: cpu_used(cpu_before[name], cpu_seconds(pids)) for name, pids in servers.items()}
+    with servers_cpu(
+        subscriber=subscribers.pids, postgres=postgres_pids, mosquitto=lambda: [broker.process.pid]
+    ) as cpu:
+        sent, acknowledged = publish_fleet(broker.port, fleet, RATE, SECONDS)
+        expected = before[0] + sent * 4
+        wait_stored(app, first_id, last_id, expected)
     handled, duplicates = subscribers.stop()  # their backends report their counts as they end
     updates, in_place = (a - b for a, b in zip(state_updates(app), updates_before, strict=True))
     readings, rolled, samples = (a - b for a, b in zip(fleet_counts(app, first_id, last_id), before, strict=True))
@@ -564,11 +575,8 @@ def fleet_http(app, fleet: list, api: Gunicorn) -> float:
     """The api's rate of one-record uploads (returned for the ratio to the framework's floor)."""
     first_id, last_id = fleet[0][0], fleet[-1][0]
     before = fleet_counts(app, first_id, last_id)[0]
-    servers = {"api": api.pids(), "postgres": postgres_pids()}
-    cpu_before = {name: cpu_seconds(pids) for name, pids in servers.items()}
-    latencies, errors = _http_run(api.port, fleet, HTTP_SECONDS)
-    servers["postgres"] = postgres_pids()  # with the backends gunicorn's pools opened meanwhile
-    cpu = {name: cpu_used(cpu_before[name], cpu_seconds(pids)) for name, pids in servers.items()}
+    with servers_cpu(api=api.pids, postgres=postgres_pids) as cpu:
+        latencies, errors = _http_run(api.port, fleet, HTTP_SECONDS)
     stored = fleet_counts(app, first_id, last_id)[0] - before
     print(
         f"  fleet http: {HTTP_CLIENTS} keep-alive clients for {HTTP_SECONDS:.0f} s: {len(latencies)} answered 200, "
