@@ -155,16 +155,17 @@ def store_readings_by_device(
         connection.execute(SHARE_PACK_LOCK)
     if len(rows) <= INLINE_ROWS:
         return dict(connection.execute(_statement(INLINE, BY_DEVICE, ctes), _inline(rows, horizon) | params).all())
+    staged = {"horizon": horizon} | params
     one_device = all(row[0] == rows[0][0] for row in rows)
     if not (live and one_device):
         _stage_postgres(connection, rows)
     if live:
-        accepted = _write_unchecked(connection, rows, one_device, ctes, params | {"horizon": horizon})
+        accepted = _write_unchecked(connection, rows, one_device, ctes, staged)
         if accepted is not None:
             return accepted
         if one_device:
             _stage_postgres(connection, rows)
-    return dict(connection.execute(_statement(STAGED, BY_DEVICE, ctes), {"horizon": horizon} | params).all())
+    return dict(connection.execute(_statement(STAGED, BY_DEVICE, ctes), staged).all())
 
 
 def _write_unchecked(connection, rows, one_device: bool, ctes, params: dict) -> dict[int, int] | None:

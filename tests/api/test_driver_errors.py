@@ -4,6 +4,8 @@ exceptions, as the MQTT subscriber does to decide between dropping a message and
 
 from __future__ import annotations
 
+import contextlib
+
 import psycopg
 import pytest
 from sqlalchemy import create_engine, text
@@ -25,7 +27,7 @@ def engine():
 
 def copy_rows(connection, rows, wrapped: bool = True) -> None:
     cursor = connection.connection.driver_connection.cursor()
-    with driver_errors(connection, COPY) if wrapped else cursor, cursor.copy(COPY) as copy:
+    with driver_errors(connection, COPY) if wrapped else contextlib.nullcontext(), cursor.copy(COPY) as copy:
         for row in rows:
             copy.write_row(row)
 
