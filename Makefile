@@ -52,7 +52,7 @@ translations: python-deps
 
 # After adding messages: extract, merge into both catalogues, then translate zh_Hans_CN.
 update-translations: python-deps
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -o api/translations/messages.pot --no-location --sort-output --project coldchain .
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k lazy_gettext -o api/translations/messages.pot --no-location --sort-output --project coldchain .
 	$(BIN)/pybabel update -i api/translations/messages.pot -d api/translations --omit-header --ignore-obsolete --no-fuzzy-matching
 	@# pybabel marks the merged header fuzzy (compile would then skip the whole catalogue) and writes
 	@# the template's header: keep each catalogue's language and plural forms from its directory.

@@ -5,7 +5,11 @@ seam, and only then does the caller acknowledge.
 `ingest_many` takes many devices' uploads in one transaction (the MQTT subscriber's batches: the
 states locked and moved forward as plain rows, then the readings, samples and states written by one
 statement (api/telemetry/batch.py), the handlers' lookups prepared once), with the result of each
-upload; `ingest` is the same with one upload (HTTP)."""
+upload; `ingest` is the same with one upload; `ingest_uploads` authenticates and ingests the HTTP uploads
+that arrived together (a group commit: api/extensions/group_commit.py).
+
+The reasons of a refusal or of a refused record are lazy strings: the uploads of a group are done in
+one request, and each reason is rendered in the language of the request that answers it."""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from functools import partial
 from typing import NamedTuple
 
 from flask import g
-from flask_babel import gettext
+from flask_babel import lazy_gettext
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 
@@ -24,7 +28,7 @@ from api.device.models import DeviceParam, DeviceState, DeviceType
 from api.extensions.db import db, utcnow
 from api.extensions.snapshots import Snapshots
 from api.telemetry.batch import locked_states, sample_rows, write_batch
-from api.telemetry.device_auth import IngestedDevice
+from api.telemetry.device_auth import IngestedDevice, authenticate_many
 from api.telemetry.records import Record, parse_records
 
 # After the service expires a device may upload for three more months (business-domain section 4).
@@ -69,13 +73,31 @@ class DeviceRefusedError(Exception):
         self.reason = reason
 
 
+class UnknownDeviceError(Exception):
+    """An HTTP upload's device is unknown or its credential wrong."""
+
+
+class ForeignUploadError(Exception):
+    """An HTTP upload carries another device's GUID than its credential's."""
+
+
+@dataclass(frozen=True)
+class DeviceUpload:
+    """One HTTP upload as it came: the credential headers and the body's GUID and records."""
+
+    device_guid: str | None  # X-Device-Id
+    device_key: str | None  # X-Device-Key
+    guid: str
+    records: list
+
+
 def refusal(device: IngestedDevice, now: datetime) -> str | None:
     if device.deleted or device.scrapped_at is not None:
-        return gettext("This device has been scrapped or deleted; it no longer accepts data.")
+        return lazy_gettext("This device has been scrapped or deleted; it no longer accepts data.")
     if not device.enabled:
-        return gettext("This device is disabled; it no longer accepts data.")
+        return lazy_gettext("This device is disabled; it no longer accepts data.")
     if device.service_expires_at is not None and now > device.service_expires_at + UPLOAD_GRACE:
-        return gettext("The service of this device expired more than three months ago.")
+        return lazy_gettext("The service of this device expired more than three months ago.")
     return None
 
 
@@ -86,6 +108,28 @@ def ingest(device: IngestedDevice, raw_records) -> IngestResult:
     if isinstance(outcome, DeviceRefusedError):
         raise outcome
     return outcome
+
+
+def ingest_uploads(uploads: list[DeviceUpload]) -> list[IngestResult | Exception]:
+    """HTTP uploads that arrived together (at most one per device): authenticated with one query and
+    ingested in one transaction. The outcome of each, in order: its result, or the error that refused
+    it (UnknownDeviceError, ForeignUploadError, DeviceRefusedError)."""
+    devices = authenticate_many([(upload.device_guid, upload.device_key) for upload in uploads])
+    outcomes: list[IngestResult | Exception | None] = []
+    accepted: list[tuple[int, IngestedDevice, list]] = []
+    for index, (upload, device) in enumerate(zip(uploads, devices, strict=True)):
+        if device is None:
+            outcomes.append(UnknownDeviceError())
+        elif upload.guid != device.guid:
+            outcomes.append(ForeignUploadError())
+        else:
+            outcomes.append(None)
+            accepted.append((index, device, upload.records))
+    if accepted:
+        results = ingest_many([(device, records) for _index, device, records in accepted])
+        for (index, _device, _records), result in zip(accepted, results, strict=True):
+            outcomes[index] = result
+    return outcomes
 
 
 def ingest_many(uploads: list[tuple[IngestedDevice, object]]) -> list[IngestResult | DeviceRefusedError]:

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from flask_babel import gettext
+from flask_babel import lazy_gettext
 
 MAX_RECORDS = 5000
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
@@ -84,10 +84,10 @@ def parse_records(
     earliest = max(EARLIEST, issued_at - CLOCK_SKEW) if issued_at is not None else EARLIEST
     parsed = Parsed()
     if not isinstance(raw_records, list):
-        parsed.rejected.append({"index": None, "field": "records", "reason": gettext("Not a valid list.")})
+        parsed.rejected.append({"index": None, "field": "records", "reason": lazy_gettext("Not a valid list.")})
         return parsed
     if len(raw_records) > MAX_RECORDS:
-        reason = gettext("At most %(max)s records per batch.", max=MAX_RECORDS)
+        reason = lazy_gettext("At most %(max)s records per batch.", max=MAX_RECORDS)
         parsed.rejected.append({"index": None, "field": "records", "reason": reason})
         return parsed
     for index, raw in enumerate(raw_records):
@@ -105,18 +105,18 @@ _BOUNDED = (("battery", 0, 100), ("signal", -150, 0))  # optional numbers of a r
 
 def _check(raw, sensor_ranges, now, earliest=EARLIEST) -> Record | tuple[str, str]:
     if not isinstance(raw, dict):
-        return "record", gettext("Not a valid object.")
+        return "record", lazy_gettext("Not a valid object.")
     if not RECORD_FIELDS.issuperset(raw):
-        return sorted(set(raw) - RECORD_FIELDS)[0], gettext("Unknown field.")
+        return sorted(set(raw) - RECORD_FIELDS)[0], lazy_gettext("Unknown field.")
     try:
         ts = _timestamp(raw.get("ts"), now)
     except (ValueError, TypeError, OverflowError, OSError):
-        return "ts", gettext("Not a valid time: epoch milliseconds or ISO 8601 with offset, not in the future.")
+        return "ts", lazy_gettext("Not a valid time: epoch milliseconds or ISO 8601 with offset, not in the future.")
     if ts < earliest:
-        return "ts", gettext("This time is before the device's GUID was issued.")
+        return "ts", lazy_gettext("This time is before the device's GUID was issued.")
     readings_raw = raw.get("readings", {})
     if not isinstance(readings_raw, dict):
-        return "readings", gettext("Not a valid object.")
+        return "readings", lazy_gettext("Not a valid object.")
     readings: dict[int, float | None] = {}
     for key, value in readings_raw.items():
         try:
@@ -124,17 +124,19 @@ def _check(raw, sensor_ranges, now, earliest=EARLIEST) -> Record | tuple[str, st
         except (TypeError, ValueError):
             sensor = None
         if sensor not in sensor_ranges:
-            return f"readings.{key}", gettext("This device has no sensor %(sensor)s.", sensor=key)
+            return f"readings.{key}", lazy_gettext("This device has no sensor %(sensor)s.", sensor=key)
         if value is None:
             readings[sensor] = None  # the probe reports a fault
             continue
         try:
             number = _number(value)
         except ValueError:
-            return f"readings.{key}", gettext("Not a valid number.")
+            return f"readings.{key}", lazy_gettext("Not a valid number.")
         low, high = sensor_ranges[sensor]
         if (low is not None and number < low) or (high is not None and number > high):
-            return f"readings.{key}", gettext("Outside the sensor's range %(low)s to %(high)s.", low=low, high=high)
+            return f"readings.{key}", lazy_gettext(
+                "Outside the sensor's range %(low)s to %(high)s.", low=low, high=high
+            )
         readings[sensor] = number
     record = Record(ts=ts, readings=readings)
     for name, low, high in _BOUNDED:
@@ -143,19 +145,19 @@ def _check(raw, sensor_ranges, now, earliest=EARLIEST) -> Record | tuple[str, st
             try:
                 number = _number(reported)
             except ValueError:
-                return name, gettext("Not a valid number.")
+                return name, lazy_gettext("Not a valid number.")
             if not low <= number <= high:
-                return name, gettext("Must be between %(min)s and %(max)s.", min=low, max=high)
+                return name, lazy_gettext("Must be between %(min)s and %(max)s.", min=low, max=high)
             setattr(record, name, number)
     location = raw.get("location")
     if location is not None:
         try:
             lat, lng = _number(location["lat"]), _number(location["lng"])
         except (ValueError, KeyError, TypeError):
-            return "location", gettext("Not a valid position.")
+            return "location", lazy_gettext("Not a valid position.")
         if not (-90 <= lat <= 90 and -180 <= lng <= 180):
-            return "location", gettext("Not a valid position.")
+            return "location", lazy_gettext("Not a valid position.")
         record.lat, record.lng = lat, lng
     if not readings and record.battery is None and record.signal is None and record.lat is None:
-        return "readings", gettext("The record carries no data.")
+        return "readings", lazy_gettext("The record carries no data.")
     return record

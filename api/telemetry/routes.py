@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from flask import request
+from flask import current_app, request
 from flask.views import MethodView
 from flask_babel import gettext
 from sqlalchemy import select
@@ -12,10 +12,18 @@ from api.device.models import CommandStatus, DeviceCommand
 from api.device.schemas import CommandAckSchema, CommandSchema, DeviceIdQuerySchema
 from api.device.services import acknowledge_command, owned_device, visible_sensors
 from api.extensions.db import db, utcnow
+from api.extensions.group_commit import GroupCommit
 from api.extensions.i18n import caller_zone
 from api.extensions.smorest import ApiError, Blueprint, ErrorEnvelopeSchema
 from api.telemetry import device_auth, queries
-from api.telemetry.ingest import DeviceRefusedError, ingest
+from api.telemetry.ingest import (
+    DeviceRefusedError,
+    DeviceUpload,
+    ForeignUploadError,
+    IngestResult,
+    UnknownDeviceError,
+    ingest_uploads,
+)
 from api.telemetry.schemas import (
     ChartQuerySchema,
     ChartSchema,
@@ -41,8 +49,26 @@ DEVICE_HEADERS = {
 def calling_device():
     device = device_auth.authenticate(request.headers.get("X-Device-Id"), request.headers.get("X-Device-Key"))
     if device is None:
-        raise ApiError(gettext("Unknown device or wrong device credential."), code=401, http_status=401)
+        raise _unknown_device()
     return device
+
+
+def _unknown_device() -> ApiError:
+    return ApiError(gettext("Unknown device or wrong device credential."), code=401, http_status=401)
+
+
+def _ingest_group(uploads: list[DeviceUpload]) -> list[IngestResult | Exception]:
+    try:
+        return ingest_uploads(uploads)
+    except Exception:
+        db.session.rollback()  # the group is then done upload by upload, on this session
+        raise
+
+
+@blp.record_once
+def _start_upload_group(state) -> None:
+    # Per app and process: uploads arriving together are authenticated and stored in one transaction.
+    state.app.extensions["telemetry.uploads"] = GroupCommit(_ingest_group, key=lambda upload: upload.device_guid)
 
 
 @blp.route("/DeviceData/upload")
@@ -55,14 +81,18 @@ class Upload(MethodView):
     @blp.alt_response(403, schema=ErrorEnvelopeSchema, description="Another device's GUID, or device refused")
     def post(self, payload):
         """Device upload (HTTP batch). Answers after the batch is committed; re-sent readings are
-        counted as duplicates; bad records are listed with their reason, good ones kept."""
-        device = calling_device()
-        if payload["guid"] != device.guid:
+        counted as duplicates; bad records are listed with their reason, good ones kept. Uploads
+        that arrive together are committed together (a group commit), each answered with its own result."""
+        upload = DeviceUpload(
+            request.headers.get("X-Device-Id"), request.headers.get("X-Device-Key"), payload["guid"], payload["records"]
+        )
+        result = current_app.extensions["telemetry.uploads"].submit(upload)
+        if isinstance(result, UnknownDeviceError):
+            raise _unknown_device()
+        if isinstance(result, ForeignUploadError):
             raise ApiError(gettext("A device may only upload its own data."), code=403, http_status=403)
-        try:
-            result = ingest(device, payload["records"])
-        except DeviceRefusedError as exc:
-            raise ApiError(exc.reason, code=3004, http_status=403) from exc
+        if isinstance(result, DeviceRefusedError):
+            raise ApiError(str(result.reason), code=3004, http_status=403) from result
         if result.rejected and not result.kept:
             # Nothing of the batch was kept: a non-zero code says so, the reasons are in data.
             msg = gettext("The batch was refused: no record could be stored.")

@@ -1,0 +1,118 @@
+"""Group commit: concurrent callers' small units of work done together, in one transaction.
+
+A one-record HTTP upload costs a handful of statements and a commit, whatever its size; PostgreSQL
+and SQLAlchemy spend most of its CPU on them. The uploads that arrive while a transaction runs wait
+for it, then go together in the next one (leader / followers): the first caller with nobody leading
+does the work of everyone queued, in its own thread and request, and hands the lead to the next
+caller queued, if any. Every caller still answers only after its own work has committed. An idle
+server adds no wait (a lone caller leads at once); a busy one amortizes each transaction over the
+callers that arrived during the previous one.
+
+A group holds at most one item per `key` (a device's uploads go one per transaction, in order: the
+others wait for the next group). `run_group(items)` returns one outcome per item, in order. If it
+raises, every item of the group is done alone, so a failing item costs only itself: its caller gets
+the exception, raised in its own thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+Item = TypeVar("Item")
+
+
+@dataclass
+class _Waiter(Generic[Item]):
+    item: Item
+    done: threading.Event = field(default_factory=threading.Event)
+    leads: bool = False  # set with `done` when the lead is handed to this caller
+    finished: bool = False
+    outcome: Any = None
+    error: BaseException | None = None
+
+    def result(self) -> Any:
+        if self.error is not None:
+            raise self.error
+        return self.outcome
+
+
+class GroupCommit(Generic[Item]):
+    def __init__(
+        self, run_group: Callable[[list[Item]], list[Any]], key: Callable[[Item], object], max_group: int = 200
+    ):
+        self._run_group = run_group
+        self._key = key
+        self._max_group = max_group
+        self._lock = threading.Lock()
+        self._queue: list[_Waiter[Item]] = []
+        self._leading = False  # a caller is doing a group; the queue waits for it
+        self.groups = 0  # groups done (for tests and operators)
+
+    def queued(self) -> int:
+        """Callers waiting for a group (not counting the group being done)."""
+        with self._lock:
+            return len(self._queue)
+
+    def submit(self, item: Item) -> Any:
+        waiter = _Waiter(item)
+        with self._lock:
+            self._queue.append(waiter)
+            leads = not self._leading
+            self._leading = True
+        if not leads:
+            waiter.done.wait()
+            if not waiter.leads:
+                return waiter.result()
+        self._lead()
+        return waiter.result()
+
+    def _lead(self) -> None:
+        """Do the queue's head group (this caller is its first item), then hand on the lead."""
+        with self._lock:
+            group, later, keys = [], [], set()
+            for waiter in self._queue:
+                key = self._key(waiter.item)
+                if key in keys or len(group) >= self._max_group:
+                    later.append(waiter)
+                else:
+                    keys.add(key)
+                    group.append(waiter)
+            self._queue = later
+        try:
+            self._do(group)
+        finally:
+            with self._lock:
+                successor = self._queue[0] if self._queue else None
+                self._leading = successor is not None
+            for waiter in group:
+                if not waiter.finished:  # the leader's thread was stopped mid-group
+                    waiter.error = RuntimeError("the group's leader stopped")
+                    waiter.finished = True
+                waiter.done.set()
+            if successor is not None:
+                successor.leads = True
+                successor.done.set()
+
+    def _do(self, group: list[_Waiter[Item]]) -> None:
+        self.groups += 1
+        try:
+            outcomes = self._run_group([waiter.item for waiter in group])
+        except Exception as exc:
+            if len(group) == 1:
+                group[0].error, group[0].finished = exc, True
+                return
+            for waiter in group:
+                self._do_alone(waiter)
+            return
+        for waiter, outcome in zip(group, outcomes, strict=True):
+            waiter.outcome, waiter.finished = outcome, True
+
+    def _do_alone(self, waiter: _Waiter[Item]) -> None:
+        try:
+            [waiter.outcome] = self._run_group([waiter.item])
+        except Exception as exc:
+            waiter.error = exc
+        waiter.finished = True

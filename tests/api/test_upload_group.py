@@ -1,0 +1,112 @@
+"""HTTP uploads that arrive together are authenticated and stored in one transaction (a group
+commit, api/telemetry/routes.py), each answered with its own outcome in its own language."""
+
+from __future__ import annotations
+
+import threading
+
+from api.extensions.group_commit import GroupCommit
+from api.telemetry import ingest as ingest_module
+from api.telemetry import routes
+from tests.api.device_helpers import DEVICE, add, guids, minutes_ago, owner
+from tests.api.group_helpers import HeldGroups, wait_for
+from tests.api.test_telemetry import stored
+
+__all__ = ["guids", "owner"]
+
+
+def post_upload(client, header_guid, key, body_guid, records):
+    return client.post(
+        f"{DEVICE}/DeviceData/upload",
+        json={"guid": body_guid, "records": records},
+        headers={"X-Device-Id": header_guid, "X-Device-Key": key},
+    )
+
+
+def test_uploads_arriving_together_are_stored_together_and_answered_each_in_its_language(
+    app, client, make_client, owner, guids
+):
+    th_a, th_b, cold, junjia = guids["th_a"], guids["th_b"], guids["cold_room"], guids["junjia_th"]
+    ids = {name: add(client, owner, guids[name][0], name=name) for name in ("th_a", "th_b", "cold_room")}
+    held = HeldGroups(routes._ingest_group)
+    app.extensions["telemetry.uploads"] = GroupCommit(held, key=lambda upload: upload.device_guid)
+    chinese, english = make_client(lang="zh-CN"), make_client(lang="en-US")
+    good = {"readings": {"1": 4.0, "2": 50}}
+    unknown_sensor = {"ts": minutes_ago(3), "readings": {"77": 1.0}}
+    calls = [  # (client, header guid, key, body guid, records), in the order they arrive
+        (english, th_a[0], th_a[1], th_a[0], [{"ts": minutes_ago(5), **good}]),
+        (chinese, th_b[0], th_b[1], th_b[0], [{"ts": minutes_ago(4), **good}, unknown_sensor]),
+        (english, cold[0], cold[1], cold[0], [unknown_sensor, {"ts": minutes_ago(4), "readings": {"1": 2.0}}]),
+        (english, th_a[0], th_a[1], th_a[0], [{"ts": minutes_ago(2), **good}]),  # th_a's second
+        (english, junjia[0], "not-its-key", junjia[0], [{"ts": minutes_ago(2), **good}]),
+        (english, junjia[0], junjia[1], th_b[0], [{"ts": minutes_ago(1), **good}]),  # junjia's 2nd: next group
+    ]
+    answers: dict[int, object] = {}
+    threads = []
+    for index, (caller, header_guid, key, body_guid, records) in enumerate(calls):
+        queued = app.extensions["telemetry.uploads"].queued()
+        thread = threading.Thread(
+            target=lambda i=index, c=caller, a=(header_guid, key, body_guid, records): answers.__setitem__(
+                i, post_upload(c, *a)
+            )
+        )
+        thread.start()
+        threads.append(thread)
+        if index == 0:
+            assert held.first_running.wait(10)
+        else:
+            wait_for(lambda queued=queued: app.extensions["telemetry.uploads"].queued() == queued + 1)
+    held.release.set()
+    for thread in threads:
+        thread.join(30)
+
+    groups = [[upload.device_guid for upload in group] for group in held.groups]
+    assert groups == [[th_a[0]], [th_b[0], cold[0], th_a[0], junjia[0]], [junjia[0]]]
+    bodies = [answers[index].get_json() for index in range(len(calls))]
+    statuses = [answers[index].status_code for index in range(len(calls))]
+    assert statuses == [200, 200, 200, 200, 401, 403], bodies
+    assert [body["data"]["accepted"] for body in bodies[:4]] == [2, 2, 1, 2], bodies
+    [chinese_reason] = [r["reason"] for r in bodies[1]["data"]["rejected"]]
+    [english_reason] = [r["reason"] for r in bodies[2]["data"]["rejected"]]
+    assert english_reason == "This device has no sensor 77."
+    assert chinese_reason != english_reason and "77" in chinese_reason  # rendered in the caller's language
+    assert bodies[4]["msg"] == "Unknown device or wrong device credential."
+    assert bodies[5]["msg"] == "A device may only upload its own data."
+    assert [stored(app, ids[name]) for name in ("th_a", "th_b", "cold_room")] == [4, 2, 1]
+
+
+def test_a_failing_upload_costs_only_itself(app, client, owner, guids, monkeypatch):
+    """A group that fails is done upload by upload: the others are stored, the failing one answers 500."""
+    th_a, th_b = guids["th_a"], guids["th_b"]
+    ids = {name: add(client, owner, guids[name][0], name=name) for name in ("th_a", "th_b")}
+    failing = ids["th_b"]
+
+    def fail_for_th_b(device, records):
+        if device.id == failing:
+            raise RuntimeError("a handler failed for this device")
+
+    monkeypatch.setattr(ingest_module, "READING_HANDLERS", [*ingest_module.READING_HANDLERS, fail_for_th_b])
+    held = HeldGroups(routes._ingest_group)
+    app.extensions["telemetry.uploads"] = GroupCommit(held, key=lambda upload: upload.device_guid)
+    answers: dict[str, object] = {}
+
+    def send(name, guid, key, minutes):
+        answers[name] = post_upload(client, guid, key, guid, [{"ts": minutes_ago(minutes), "readings": {"1": 3.0}}])
+
+    lead = threading.Thread(target=send, args=("lead", *th_a, 6))
+    lead.start()
+    assert held.first_running.wait(10)
+    others = [threading.Thread(target=send, args=("th_b", *th_b, 5))]
+    others[0].start()
+    wait_for(lambda: app.extensions["telemetry.uploads"].queued() == 1)
+    others.append(threading.Thread(target=send, args=("th_a", *th_a, 4)))
+    # th_a's second upload queues behind the lead's group with th_b's: a group of two that fails
+    others[1].start()
+    wait_for(lambda: app.extensions["telemetry.uploads"].queued() == 2)
+    held.release.set()
+    for thread in [lead, *others]:
+        thread.join(30)
+    assert len(held.groups) == 4  # the lead's, the failing pair, then each of the pair alone
+    assert answers["lead"].status_code == 200 and answers["th_a"].status_code == 200
+    assert answers["th_b"].status_code == 500
+    assert stored(app, ids["th_a"]) == 2 and stored(app, ids["th_b"]) == 0
