@@ -21,7 +21,8 @@ from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import DateTime, Enum, MetaData, Select, any_, bindparam, cast, event, func, select
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError, PendingRollbackError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, registry
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import TypeDecorator
@@ -142,6 +143,14 @@ db = SQLAlchemy(model_class=Model)
 migrate = Migrate(
     compare_type=True, render_as_batch=True, render_item=render_migration_type, include_name=include_in_migrations
 )
+
+
+def database_away(exc: Exception) -> bool:
+    """The database could not be reached (a crash, a restart, a full pool): the same work succeeds
+    later (an MQTT redelivery), not sooner in smaller pieces."""
+    if isinstance(exc, OperationalError | InterfaceError | PendingRollbackError | PoolTimeoutError):
+        return True
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
 
 
 def one_of(column, values) -> ColumnElement[bool]:

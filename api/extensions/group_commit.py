@@ -11,7 +11,11 @@ callers that arrived during the previous one.
 A group holds at most one item per `key` (a device's uploads go one per transaction, in order: the
 others wait for the next group). `run_group(items)` returns one outcome per item, in order. If it
 raises, every item of the group is done alone, so a failing item costs only itself: its caller gets
-the exception, raised in its own thread.
+the exception, raised in its own thread (unless `alone_after(exc)` says the items would fail alike
+alone, a database gone: then every caller gets it at once).
+
+A caller about to wait calls `before_wait()` first: a waiting request must hold no pooled database
+connection, or the leader could wait for one that waits for it.
 """
 
 from __future__ import annotations
@@ -41,10 +45,18 @@ class _Waiter(Generic[Item]):
 
 class GroupCommit(Generic[Item]):
     def __init__(
-        self, run_group: Callable[[list[Item]], list[Any]], key: Callable[[Item], object], max_group: int = 200
+        self,
+        run_group: Callable[[list[Item]], list[Any]],
+        key: Callable[[Item], object],
+        *,
+        before_wait: Callable[[], None] = lambda: None,
+        alone_after: Callable[[Exception], bool] = lambda exc: True,
+        max_group: int = 200,
     ):
         self._run_group = run_group
         self._key = key
+        self._before_wait = before_wait
+        self._alone_after = alone_after
         self._max_group = max_group
         self._lock = threading.Lock()
         self._queue: list[_Waiter[Item]] = []
@@ -58,10 +70,16 @@ class GroupCommit(Generic[Item]):
 
     def submit(self, item: Item) -> Any:
         waiter = _Waiter(item)
-        with self._lock:
-            self._queue.append(waiter)
-            leads = not self._leading
-            self._leading = True
+        released = False
+        while True:
+            with self._lock:
+                leads = not self._leading
+                if leads or released:  # a caller queues only once it holds nothing the leader may need
+                    self._queue.append(waiter)
+                    self._leading = True
+                    break
+            self._before_wait()
+            released = True
         if not leads:
             waiter.done.wait()
             if not waiter.leads:
@@ -101,8 +119,9 @@ class GroupCommit(Generic[Item]):
         try:
             outcomes = self._run_group([waiter.item for waiter in group])
         except Exception as exc:
-            if len(group) == 1:
-                group[0].error, group[0].finished = exc, True
+            if len(group) == 1 or not self._alone_after(exc):
+                for waiter in group:
+                    waiter.error, waiter.finished = exc, True
                 return
             for waiter in group:
                 self._do_alone(waiter)

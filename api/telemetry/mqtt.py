@@ -21,14 +21,13 @@ from queue import Empty, SimpleQueue
 
 import paho.mqtt.client as mqtt
 from flask import Flask
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, PendingRollbackError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from sqlalchemy.exc import DBAPIError
 
 from api.device.guids import well_formed
 from api.device.services import acknowledge_command
 from api.extensions import jsonlimits
 from api.extensions.bounds import INT_MAX
-from api.extensions.db import db
+from api.extensions.db import database_away, db
 from api.extensions.heap import freeze_startup_heap
 from api.extensions.mqtt import new_client
 from api.telemetry import device_auth
@@ -46,13 +45,6 @@ ACKS = "devices/+/acks"
 def _drop(topic: str, reason: str, detail: str = "") -> None:
     dropped[reason] += 1
     log.warning("MQTT %r: dropped (%s%s)", topic, reason, f": {detail}" if detail else "")
-
-
-def _database_away(exc: Exception) -> bool:
-    """The database could not be reached (a crash, a restart, a full pool): worth a redelivery."""
-    if isinstance(exc, OperationalError | InterfaceError | PendingRollbackError | PoolTimeoutError):
-        return True
-    return isinstance(exc, DBAPIError) and exc.connection_invalidated
 
 
 def _decode(topic: str, payload: bytes) -> tuple[str, str, dict] | None:
@@ -256,7 +248,7 @@ class Ingestor:
                     db.session.rollback()
                 except Exception:  # the connection is gone with the database; the pool replaces it
                     log.warning("MQTT: rollback failed", exc_info=True)
-                if _database_away(exc):
+                if database_away(exc):
                     # Not acknowledged: the broker redelivers it after a reconnect.
                     log.exception("MQTT %r: ingestion failed, left for redelivery", message.topic)
                     return False

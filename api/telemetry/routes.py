@@ -11,7 +11,7 @@ from api.access.reach import require_block, visible_values
 from api.device.models import CommandStatus, DeviceCommand
 from api.device.schemas import CommandAckSchema, CommandSchema, DeviceIdQuerySchema
 from api.device.services import acknowledge_command, owned_device, visible_sensors
-from api.extensions.db import db, utcnow
+from api.extensions.db import database_away, db, utcnow
 from api.extensions.group_commit import GroupCommit
 from api.extensions.i18n import caller_zone
 from api.extensions.smorest import ApiError, Blueprint, ErrorEnvelopeSchema
@@ -68,7 +68,18 @@ def _ingest_group(uploads: list[DeviceUpload]) -> list[IngestResult | Exception]
 @blp.record_once
 def _start_upload_group(state) -> None:
     # Per app and process: uploads arriving together are authenticated and stored in one transaction.
-    state.app.extensions["telemetry.uploads"] = GroupCommit(_ingest_group, key=lambda upload: upload.device_guid)
+    state.app.extensions["telemetry.uploads"] = upload_group(_ingest_group)
+
+
+def upload_group(run_group) -> GroupCommit:
+    """One device's uploads one per group; a waiting upload gives its pooled connection back; a group
+    that lost the database is not retried upload by upload."""
+    return GroupCommit(
+        run_group,
+        key=lambda upload: upload.device_guid,
+        before_wait=db.session.close,
+        alone_after=lambda exc: not database_away(exc),
+    )
 
 
 @blp.route("/DeviceData/upload")

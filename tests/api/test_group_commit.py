@@ -103,3 +103,34 @@ def test_many_callers_each_get_their_own_outcome():
         thread.join(10)
     assert results == {n: n + 1000 for n in range(callers)}
     assert commit.queued() == 0
+
+
+def test_only_the_callers_that_wait_call_before_wait():
+    held = HeldGroups()
+    waited = []
+    commit = GroupCommit(held, key=lambda item: item, before_wait=lambda: waited.append(threading.current_thread()))
+    _results, _errors, threads = call_in_order(commit, held, ["lead", "a", "b"])
+    held.release.set()
+    for thread in threads:
+        thread.join(10)
+    assert len(waited) == 2 and threads[0] not in waited and set(waited) == set(threads[1:])
+
+
+def test_a_group_that_would_fail_alike_alone_fails_every_caller_at_once():
+    class DatabaseGone(Exception):
+        pass
+
+    def run_group(items):
+        if len(held.groups) > 1:
+            raise DatabaseGone()
+        return [("done", item) for item in items]
+
+    held = HeldGroups(run_group)
+    commit = GroupCommit(held, key=lambda item: item, alone_after=lambda exc: not isinstance(exc, DatabaseGone))
+    results, errors, threads = call_in_order(commit, held, ["lead", "a", "b"])
+    held.release.set()
+    for thread in threads:
+        thread.join(10)
+    assert held.groups == [["lead"], ["a", "b"]]  # not retried one by one
+    assert results == {"lead": ("done", "lead")}
+    assert set(errors) == {"a", "b"} and all(isinstance(exc, DatabaseGone) for exc in errors.values())

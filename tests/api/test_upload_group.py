@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import threading
 
-from api.extensions.group_commit import GroupCommit
+from sqlalchemy import event
+
+from api.extensions.db import db
+from api.extensions.snapshots import clear_all
 from api.telemetry import ingest as ingest_module
 from api.telemetry import routes
 from tests.api.device_helpers import DEVICE, add, guids, minutes_ago, owner
@@ -29,7 +32,7 @@ def test_uploads_arriving_together_are_stored_together_and_answered_each_in_its_
     th_a, th_b, cold, junjia = guids["th_a"], guids["th_b"], guids["cold_room"], guids["junjia_th"]
     ids = {name: add(client, owner, guids[name][0], name=name) for name in ("th_a", "th_b", "cold_room")}
     held = HeldGroups(routes._ingest_group)
-    app.extensions["telemetry.uploads"] = GroupCommit(held, key=lambda upload: upload.device_guid)
+    app.extensions["telemetry.uploads"] = routes.upload_group(held)
     chinese, english = make_client(lang="zh-CN"), make_client(lang="en-US")
     good = {"readings": {"1": 4.0, "2": 50}}
     unknown_sensor = {"ts": minutes_ago(3), "readings": {"77": 1.0}}
@@ -87,7 +90,7 @@ def test_a_failing_upload_costs_only_itself(app, client, owner, guids, monkeypat
 
     monkeypatch.setattr(ingest_module, "READING_HANDLERS", [*ingest_module.READING_HANDLERS, fail_for_th_b])
     held = HeldGroups(routes._ingest_group)
-    app.extensions["telemetry.uploads"] = GroupCommit(held, key=lambda upload: upload.device_guid)
+    app.extensions["telemetry.uploads"] = routes.upload_group(held)
     answers: dict[str, object] = {}
 
     def send(name, guid, key, minutes):
@@ -110,3 +113,44 @@ def test_a_failing_upload_costs_only_itself(app, client, owner, guids, monkeypat
     assert answers["lead"].status_code == 200 and answers["th_a"].status_code == 200
     assert answers["th_b"].status_code == 500
     assert stored(app, ids["th_a"]) == 2 and stored(app, ids["th_b"]) == 0
+
+
+def test_a_waiting_upload_holds_no_pooled_connection(app, client, owner, guids):
+    """Followers give their connection back before waiting: else, with more waiting requests than the
+    pool has connections, the leader would wait for a connection held by a request waiting for it."""
+    names = ("th_a", "th_b", "cold_room")
+    for name in names:
+        add(client, owner, guids[name][0], name=name)
+    held = HeldGroups(routes._ingest_group)
+    app.extensions["telemetry.uploads"] = routes.upload_group(held)
+    with app.app_context():
+        engine = db.engine
+    checkouts = []
+
+    def checked_out(*_args) -> None:
+        checkouts.append(threading.current_thread())
+
+    event.listen(engine.pool, "checkout", checked_out)
+    held_before = engine.pool.checkedout()
+    threads = []
+    try:
+        for index, name in enumerate(names):
+            guid, key = guids[name]
+            clear_all()  # each request loads its site's platform: it checks out a connection first
+            queued = app.extensions["telemetry.uploads"].queued()
+            record = [{"ts": minutes_ago(5), "readings": {"1": 4.0}}]
+            thread = threading.Thread(target=post_upload, args=(client, guid, key, guid, record))
+            thread.start()
+            threads.append(thread)
+            if index == 0:
+                assert held.first_running.wait(10)
+            else:
+                wait_for(lambda queued=queued: app.extensions["telemetry.uploads"].queued() == queued + 1)
+        waiting = set(threads[1:])
+        assert waiting <= set(checkouts)  # the followers did hold a connection before they queued
+        assert engine.pool.checkedout() == held_before + 1  # the leader's only
+    finally:
+        held.release.set()
+        for thread in threads:
+            thread.join(30)
+        event.remove(engine.pool, "checkout", checked_out)
