@@ -117,20 +117,20 @@ def test_only_the_callers_that_wait_call_before_wait():
 
 
 def test_a_group_that_would_fail_alike_alone_fails_every_caller_at_once():
-    class DatabaseGone(Exception):
+    class DatabaseGoneError(Exception):
         pass
 
     def run_group(items):
         if len(held.groups) > 1:
-            raise DatabaseGone()
+            raise DatabaseGoneError()
         return [("done", item) for item in items]
 
     held = HeldGroups(run_group)
-    commit = GroupCommit(held, key=lambda item: item, alone_after=lambda exc: not isinstance(exc, DatabaseGone))
+    commit = GroupCommit(held, key=lambda item: item, alone_after=lambda exc: not isinstance(exc, DatabaseGoneError))
     results, errors, threads = call_in_order(commit, held, ["lead", "a", "b"])
     held.release.set()
     for thread in threads:
         thread.join(10)
     assert held.groups == [["lead"], ["a", "b"]]  # not retried one by one
     assert results == {"lead": ("done", "lead")}
-    assert set(errors) == {"a", "b"} and all(isinstance(exc, DatabaseGone) for exc in errors.values())
+    assert set(errors) == {"a", "b"} and all(isinstance(exc, DatabaseGoneError) for exc in errors.values())
