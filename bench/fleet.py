@@ -85,8 +85,9 @@ HTTP_SECONDS = float(os.environ.get("BENCH_HTTP_S", "30"))
 SOAK_SECONDS = float(os.environ.get("BENCH_SOAK_S", "120"))
 SOAK_RATE = float(os.environ.get("BENCH_SOAK_RATE", "500"))
 SWEEP_SIZES = tuple(int(n) for n in os.environ.get("BENCH_SWEEP_SIZES", "10000,100000").split(","))
-GUNICORN_WORKERS = os.environ.get("BENCH_GUNICORN_WORKERS", "2")
-GUNICORN_THREADS = os.environ.get("BENCH_GUNICORN_THREADS", "4")
+# gunicorn.conf.py's workers and threads unless these say otherwise.
+GUNICORN_WORKERS = os.environ.get("BENCH_GUNICORN_WORKERS")
+GUNICORN_THREADS = os.environ.get("BENCH_GUNICORN_THREADS")
 DEVICE_KEY = "bench-fleet-device-key"
 PASSWORD = "Bench#2026"
 TYPE_CODE = 0x8003  # a 4-probe controller
@@ -223,8 +224,9 @@ class Subscribers:
 class Gunicorn:
     def __init__(self, mqtt_url: str, app: str = "bench._load_app:app"):
         self.port = free_port()
-        command = [str(BIN / "gunicorn"), "-w", GUNICORN_WORKERS, "--threads", GUNICORN_THREADS]
-        command += ["--keep-alive", "30", "--backlog", "2048", "-b", f"127.0.0.1:{self.port}", app]
+        command = [str(BIN / "gunicorn"), "--backlog", "2048", "-b", f"127.0.0.1:{self.port}", app]
+        command += ["-w", GUNICORN_WORKERS] if GUNICORN_WORKERS else []
+        command += ["--threads", GUNICORN_THREADS] if GUNICORN_THREADS else []
         self.process = subprocess.Popen(  # noqa: S603 - our own gunicorn
             command, cwd=ROOT, env=server_env(mqtt_url), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
