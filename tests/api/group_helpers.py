@@ -29,3 +29,26 @@ class HeldGroups:
             self.first_running.set()
             assert self.release.wait(10)
         return self.run_group(items)
+
+
+def start_in_order(commit, held: HeldGroups, calls: list) -> list[threading.Thread]:
+    """Each call in its own thread, in order: the first leads (its group held by `held`), each next
+    one starts once the one before has queued behind it. Returns the started threads."""
+    threads = []
+    for call in calls:
+        queued = commit.queued()
+        thread = threading.Thread(target=call)
+        thread.start()
+        threads.append(thread)
+        if len(threads) == 1:
+            assert held.first_running.wait(10)
+        else:
+            wait_for(lambda queued=queued: commit.queued() == queued + 1)
+    return threads
+
+
+def finish(held: HeldGroups, threads: list[threading.Thread]) -> None:
+    """Release the held group and wait for every caller."""
+    held.release.set()
+    for thread in threads:
+        thread.join(30)

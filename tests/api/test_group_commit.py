@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 from api.extensions.group_commit import GroupCommit
-from tests.api.group_helpers import HeldGroups, wait_for
+from tests.api.group_helpers import HeldGroups, finish, start_in_order
 
 
 def call_in_order(commit: GroupCommit, held: HeldGroups, items: list) -> tuple[dict, dict, list[threading.Thread]]:
@@ -20,16 +20,7 @@ def call_in_order(commit: GroupCommit, held: HeldGroups, items: list) -> tuple[d
         except Exception as exc:
             errors[item] = exc
 
-    threads = []
-    for item in items:
-        thread = threading.Thread(target=call, args=(item,))
-        queued = commit.queued()
-        thread.start()
-        threads.append(thread)
-        if len(threads) == 1:
-            assert held.first_running.wait(10)
-        else:
-            wait_for(lambda queued=queued: commit.queued() == queued + 1)
+    threads = start_in_order(commit, held, [lambda item=item: call(item) for item in items])
     return results, errors, threads
 
 
@@ -45,9 +36,7 @@ def test_callers_arriving_during_a_group_go_together_in_the_next_one():
     held = HeldGroups()
     commit = GroupCommit(held, key=lambda item: item)
     results, errors, threads = call_in_order(commit, held, ["lead", "a", "b", "c", "d"])
-    held.release.set()
-    for thread in threads:
-        thread.join(10)
+    finish(held, threads)
     assert held.groups == [["lead"], ["a", "b", "c", "d"]]
     assert results == {item: ("done", item) for item in ["lead", "a", "b", "c", "d"]}
     assert not errors and commit.queued() == 0
@@ -58,9 +47,7 @@ def test_a_group_holds_one_item_per_key_and_keeps_their_order():
     commit = GroupCommit(held, key=lambda item: item[0])
     items = [("x", 0), ("a", 1), ("a", 2), ("b", 3), ("a", 4)]
     results, _errors, threads = call_in_order(commit, held, items)
-    held.release.set()
-    for thread in threads:
-        thread.join(10)
+    finish(held, threads)
     assert held.groups == [[("x", 0)], [("a", 1), ("b", 3)], [("a", 2)], [("a", 4)]]
     assert set(results) == set(items)
 
@@ -74,9 +61,7 @@ def test_a_failing_group_is_done_item_by_item_and_only_the_failing_caller_gets_t
     held = HeldGroups(lambda items: [answer(item) for item in items])
     commit = GroupCommit(held, key=lambda item: item)
     results, errors, threads = call_in_order(commit, held, ["lead", "a", "bad", "b"])
-    held.release.set()
-    for thread in threads:
-        thread.join(10)
+    finish(held, threads)
     assert held.groups == [["lead"], ["a", "bad", "b"], ["a"], ["bad"], ["b"]]
     assert results == {item: ("done", item) for item in ["lead", "a", "b"]}
     assert isinstance(errors["bad"], ValueError) and set(errors) == {"bad"}
@@ -86,9 +71,7 @@ def test_the_largest_group_is_capped():
     held = HeldGroups()
     commit = GroupCommit(held, key=lambda item: item, max_group=2)
     _results, _errors, threads = call_in_order(commit, held, ["lead", "a", "b", "c"])
-    held.release.set()
-    for thread in threads:
-        thread.join(10)
+    finish(held, threads)
     assert held.groups == [["lead"], ["a", "b"], ["c"]]
 
 
@@ -110,9 +93,7 @@ def test_only_the_callers_that_wait_call_before_wait():
     waited = []
     commit = GroupCommit(held, key=lambda item: item, before_wait=lambda: waited.append(threading.current_thread()))
     _results, _errors, threads = call_in_order(commit, held, ["lead", "a", "b"])
-    held.release.set()
-    for thread in threads:
-        thread.join(10)
+    finish(held, threads)
     assert len(waited) == 2 and threads[0] not in waited and set(waited) == set(threads[1:])
 
 
@@ -128,9 +109,7 @@ def test_a_group_that_would_fail_alike_alone_fails_every_caller_at_once():
     held = HeldGroups(run_group)
     commit = GroupCommit(held, key=lambda item: item, alone_after=lambda exc: not isinstance(exc, DatabaseGoneError))
     results, errors, threads = call_in_order(commit, held, ["lead", "a", "b"])
-    held.release.set()
-    for thread in threads:
-        thread.join(10)
+    finish(held, threads)
     assert held.groups == [["lead"], ["a", "b"]]  # not retried one by one
     assert results == {"lead": ("done", "lead")}
     assert set(errors) == {"a", "b"} and all(isinstance(exc, DatabaseGoneError) for exc in errors.values())

@@ -12,7 +12,7 @@ from api.extensions.snapshots import clear_all
 from api.telemetry import ingest as ingest_module
 from api.telemetry import routes
 from tests.api.device_helpers import DEVICE, add, guids, minutes_ago, owner
-from tests.api.group_helpers import HeldGroups, wait_for
+from tests.api.group_helpers import HeldGroups, finish, start_in_order
 from tests.api.test_telemetry import stored
 
 __all__ = ["guids", "owner"]
@@ -45,23 +45,8 @@ def test_uploads_arriving_together_are_stored_together_and_answered_each_in_its_
         (english, junjia[0], junjia[1], th_b[0], [{"ts": minutes_ago(1), **good}]),  # junjia's 2nd: next group
     ]
     answers: dict[int, object] = {}
-    threads = []
-    for index, (caller, header_guid, key, body_guid, records) in enumerate(calls):
-        queued = app.extensions["telemetry.uploads"].queued()
-        thread = threading.Thread(
-            target=lambda i=index, c=caller, a=(header_guid, key, body_guid, records): answers.__setitem__(
-                i, post_upload(c, *a)
-            )
-        )
-        thread.start()
-        threads.append(thread)
-        if index == 0:
-            assert held.first_running.wait(10)
-        else:
-            wait_for(lambda queued=queued: app.extensions["telemetry.uploads"].queued() == queued + 1)
-    held.release.set()
-    for thread in threads:
-        thread.join(30)
+    uploads = [lambda i=i, call=call: answers.__setitem__(i, post_upload(*call)) for i, call in enumerate(calls)]
+    finish(held, start_in_order(app.extensions["telemetry.uploads"], held, uploads))
 
     groups = [[upload.device_guid for upload in group] for group in held.groups]
     assert groups == [[th_a[0]], [th_b[0], cold[0], th_a[0], junjia[0]], [junjia[0]]]
@@ -96,19 +81,13 @@ def test_a_failing_upload_costs_only_itself(app, client, owner, guids, monkeypat
     def send(name, guid, key, minutes):
         answers[name] = post_upload(client, guid, key, guid, [{"ts": minutes_ago(minutes), "readings": {"1": 3.0}}])
 
-    lead = threading.Thread(target=send, args=("lead", *th_a, 6))
-    lead.start()
-    assert held.first_running.wait(10)
-    others = [threading.Thread(target=send, args=("th_b", *th_b, 5))]
-    others[0].start()
-    wait_for(lambda: app.extensions["telemetry.uploads"].queued() == 1)
-    others.append(threading.Thread(target=send, args=("th_a", *th_a, 4)))
     # th_a's second upload queues behind the lead's group with th_b's: a group of two that fails
-    others[1].start()
-    wait_for(lambda: app.extensions["telemetry.uploads"].queued() == 2)
-    held.release.set()
-    for thread in [lead, *others]:
-        thread.join(30)
+    uploads = [
+        lambda: send("lead", *th_a, 6),
+        lambda: send("th_b", *th_b, 5),
+        lambda: send("th_a", *th_a, 4),
+    ]
+    finish(held, start_in_order(app.extensions["telemetry.uploads"], held, uploads))
     assert len(held.groups) == 4  # the lead's, the failing pair, then each of the pair alone
     assert answers["lead"].status_code == 200 and answers["th_a"].status_code == 200
     assert answers["th_b"].status_code == 500
@@ -132,25 +111,22 @@ def test_a_waiting_upload_holds_no_pooled_connection(app, client, owner, guids):
 
     event.listen(engine.pool, "checkout", checked_out)
     held_before = engine.pool.checkedout()
+
+    def upload(name) -> None:
+        guid, key = guids[name]
+        post_upload(client, guid, key, guid, [{"ts": minutes_ago(5), "readings": {"1": 4.0}}])
+
+    def fresh_site_then_upload(name) -> None:
+        clear_all()  # the request loads its site's platform: it checks out a connection first
+        upload(name)
+
     threads = []
     try:
-        for index, name in enumerate(names):
-            guid, key = guids[name]
-            clear_all()  # each request loads its site's platform: it checks out a connection first
-            queued = app.extensions["telemetry.uploads"].queued()
-            record = [{"ts": minutes_ago(5), "readings": {"1": 4.0}}]
-            thread = threading.Thread(target=post_upload, args=(client, guid, key, guid, record))
-            thread.start()
-            threads.append(thread)
-            if index == 0:
-                assert held.first_running.wait(10)
-            else:
-                wait_for(lambda queued=queued: app.extensions["telemetry.uploads"].queued() == queued + 1)
+        uploads = [lambda name=name: fresh_site_then_upload(name) for name in names]
+        threads = start_in_order(app.extensions["telemetry.uploads"], held, uploads)
         waiting = set(threads[1:])
         assert waiting <= set(checkouts)  # the followers did hold a connection before they queued
         assert engine.pool.checkedout() == held_before + 1  # the leader's only
     finally:
-        held.release.set()
-        for thread in threads:
-            thread.join(30)
+        finish(held, threads)
         event.remove(engine.pool, "checkout", checked_out)
