@@ -52,6 +52,10 @@ def start_worker(provider) -> subprocess.Popen:
     env = {
         **os.environ,
         "APP_ENV": "test",
+        # This xdist worker's database and Redis (tests/conftest.py isolate_worker): the worker's app
+        # would otherwise read gw0's outbox, and the test failed whenever it ran on another worker.
+        "TEST_DATABASE_URL": TestConfig.SQLALCHEMY_DATABASE_URI,
+        "TEST_REDIS_URL": TestConfig.REDIS_URL,
         "SMS_API_URL": f"{provider.url}/send",
         "SMS_API_KEY": provider.key,
         "SMS_API_SECRET": provider.secret,
