@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 
 from api import create_app
 from api.device.catalogue import sync_catalogue
+from api.device.credentials import device_secret
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, utcnow
 from api.health.jobs import record_heartbeat
@@ -159,3 +160,39 @@ def test_sqlite_rollups_match_the_stored_readings(tmp_path):
         assert row.sum_value == pytest.approx(total)
         assert row.bucket == row.first_ts.replace(minute=0, second=0, microsecond=0)
         assert (row.first_ts, row.last_ts) == (first, last)
+
+
+def test_sqlite_takes_http_uploads_through_the_group_commit(tmp_path):
+    """`make run` serves device uploads on SQLite too: authenticated as a group (one query on SQLite's
+    own statement), stored, answered; a wrong key is refused."""
+    app = create_app(
+        DevelopmentConfig,
+        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'coldchain.db'}", "REDIS_URL": UNREACHABLE_REDIS},
+    )
+    now = utcnow()
+    with app.app_context():
+        upgrade()
+        sync_tenants()
+        logger = sync_catalogue()[0x8002]
+        device = Device(
+            guid="880000000003", device_type_id=logger.id, platform_id=find_platform("localhost").id, interval_s=60
+        )
+        device.created_at = now - timedelta(days=1)
+        db.session.add(device)
+        db.session.commit()
+        guid, key = device.guid, device_secret(device.guid, device.credential_version)
+        db.engine.dispose()
+    client = app.test_client()
+    record = {"ts": int((now - timedelta(minutes=2)).timestamp() * 1000), "readings": {"1": 4.5, "2": 55.0}}
+
+    def post(device_key: str):
+        headers = {"Host": "localhost", "X-Device-Id": guid, "X-Device-Key": device_key}
+        return client.post("/api/device/DeviceData/upload", json={"guid": guid, "records": [record]}, headers=headers)
+
+    answer = post(key)
+    assert answer.status_code == 200 and answer.get_json()["data"]["accepted"] == 2, answer.get_json()
+    assert post(key).get_json()["data"] == {"accepted": 0, "duplicates": 2, "rejected": []}
+    assert post("not-its-key").status_code == 401
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Reading)) == 2
+        db.engine.dispose()
