@@ -61,7 +61,6 @@ class GroupCommit(Generic[Item]):
         self._lock = threading.Lock()
         self._queue: list[_Waiter[Item]] = []
         self._leading = False  # a caller is doing a group; the queue waits for it
-        self.groups = 0  # groups done (for tests and operators)
 
     def queued(self) -> int:
         """Callers waiting for a group (not counting the group being done)."""
@@ -115,7 +114,6 @@ class GroupCommit(Generic[Item]):
                 successor.done.set()
 
     def _do(self, group: list[_Waiter[Item]]) -> None:
-        self.groups += 1
         try:
             outcomes = self._run_group([waiter.item for waiter in group])
         except Exception as exc:
