@@ -3,15 +3,8 @@
 from __future__ import annotations
 
 import threading
-import time
 
-
-def wait_for(predicate, timeout: float = 10.0) -> None:
-    """Wait until `predicate()` holds (another thread's progress), failing after `timeout`."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        threading.Event().wait(0.002)
+from tests.reliability.scenarios import wait_until
 
 
 class HeldGroups:
@@ -43,7 +36,7 @@ def start_in_order(commit, held: HeldGroups, calls: list) -> list[threading.Thre
         if len(threads) == 1:
             assert held.first_running.wait(10)
         else:
-            wait_for(lambda queued=queued: commit.queued() == queued + 1)
+            assert wait_until(lambda queued=queued: commit.queued() == queued + 1, timeout=10, step=0.002)
     return threads
 
 

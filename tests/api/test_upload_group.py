@@ -11,19 +11,11 @@ from api.extensions.db import db
 from api.extensions.snapshots import clear_all
 from api.telemetry import ingest as ingest_module
 from api.telemetry import routes
-from tests.api.device_helpers import DEVICE, add, guids, minutes_ago, owner
+from tests.api.device_helpers import add, guids, minutes_ago, owner, upload
 from tests.api.group_helpers import HeldGroups, finish, start_in_order
 from tests.api.test_telemetry import stored
 
 __all__ = ["guids", "owner"]
-
-
-def post_upload(client, header_guid, key, body_guid, records):
-    return client.post(
-        f"{DEVICE}/DeviceData/upload",
-        json={"guid": body_guid, "records": records},
-        headers={"X-Device-Id": header_guid, "X-Device-Key": key},
-    )
 
 
 def test_uploads_arriving_together_are_stored_together_and_answered_each_in_its_language(
@@ -36,16 +28,19 @@ def test_uploads_arriving_together_are_stored_together_and_answered_each_in_its_
     chinese, english = make_client(lang="zh-CN"), make_client(lang="en-US")
     good = {"readings": {"1": 4.0, "2": 50}}
     unknown_sensor = {"ts": minutes_ago(3), "readings": {"77": 1.0}}
-    calls = [  # (client, header guid, key, body guid, records), in the order they arrive
-        (english, th_a[0], th_a[1], th_a[0], [{"ts": minutes_ago(5), **good}]),
-        (chinese, th_b[0], th_b[1], th_b[0], [{"ts": minutes_ago(4), **good}, unknown_sensor]),
-        (english, cold[0], cold[1], cold[0], [unknown_sensor, {"ts": minutes_ago(4), "readings": {"1": 2.0}}]),
-        (english, th_a[0], th_a[1], th_a[0], [{"ts": minutes_ago(2), **good}]),  # th_a's second
-        (english, junjia[0], "not-its-key", junjia[0], [{"ts": minutes_ago(2), **good}]),
-        (english, junjia[0], junjia[1], th_b[0], [{"ts": minutes_ago(1), **good}]),  # junjia's 2nd: next group
+    calls = [  # (client, header guid, key, records, body guid), in the order they arrive
+        (english, th_a[0], th_a[1], [{"ts": minutes_ago(5), **good}], th_a[0]),
+        (chinese, th_b[0], th_b[1], [{"ts": minutes_ago(4), **good}, unknown_sensor], th_b[0]),
+        (english, cold[0], cold[1], [unknown_sensor, {"ts": minutes_ago(4), "readings": {"1": 2.0}}], cold[0]),
+        (english, th_a[0], th_a[1], [{"ts": minutes_ago(2), **good}], th_a[0]),  # th_a's second
+        (english, junjia[0], "not-its-key", [{"ts": minutes_ago(2), **good}], junjia[0]),
+        (english, junjia[0], junjia[1], [{"ts": minutes_ago(1), **good}], th_b[0]),  # junjia's 2nd: next group
     ]
     answers: dict[int, object] = {}
-    uploads = [lambda i=i, call=call: answers.__setitem__(i, post_upload(*call)) for i, call in enumerate(calls)]
+    uploads = [
+        lambda i=i, call=call: answers.__setitem__(i, upload(*call[:4], body_guid=call[4]))
+        for i, call in enumerate(calls)
+    ]
     finish(held, start_in_order(app.extensions["telemetry.uploads"], held, uploads))
 
     groups = [[upload.device_guid for upload in group] for group in held.groups]
@@ -79,7 +74,7 @@ def test_a_failing_upload_costs_only_itself(app, client, owner, guids, monkeypat
     answers: dict[str, object] = {}
 
     def send(name, guid, key, minutes):
-        answers[name] = post_upload(client, guid, key, guid, [{"ts": minutes_ago(minutes), "readings": {"1": 3.0}}])
+        answers[name] = upload(client, guid, key, [{"ts": minutes_ago(minutes), "readings": {"1": 3.0}}])
 
     # th_a's second upload queues behind the lead's group with th_b's: a group of two that fails
     uploads = [
@@ -112,13 +107,9 @@ def test_a_waiting_upload_holds_no_pooled_connection(app, client, owner, guids):
     event.listen(engine.pool, "checkout", checked_out)
     held_before = engine.pool.checkedout()
 
-    def upload(name) -> None:
-        guid, key = guids[name]
-        post_upload(client, guid, key, guid, [{"ts": minutes_ago(5), "readings": {"1": 4.0}}])
-
     def fresh_site_then_upload(name) -> None:
         clear_all()  # the request loads its site's platform: it checks out a connection first
-        upload(name)
+        upload(client, *guids[name], [{"ts": minutes_ago(5), "readings": {"1": 4.0}}])
 
     threads = []
     try:
