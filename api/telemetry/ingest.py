@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
+from operator import attrgetter
 from typing import NamedTuple
 
 from flask import g
@@ -225,25 +226,30 @@ def _type_profiles(type_ids: set[int]) -> dict[int, TypeProfile]:
     return {type_id: _profiles.get(type_id, partial(load, type_id)) for type_id in type_ids}
 
 
+_BY_TIME = attrgetter("ts")
+# A record's optional data, kept in the state: the latest reported value of each.
+_REPORTED = tuple((name, attrgetter(name)) for name in ("battery", "signal", "lat", "lng"))
+
+
 def _advance_state(state, records: list[Record], offline_after: timedelta) -> bool:
     """The latest state moves forward only: late (buffered) records never overwrite newer values.
     `state`: anything with the state's attributes (an ORM row or the batch's plain copy); the device
     counts as offline `offline_after` its latest record unless it reports again. True if it moved."""
-    newer = [r for r in records if state.last_data_at is None or r.ts >= state.last_data_at]
+    last = state.last_data_at
+    newer = records if last is None else [r for r in records if r.ts >= last]
     if not newer:
         return False
-    newer.sort(key=lambda r: r.ts)
-    values = dict(state.values or {})
-    latest: dict[str, float | None] = {}
+    newer = sorted(newer, key=_BY_TIME)  # stable: of two records at one time, the later one counts
+    latest: dict[int, float | None] = {}
     for record in newer:
-        for sensor, value in record.readings.items():
-            latest[str(sensor)] = value
-    values.update(latest)
-    with_readings = [r for r in newer if r.readings]
-    if with_readings:
-        state.fault = any(value is None for value in with_readings[-1].readings.values())
-    for name in ("battery", "signal", "lat", "lng"):
-        reported = next((getattr(r, name) for r in reversed(newer) if getattr(r, name) is not None), None)
+        latest.update(record.readings)
+    values = dict(state.values or {})
+    values.update({str(sensor): value for sensor, value in latest.items()})
+    with_readings = next((r for r in reversed(newer) if r.readings), None)
+    if with_readings is not None:
+        state.fault = any(value is None for value in with_readings.readings.values())
+    for name, reported_by in _REPORTED:
+        reported = next((v for v in map(reported_by, reversed(newer)) if v is not None), None)
         if reported is not None:
             setattr(state, name, reported)
     state.values = values

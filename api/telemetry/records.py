@@ -24,7 +24,7 @@ CLOCK_SKEW = timedelta(minutes=5)
 RECORD_FIELDS = frozenset({"ts", "readings", "battery", "signal", "location"})
 
 
-@dataclass
+@dataclass(slots=True)
 class Record:
     ts: datetime
     readings: dict[int, float | None]
@@ -58,7 +58,8 @@ def _number(value) -> float | None:
     return number
 
 
-def _timestamp(value, now: datetime, earliest: datetime = EARLIEST) -> datetime:
+def _timestamp(value, latest: datetime, earliest: datetime = EARLIEST) -> datetime:
+    """`value` as a UTC time within [earliest, latest], else ValueError (or TypeError ...)."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         ts = datetime.fromtimestamp(value / 1000, UTC)
     elif isinstance(value, str):
@@ -68,7 +69,7 @@ def _timestamp(value, now: datetime, earliest: datetime = EARLIEST) -> datetime:
         ts = ts.astimezone(UTC)
     else:
         raise ValueError
-    if ts < earliest or ts > now + CLOCK_SKEW:
+    if ts < earliest or ts > latest:
         raise ValueError
     return ts
 
@@ -90,8 +91,11 @@ def parse_records(
         reason = lazy_gettext("At most %(max)s records per batch.", max=MAX_RECORDS)
         parsed.rejected.append({"index": None, "field": "records", "reason": reason})
         return parsed
+    # Per batch, not per record: the latest acceptable time and each sensor's key as sent ("1").
+    latest = now + CLOCK_SKEW
+    sensor_keys = {str(sensor): sensor for sensor in sensor_ranges}
     for index, raw in enumerate(raw_records):
-        reason = _check(raw, sensor_ranges, now, earliest)
+        reason = _check(raw, sensor_ranges, latest, earliest, sensor_keys)
         if isinstance(reason, Record):
             parsed.records.append(reason)
             parsed.indexes.append(index)
@@ -103,13 +107,15 @@ def parse_records(
 _BOUNDED = (("battery", 0, 100), ("signal", -150, 0))  # optional numbers of a record: name, min, max
 
 
-def _check(raw, sensor_ranges, now, earliest=EARLIEST) -> Record | tuple[str, str]:
+def _check(raw, sensor_ranges, latest, earliest, sensor_keys) -> Record | tuple[str, str]:
+    """One record checked: a Record, or the field at fault and why. `sensor_keys`: each sensor's
+    number by its usual key ("1"); other keys that name a sensor (" 1", "01") are parsed."""
     if not isinstance(raw, dict):
         return "record", lazy_gettext("Not a valid object.")
     if not RECORD_FIELDS.issuperset(raw):
         return sorted(set(raw) - RECORD_FIELDS)[0], lazy_gettext("Unknown field.")
     try:
-        ts = _timestamp(raw.get("ts"), now)
+        ts = _timestamp(raw.get("ts"), latest)
     except (ValueError, TypeError, OverflowError, OSError):
         return "ts", lazy_gettext("Not a valid time: epoch milliseconds or ISO 8601 with offset, not in the future.")
     if ts < earliest:
@@ -119,19 +125,24 @@ def _check(raw, sensor_ranges, now, earliest=EARLIEST) -> Record | tuple[str, st
         return "readings", lazy_gettext("Not a valid object.")
     readings: dict[int, float | None] = {}
     for key, value in readings_raw.items():
-        try:
-            sensor = int(key)
-        except (TypeError, ValueError):
-            sensor = None
-        if sensor not in sensor_ranges:
-            return f"readings.{key}", lazy_gettext("This device has no sensor %(sensor)s.", sensor=key)
+        sensor = sensor_keys.get(key)
+        if sensor is None:
+            try:
+                sensor = int(key)
+            except (TypeError, ValueError):
+                sensor = None
+            if sensor not in sensor_ranges:
+                return f"readings.{key}", lazy_gettext("This device has no sensor %(sensor)s.", sensor=key)
         if value is None:
             readings[sensor] = None  # the probe reports a fault
             continue
-        try:
-            number = _number(value)
-        except ValueError:
-            return f"readings.{key}", lazy_gettext("Not a valid number.")
+        if type(value) is float and math.isfinite(value):
+            number = value  # the usual reading
+        else:
+            try:
+                number = _number(value)
+            except ValueError:
+                return f"readings.{key}", lazy_gettext("Not a valid number.")
         low, high = sensor_ranges[sensor]
         if (low is not None and number < low) or (high is not None and number > high):
             return f"readings.{key}", lazy_gettext(

@@ -111,6 +111,20 @@ class TestUpload:
         latest = client.get(f"{DEVICE}/DeviceData/latest?deviceId={device_id}", headers=owner).get_json()["data"]
         assert latest["values"]["1"] == 5.0
 
+    def test_sensor_keys_are_numbers_and_the_newest_record_of_a_batch_sets_each_value(self, client, owner, fridge):
+        device_id, guid, key = fridge
+        records = [
+            {"ts": minutes_ago(1), "readings": {"01": 5.5}},  # newest; "01" names sensor 1
+            {"ts": minutes_ago(5), "readings": {"1": 3.0, "2": 40}},
+            {"ts": minutes_ago(3), "readings": {" 2": 41}},  # newest of sensor 2
+            {"ts": minutes_ago(2), "readings": {"1.5": 1.0}},  # not a sensor
+        ]
+        body = upload(client, guid, key, records).get_json()["data"]
+        assert body["accepted"] == 4
+        assert [(r["index"], r["field"]) for r in body["rejected"]] == [(3, "readings.1.5")]
+        latest = client.get(f"{DEVICE}/DeviceData/latest?deviceId={device_id}", headers=owner).get_json()["data"]
+        assert latest["values"] == {"1": 5.5, "2": 41.0}
+
     def test_bad_records_are_refused_with_a_reason_and_good_ones_kept(self, app, make_client, fridge):
         device_id, guid, key = fridge
         client = make_client(lang="en-US")
