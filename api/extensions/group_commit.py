@@ -16,6 +16,11 @@ alone, a database gone: then every caller gets it at once).
 
 A caller about to wait calls `before_wait()` first: a waiting request must hold no pooled database
 connection, or the leader could wait for one that waits for it.
+
+An item for which `alone(item)` is true (a large batch) gains nothing from company: its own work
+dwarfs what a shared transaction saves. It is done at once in its caller's thread, outside the
+groups: it neither waits for the group running nor makes the next one wait for it, and runs beside
+the groups (the work itself orders what must be ordered: a device's state is locked).
 """
 
 from __future__ import annotations
@@ -51,9 +56,11 @@ class GroupCommit(Generic[Item]):
         *,
         before_wait: Callable[[], None] = lambda: None,
         alone_after: Callable[[Exception], bool] = lambda exc: True,
+        alone: Callable[[Item], bool] = lambda item: False,
         max_group: int = 200,
     ):
         self._run_group = run_group
+        self._alone = alone
         self._key = key
         self._before_wait = before_wait
         self._alone_after = alone_after
@@ -68,6 +75,9 @@ class GroupCommit(Generic[Item]):
             return len(self._queue)
 
     def submit(self, item: Item) -> Any:
+        if self._alone(item):
+            [outcome] = self._run_group([item])
+            return outcome
         waiter = _Waiter(item)
         released = False
         while True:

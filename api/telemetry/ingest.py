@@ -92,6 +92,17 @@ class DeviceUpload:
     records: list
 
 
+# An upload of more records than this is stored in a transaction of its own, not in a group commit:
+# its own work dwarfs what a shared transaction saves, the group's small uploads would wait for it,
+# and one device's readings of a large batch take the store's COPY path (api/telemetry/store.py),
+# which a group of several devices does not.
+ALONE_RECORDS = 100
+
+
+def travels_alone(upload: DeviceUpload) -> bool:
+    return isinstance(upload.records, list) and len(upload.records) > ALONE_RECORDS
+
+
 def refusal(device: IngestedDevice, now: datetime) -> str | None:
     if device.deleted or device.scrapped_at is not None:
         return lazy_gettext("This device has been scrapped or deleted; it no longer accepts data.")

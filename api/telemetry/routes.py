@@ -23,6 +23,7 @@ from api.telemetry.ingest import (
     IngestResult,
     UnknownDeviceError,
     ingest_uploads,
+    travels_alone,
 )
 from api.telemetry.schemas import (
     ChartQuerySchema,
@@ -73,12 +74,13 @@ def _start_upload_group(state) -> None:
 
 def upload_group(run_group) -> GroupCommit:
     """One device's uploads one per group; a waiting upload gives its pooled connection back; a group
-    that lost the database is not retried upload by upload."""
+    that lost the database is not retried upload by upload; a large batch is stored on its own."""
     return GroupCommit(
         run_group,
         key=lambda upload: upload.device_guid,
         before_wait=db.session.close,
         alone_after=lambda exc: not database_away(exc),
+        alone=travels_alone,
     )
 
 

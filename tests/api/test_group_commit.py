@@ -42,6 +42,18 @@ def test_callers_arriving_during_a_group_go_together_in_the_next_one():
     assert not errors and commit.queued() == 0
 
 
+def test_an_item_alone_is_done_at_once_beside_the_groups():
+    held = HeldGroups()
+    commit = GroupCommit(held, key=lambda item: item, alone=lambda item: item.startswith("big"))
+    results, errors, threads = call_in_order(commit, held, ["lead", "a"])
+    # The lead's group is still held and "a" waits for it: "big" neither waits nor joins the queue.
+    assert commit.submit("big") == ("done", "big")
+    assert held.groups == [["lead"], ["big"]] and commit.queued() == 1
+    finish(held, threads)
+    assert held.groups == [["lead"], ["big"], ["a"]]
+    assert results == {"lead": ("done", "lead"), "a": ("done", "a")} and not errors
+
+
 def test_a_group_holds_one_item_per_key_and_keeps_their_order():
     held = HeldGroups()
     commit = GroupCommit(held, key=lambda item: item[0])

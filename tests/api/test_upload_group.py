@@ -11,9 +11,10 @@ from api.extensions.db import db
 from api.extensions.snapshots import clear_all
 from api.telemetry import ingest as ingest_module
 from api.telemetry import routes
+from api.telemetry.store import INLINE_ROWS
 from tests.api.device_helpers import add, guids, minutes_ago, owner, upload
 from tests.api.group_helpers import HeldGroups, finish, start_in_order
-from tests.api.test_telemetry import stored
+from tests.api.test_telemetry import store_statements, stored
 
 __all__ = ["guids", "owner"]
 
@@ -121,3 +122,32 @@ def test_a_waiting_upload_holds_no_pooled_connection(app, client, owner, guids):
     finally:
         finish(held, threads)
         event.remove(engine.pool, "checkout", checked_out)
+
+
+def test_a_large_batch_is_stored_on_its_own_beside_the_groups(app, client, owner, guids):
+    """A batch of more than ALONE_RECORDS records neither waits for the group running nor joins the
+    next one, and one device's readings take the COPY path (no checked INSERT statement)."""
+    th_a, th_b, cold = guids["th_a"], guids["th_b"], guids["cold_room"]
+    ids = {name: add(client, owner, guids[name][0], name=name) for name in ("th_a", "th_b", "cold_room")}
+    held = HeldGroups(routes._ingest_group)
+    app.extensions["telemetry.uploads"] = routes.upload_group(held)
+    answers: dict[str, object] = {}
+    small = [{"ts": minutes_ago(1), "readings": {"1": 4.0}}]
+    uploads = [
+        lambda: answers.__setitem__("lead", upload(client, *th_a, small)),
+        lambda: answers.__setitem__("queued", upload(client, *th_b, small)),
+    ]
+    threads = start_in_order(app.extensions["telemetry.uploads"], held, uploads)
+    batch = [{"ts": minutes_ago(300 - minute), "readings": {"1": 4.0, "2": 50}} for minute in range(250)]
+    assert len(batch) > ingest_module.ALONE_RECORDS and len(batch) * 2 > INLINE_ROWS
+    try:
+        with store_statements(app) as inserts:
+            answer = upload(client, *cold, batch)  # answered while the lead's group is held
+        assert answer.status_code == 200 and answer.get_json()["data"]["accepted"] == 500
+        assert inserts == []  # COPied: the checked insert of a group of devices sends a statement
+        assert [[u.device_guid for u in group] for group in held.groups] == [[th_a[0]], [cold[0]]]
+    finally:
+        finish(held, threads)
+    assert [[u.device_guid for u in group] for group in held.groups] == [[th_a[0]], [cold[0]], [th_b[0]]]
+    assert answers["lead"].status_code == answers["queued"].status_code == 200
+    assert [stored(app, ids[name]) for name in ("th_a", "th_b", "cold_room")] == [1, 1, 500]
