@@ -96,7 +96,7 @@ class Upload(MethodView):
         """Device upload (HTTP batch). Answers after the batch is committed; re-sent readings are
         counted as duplicates; bad records are listed with their reason, good ones kept. Uploads
         that arrive together are committed together (a group commit), each answered with its own result;
-        a batch of more than 100 records is committed on its own."""
+        a large batch is committed on its own."""
         upload = DeviceUpload(
             request.headers.get("X-Device-Id"), request.headers.get("X-Device-Key"), payload["guid"], payload["records"]
         )
