@@ -136,13 +136,10 @@ def _check(raw, sensor_ranges, latest, earliest, sensor_keys) -> Record | tuple[
         if value is None:
             readings[sensor] = None  # the probe reports a fault
             continue
-        if type(value) is float and math.isfinite(value):
-            number = value  # the usual reading
-        else:
-            try:
-                number = _number(value)
-            except ValueError:
-                return f"readings.{key}", lazy_gettext("Not a valid number.")
+        try:
+            number = _number(value)
+        except ValueError:
+            return f"readings.{key}", lazy_gettext("Not a valid number.")
         low, high = sensor_ranges[sensor]
         if (low is not None and number < low) or (high is not None and number > high):
             return f"readings.{key}", lazy_gettext(
