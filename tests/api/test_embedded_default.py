@@ -26,6 +26,27 @@ from api.tenancy import find_platform
 UNREACHABLE_REDIS = "redis://127.0.0.1:1/0"
 
 
+def embedded_app(tmp_path):
+    """The api as `make run` builds it on a fresh machine: a SQLite file and no Redis."""
+    return create_app(
+        DevelopmentConfig,
+        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'coldchain.db'}", "REDIS_URL": UNREACHABLE_REDIS},
+    )
+
+
+def add_loggers(guids: list[str], created_at) -> list[Device]:
+    """Temperature / humidity loggers (type 0x8002) of the local site, issued at `created_at`."""
+    sync_tenants()
+    logger = sync_catalogue()[0x8002]
+    platform = find_platform("localhost")
+    devices = [Device(guid=guid, device_type_id=logger.id, platform_id=platform.id, interval_s=60) for guid in guids]
+    for device in devices:
+        device.created_at = created_at
+    db.session.add_all(devices)
+    db.session.commit()
+    return devices
+
+
 class Collect(logging.Handler):
     def __init__(self):
         super().__init__(logging.WARNING)
@@ -36,10 +57,7 @@ class Collect(logging.Handler):
 
 
 def test_fresh_sqlite_without_redis_serves_branding_and_runs_jobs_in_process(tmp_path):
-    app = create_app(
-        DevelopmentConfig,
-        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'coldchain.db'}", "REDIS_URL": UNREACHABLE_REDIS},
-    )
+    app = embedded_app(tmp_path)
     with app.app_context():
         upgrade()
         sync_tenants()
@@ -68,10 +86,7 @@ def test_fresh_sqlite_without_redis_serves_branding_and_runs_jobs_in_process(tmp
 def test_sqlite_ingests_a_batch_of_devices_like_postgresql(tmp_path):
     """The MQTT subscriber's batch path (`ingest_many`) on the embedded SQLite of `make run`: readings,
     samples and the devices' latest states, which only move forward."""
-    app = create_app(
-        DevelopmentConfig,
-        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'coldchain.db'}", "REDIS_URL": UNREACHABLE_REDIS},
-    )
+    app = embedded_app(tmp_path)
     now = utcnow()
 
     def upload(minutes_ago: int, temp: float, battery: int) -> list[dict]:
@@ -80,18 +95,7 @@ def test_sqlite_ingests_a_batch_of_devices_like_postgresql(tmp_path):
 
     with app.app_context():
         upgrade()
-        sync_tenants()
-        logger = sync_catalogue()[0x8002]
-        platform = find_platform("localhost")
-        devices = [
-            Device(guid=f"88000000000{n}", device_type_id=logger.id, platform_id=platform.id, interval_s=60)
-            for n in (1, 2)
-        ]
-        for device in devices:
-            device.created_at = now - timedelta(days=1)
-        db.session.add_all(devices)
-        db.session.commit()
-        first, second = devices
+        first, second = add_loggers([f"88000000000{n}" for n in (1, 2)], now - timedelta(days=1))
         ingest_many([(first, upload(5, 4.5, 90)), (second, upload(5, 6.0, 80))])
         # The first device's late record is stored but moves nothing; the second moves forward.
         results = ingest_many([(first, upload(30, 9.9, 10)), (second, upload(1, 7.5, 79))])
@@ -109,10 +113,7 @@ def test_sqlite_ingests_a_batch_of_devices_like_postgresql(tmp_path):
 def test_sqlite_rollups_match_the_stored_readings(tmp_path):
     """The hourly rollup of the embedded SQLite store (computed in Python there, in SQL on PostgreSQL):
     re-sent readings are not counted twice and every hour's min, max, sum, count and times match."""
-    app = create_app(
-        DevelopmentConfig,
-        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'coldchain.db'}", "REDIS_URL": UNREACHABLE_REDIS},
-    )
+    app = embedded_app(tmp_path)
     base = utcnow().replace(minute=0, second=0, microsecond=0) - timedelta(hours=3)
     rng = random.Random(3)
     rows = [
@@ -165,21 +166,11 @@ def test_sqlite_rollups_match_the_stored_readings(tmp_path):
 def test_sqlite_takes_http_uploads_through_the_group_commit(tmp_path):
     """`make run` serves device uploads on SQLite too: authenticated as a group (one query on SQLite's
     own statement), stored, answered; a wrong key is refused."""
-    app = create_app(
-        DevelopmentConfig,
-        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'coldchain.db'}", "REDIS_URL": UNREACHABLE_REDIS},
-    )
+    app = embedded_app(tmp_path)
     now = utcnow()
     with app.app_context():
         upgrade()
-        sync_tenants()
-        logger = sync_catalogue()[0x8002]
-        device = Device(
-            guid="880000000003", device_type_id=logger.id, platform_id=find_platform("localhost").id, interval_s=60
-        )
-        device.created_at = now - timedelta(days=1)
-        db.session.add(device)
-        db.session.commit()
+        [device] = add_loggers(["880000000003"], now - timedelta(days=1))
         guid, key = device.guid, device_secret(device.guid, device.credential_version)
         db.engine.dispose()
     client = app.test_client()
