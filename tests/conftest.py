@@ -7,7 +7,9 @@ and the tenants are synced again.
 `make test` runs the api suite on two pytest-xdist workers (the machine's two cores). Each worker
 has a database, a Redis database and file folders of its own (`isolate_worker`); the tests that use
 the MQTT broker share one xdist group, so they run on one worker, one at a time (a subscriber takes
-every device's telemetry, and both workers' databases issue the same GUIDs).
+every device's telemetry, and both workers' databases issue the same GUIDs). Likewise the tests that
+read the api's source tree share the group "source_tree" with the one that plants a file in it
+(tests/api/test_layers.py), so no reader sees the planted file.
 """
 
 from __future__ import annotations

@@ -68,6 +68,7 @@ def imports_of(path: Path) -> set[str]:
     return found
 
 
+@pytest.mark.xdist_group("source_tree")  # reads every module, as tests/api/test_layers.py plants one
 def test_only_the_outbox_function_writes_the_outbox_and_notify_imports_no_area():
     writers = []
     for path in API.rglob("*.py"):

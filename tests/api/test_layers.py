@@ -12,6 +12,11 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
+# One test plants a module in api/access: the others here read the same tree (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("source_tree")
+
 ROOT = Path(__file__).resolve().parents[2]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 COMPOSITION_ROOT = {"api/__init__.py"}
