@@ -16,7 +16,8 @@
   processes spent over the run, per message (a figure that moves with the code even when the machine
   keeps up with the rate offered).
 - fleet_http_msgs_per_s / fleet_http_p99_ms: the same records over HTTP to gunicorn, one record per
-  request, keep-alive clients (BENCH_HTTP_CLIENTS threads in 2 processes, closed loop).
+  request, BENCH_HTTP_CONNECTIONS (100) keep-alive connections in 2 client processes, each a closed
+  loop over its share of the fleet (bench/_device_http.py).
   fleet_http_api_cpu_us_per_req / fleet_http_postgres_cpu_us_per_req: the CPU time gunicorn's workers
   and PostgreSQL spent per answered request (steadier than the rate, which varies by a third here).
   fleet_http_floor_msgs_per_s / fleet_http_vs_floor: the same clients against a bare Flask app on
@@ -68,6 +69,7 @@ from api.jobs import QUEUES
 from api.platform.services import sync_tenants
 from api.telemetry.partitions import ensure_partitions
 from api.tenancy import find_platform
+from bench._device_http import record, upload_for
 from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, percentile, report
 from bench.telemetry import BATCH_RECORDS, UPLOADS, batches, bench_copy
 from tests.reliability.engines import free_port, wait_port
@@ -80,7 +82,8 @@ SECONDS = float(os.environ.get("BENCH_FLEET_S", "60"))
 SUBSCRIBERS = int(os.environ.get("BENCH_FLEET_SUBSCRIBERS", "2"))
 PUBLISHERS = int(os.environ.get("BENCH_FLEET_PUBLISHERS", "2"))
 CONNECTIONS = int(os.environ.get("BENCH_FLEET_CONNECTIONS", "50"))  # MQTT connections per publisher process
-HTTP_CLIENTS = int(os.environ.get("BENCH_HTTP_CLIENTS", "16"))
+# The HTTP fleet's pool of keep-alive connections: as many as the MQTT publishers hold (2 x 50).
+HTTP_CONNECTIONS = int(os.environ.get("BENCH_HTTP_CONNECTIONS", "100"))
 HTTP_SECONDS = float(os.environ.get("BENCH_HTTP_S", "30"))
 SOAK_SECONDS = float(os.environ.get("BENCH_SOAK_S", "120"))
 SOAK_RATE = float(os.environ.get("BENCH_SOAK_RATE", "500"))
@@ -304,15 +307,6 @@ def make_fleet(app, count: int, first_guid: int = FIRST_GUID, user: str = "fleet
         return [(first_id + i, str(first_guid + i), device_secret(str(first_guid + i), 1)) for i in range(count)]
 
 
-def record(rng: random.Random) -> dict:
-    return {
-        "ts": int(time.time() * 1000),
-        "readings": {str(s): round(-18 + rng.gauss(0, 1), 1) for s in (1, 2, 3, 4)},
-        "battery": 87,
-        "signal": -71,
-    }
-
-
 def fleet_counts(app, first_id: int, last_id: int) -> tuple[int, int, int]:
     """(readings, rollup count, samples) of the fleet's devices."""
     with app.app_context():
@@ -508,81 +502,16 @@ def fleet_mqtt(app, fleet: list, broker: PrivateBroker) -> None:
 # ---- HTTP ------------------------------------------------------------------------------------------
 
 
-def _http_clients(port: int, devices: list, threads: int, seconds: float, out) -> None:
-    latencies: list[float] = []
-    errors = [0]
-    lock = threading.Lock()
-    until = time.perf_counter() + seconds
-
-    def client(number: int) -> None:
-        rng = random.Random(os.getpid() * 1000 + number)  # noqa: S311 - benchmark data
-        mine = devices[number::threads]
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        n = 0
-        while time.perf_counter() < until:
-            _id, guid, key = mine[n % len(mine)]
-            n += 1
-            body = json.dumps({"guid": guid, "records": [record(rng)]})
-            headers = {
-                "Host": "localhost",
-                "Content-Type": "application/json",
-                "X-Device-Id": guid,
-                "X-Device-Key": key,
-            }
-            sent = time.perf_counter()
-            try:
-                connection.request("POST", "/api/device/DeviceData/upload", body=body, headers=headers)
-                response = connection.getresponse()
-                response.read()
-                ok = response.status == 200
-            except (OSError, http.client.HTTPException):
-                connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                ok = False
-            took = (time.perf_counter() - sent) * 1000
-            with lock:
-                if ok:
-                    latencies.append(took)
-                else:
-                    errors[0] += 1
-        connection.close()
-
-    workers = [threading.Thread(target=client, args=(n,)) for n in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    out.put((latencies, errors[0]))
-
-
-def _http_run(port: int, fleet: list, seconds: float) -> tuple[list[float], int]:
-    """HTTP_CLIENTS keep-alive clients in 2 processes for `seconds`: (latencies of the 200s, errors)."""
-    context = multiprocessing.get_context("fork")
-    out = context.Queue()
-    processes = 2
-    shares = [fleet[n::processes] for n in range(processes)]
-    workers = [
-        context.Process(target=_http_clients, args=(port, share, HTTP_CLIENTS // processes, seconds, out))
-        for share in shares
-    ]
-    for worker in workers:
-        worker.start()
-    results = [out.get(timeout=seconds + 120) for _ in workers]
-    for worker in workers:
-        worker.join(30)
-    return [ms for r in results for ms in r[0]], sum(r[1] for r in results)
-
-
 def fleet_http(app, fleet: list, api: Gunicorn) -> float:
     """The api's rate of one-record uploads (returned for the ratio to the framework's floor)."""
     first_id, last_id = fleet[0][0], fleet[-1][0]
     before = fleet_counts(app, first_id, last_id)[0]
     with servers_cpu(api=api.pids, postgres=postgres_pids) as cpu:
-        latencies, errors = _http_run(api.port, fleet, HTTP_SECONDS)
+        latencies, errors = upload_for(api.port, fleet, HTTP_CONNECTIONS, HTTP_SECONDS)
     stored = fleet_counts(app, first_id, last_id)[0] - before
     print(
-        f"  fleet http: {HTTP_CLIENTS} keep-alive clients for {HTTP_SECONDS:.0f} s: {len(latencies)} answered 200, "
-        f"{errors} errors, {stored} readings stored",
+        f"  fleet http: {HTTP_CONNECTIONS} keep-alive connections for {HTTP_SECONDS:.0f} s: "
+        f"{len(latencies)} answered 200, {errors} errors, {stored} readings stored",
         file=sys.stderr,
     )
     rate = len(latencies) / HTTP_SECONDS
@@ -600,7 +529,7 @@ def http_floor(fleet: list, api_rate: float, mqtt_url: str) -> None:
     """The same clients against a bare Flask app on the same gunicorn (bench/_floor_app.py): the
     most this stack answers on this machine, and the api's share of it."""
     with Gunicorn(mqtt_url, app="bench._floor_app:app") as floor:
-        latencies, errors = _http_run(floor.port, fleet, HTTP_SECONDS / 2)
+        latencies, errors = upload_for(floor.port, fleet, HTTP_CONNECTIONS, HTTP_SECONDS / 2)
     if errors:
         raise RuntimeError(f"the bare Flask floor answered {errors} errors")
     rate = len(latencies) / (HTTP_SECONDS / 2)
@@ -661,17 +590,15 @@ def soak(app, fleet: list, broker: PrivateBroker) -> None:
             publisher = context.Process(
                 target=_publisher, args=(broker.port, fleet, SOAK_RATE, SOAK_SECONDS, CONNECTIONS, out)
             )
-            http_out = context.Queue()
-            uploader = context.Process(target=_http_clients, args=(api.port, fleet, 2, SOAK_SECONDS, http_out))
+            uploader = threading.Thread(target=upload_for, args=(api.port, fleet, 2, SOAK_SECONDS))
             publisher.start()
             uploader.start()
             time.sleep(SOAK_SECONDS / 5)
             pids = {"api": api.pids(), "worker": [worker.pid], "ingest": subscribers.pids()}
             warm = {name: rss_mb(group) for name, group in pids.items()}
             out.get(timeout=SOAK_SECONDS + 300)
-            http_out.get(timeout=SOAK_SECONDS + 300)
             publisher.join(30)
-            uploader.join(30)
+            uploader.join(SOAK_SECONDS + 300)
             end = {name: rss_mb(group) for name, group in pids.items()}
     finally:
         subscribers.stop()

@@ -6,7 +6,7 @@
 - bfla_probed_pct / bfla_leaks: the function-level probe of tests/api/test_bfla.py (guarded operations
   judged against their declared need, calls that did more than the need allows).
 - fault_*: the fault scenarios of tests/reliability/scenarios.py on private engines.
-- load_<endpoint>_p50_ms / _p99_ms / _errors: locust (headless) against gunicorn (2 workers x 4 threads,
+- load_<endpoint>_p50_ms / _p99_ms / _errors: locust (headless) against gunicorn (2 gevent workers,
   this machine has 2 cores) at 50 and 200 concurrent clients; the plain names are the 200-client run.
 """
 
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 FUZZ_SECONDS = int(os.environ.get("BENCH_FUZZ_SECONDS", "150"))
 LOAD_SECONDS = int(os.environ.get("BENCH_LOAD_SECONDS", "30"))
-GUNICORN = [str(BIN / "gunicorn"), "-w", "2", "--threads", "4", "--backlog", "1024"]
+GUNICORN = [str(BIN / "gunicorn"), "-w", "2", "--backlog", "1024"]  # gunicorn.conf.py's gevent workers
 LOCUST = [str(BIN / "locust"), "-f", str(ROOT / "bench" / "_locustfile.py"), "--headless", "--only-summary"]
 # Users finish the call in flight when the time is up (else it would count as a failure with status 0).
 LOCUST += ["--loglevel", "ERROR", "--stop-timeout", "30"]

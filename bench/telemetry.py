@@ -29,6 +29,7 @@ import sys
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import requests
@@ -366,12 +367,12 @@ def bench_device_list(app) -> None:
     concurrent_list(headers, page)
 
 
-# 2 workers x 4 threads, as on this 2-core machine.
-GUNICORN = [sys.executable, "-m", "gunicorn", "-w", "2", "--threads", "4", "--keep-alive", "10", "--backlog", "256"]
+# 2 workers, as on this 2-core machine (gunicorn.conf.py's gevent workers: started in the repository's root).
+GUNICORN = [sys.executable, "-m", "gunicorn", "-w", "2", "--keep-alive", "10", "--backlog", "256"]
 
 
 def concurrent_list(headers: dict, page: dict, clients: int = 50, seconds: int = 30) -> None:
-    """gunicorn (2 workers x 4 threads, as on this 2-core machine) and 50 concurrent clients (paced
+    """gunicorn (2 gevent workers, as on this 2-core machine) and 50 concurrent clients (paced
     users, bench/_paced.py), each refreshing the list about once a second (about 50 requests/s
     offered; the web itself refreshes a list every 30 s) for the named figures, then twice a
     second (about 100 requests/s, `_100rps`)."""
@@ -386,6 +387,7 @@ def concurrent_list(headers: dict, page: dict, clients: int = 50, seconds: int =
     }
     server = subprocess.Popen(  # noqa: S603 - our own gunicorn
         [*GUNICORN, "-b", f"127.0.0.1:{port}", "api:create_app()"],
+        cwd=Path(__file__).resolve().parent.parent,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

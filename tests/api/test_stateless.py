@@ -6,8 +6,6 @@ two workers, each run once."""
 
 from __future__ import annotations
 
-import http.client
-import json
 import os
 import subprocess
 import sys
@@ -25,7 +23,7 @@ from api.jobs import DEFAULT, redis_connection
 from api.telemetry.models import Reading, ReadingHourly
 from tests.api.account_helpers import BASE, PASSWORD, make_account
 from tests.api.device_helpers import add, guids, minutes_ago
-from tests.reliability.engines import free_port, wait_port
+from tests.api.gunicorn_helpers import Api
 
 __all__ = ["guids"]
 
@@ -33,57 +31,12 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 
-class Api:
-    """One gunicorn process of the api on the test database and Redis (development settings with the
-    test app's keys, so the tokens and device credentials of both sides agree)."""
-
-    def __init__(self, app):
-        self.port = free_port()
-        env = {
-            **{k: v for k, v in os.environ.items() if k != "APP_ENV"},  # the test app's keys and settings
-            "SECRET_KEY": app.config["SECRET_KEY"],
-            "DEVICE_KEY_SECRET": app.config.get("DEVICE_KEY_SECRET") or "",
-            "HOST_ALIASES": "localhost=default",
-            "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
-            "REDIS_URL": app.config["REDIS_URL"],
-            "CAPTCHA_REQUIRED": "0",
-        }
-        command = [str(BIN / "gunicorn"), "-w", "1", "--threads", "4", "-b", f"127.0.0.1:{self.port}"]
-        self.process = subprocess.Popen(
-            [*command, "api:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-
-    def call(self, method: str, path: str, body=None, headers=None) -> tuple[int, dict]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        try:
-            payload = json.dumps(body) if body is not None else None
-            all_headers = {"Host": "localhost", "Content-Type": "application/json", **(headers or {})}
-            connection.request(method, path, body=payload, headers=all_headers)
-            response = connection.getresponse()
-            return response.status, json.loads(response.read() or b"{}")
-        finally:
-            connection.close()
-
-    def healthy(self) -> bool:
-        try:
-            return self.call("GET", "/api/health")[0] == 200
-        except (OSError, http.client.HTTPException, ValueError):  # still booting
-            return False
-
-    def close(self) -> None:
-        self.process.terminate()
-        self.process.wait(30)
-
-
 @pytest.fixture
 def two_apis(app):
     apis = [Api(app), Api(app)]
     try:
         for api in apis:
-            wait_port(api.port, timeout=60)
-            deadline = time.monotonic() + 60
-            while not api.healthy() and time.monotonic() < deadline:
-                time.sleep(0.2)
+            api.wait_healthy()
         yield apis
     finally:
         for api in apis:

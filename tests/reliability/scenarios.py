@@ -390,7 +390,7 @@ def postgres_restart(batches: int = 120, records_per_batch: int = 20, down_s: fl
         guid, key, device_id = _claimed_device(app)
         port = free_port()
         server = subprocess.Popen(
-            [str(BIN / "gunicorn"), "-w", "2", "--threads", "2", "-b", f"127.0.0.1:{port}", "api:create_app()"],
+            [str(BIN / "gunicorn"), "-w", "2", "-b", f"127.0.0.1:{port}", "api:create_app()"],
             env=child_env(app, REDIS_URL="redis://127.0.0.1:1/0", HOST_ALIASES="127.0.0.1=default"),
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
