@@ -7,8 +7,8 @@ connection. A request mostly waits on PostgreSQL; device uploads that arrive tog
 together (api/extensions/group_commit.py), so the more of them a worker holds at once, the cheaper
 each is. With threads (gthread, 16 a worker) the group's leader fought the other threads for the GIL
 after each of its statements, up to the 5 ms switch interval a time, and every keep-alive request
-went through the main thread's poller and back: the same uploads took about twice the CPU
-(docs/scaling.md). psycopg (3.1.14 and later) waits cooperatively once gevent has patched the
+went through the main thread's poller and back: the same uploads were answered at about half the
+rate (docs/scaling.md). psycopg (3.1.14 and later) waits cooperatively once gevent has patched the
 standard library.
 
 gevent patches the standard library here, before anything below imports it: a lock or socket made

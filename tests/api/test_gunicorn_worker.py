@@ -39,9 +39,10 @@ def test_an_upload_waiting_on_postgresql_holds_up_no_other_request(
     add(client, owner, guid)
     with app.app_context():
         backdate_issuance()
-    api = Api(app, *(["-k", worker_class] if worker_class else [])).wait_healthy()
+    api = Api(app, *(["-k", worker_class] if worker_class else []))
     answers = {}
     try:
+        api.wait_healthy()
         with app.app_context(), db.engine.connect() as holder:
             # The upload's state lock waits for this one.
             holder.execute(text("LOCK TABLE device_state IN EXCLUSIVE MODE"))
