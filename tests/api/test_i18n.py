@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from flask_babel import get_locale
+
 from api import create_app
 from api.audit.recorder import SKIPPED_TABLES
 from api.extensions.db import db
@@ -35,6 +38,32 @@ def test_overseas_edition_defaults_to_english(app):
     client = overseas.test_client()
     assert branding(client, {})["msg"] == "success"
     assert branding(client, {"Accept-Language": "zh-CN"})["msg"] == "成功"
+
+
+@pytest.mark.parametrize(
+    ("header", "china", "overseas"),
+    [
+        (None, "zh_Hans_CN", "en_US"),
+        ("", "zh_Hans_CN", "en_US"),
+        ("zh-CN,zh;q=0.9", "zh_Hans_CN", "zh_Hans_CN"),
+        ("en-US,en;q=0.8", "en_US", "en_US"),
+        ("EN-us", "en_US", "en_US"),
+        ("en", "en_US", "en_US"),
+        ("en-GB,en;q=0.9", "en_US", "en_US"),
+        ("zh-TW", "zh_Hans_CN", "zh_Hans_CN"),
+        ("fr-FR", "zh_Hans_CN", "en_US"),
+        ("fr-FR,en;q=0.5", "en_US", "en_US"),
+        ("de, zh;q=0.3, en;q=0.7", "en_US", "en_US"),
+        ("not a language header;;;", "zh_Hans_CN", "en_US"),
+    ],
+)
+def test_the_locale_follows_accept_language_in_both_editions(app, header, china, overseas):
+    """The choice is remembered per header and edition: each edition asked in turn, twice, keeps its own."""
+    editions = [(app, china), (create_app(TestConfig, {"OVERSEAS": True}), overseas)]
+    headers = {} if header is None else {"Accept-Language": header}
+    for edition, expected in editions + editions:
+        with edition.test_request_context("/", headers=headers):
+            assert str(get_locale()) == expected
 
 
 def test_timezone_header_renders_times_in_the_callers_zone(app):
