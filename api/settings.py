@@ -67,6 +67,9 @@ class BaseConfig:
     MQTT_SHARE_GROUP = os.environ.get("MQTT_SHARE_GROUP", "ingest")
     # QoS 1 messages a subscriber may hold unacknowledged (MQTT v5 Receive Maximum): its batches.
     MQTT_RECEIVE_MAXIMUM = int(os.environ.get("MQTT_RECEIVE_MAXIMUM", "1000"))
+    # Clean device uploads answered below Flask's request machinery (api/telemetry/fast_upload.py);
+    # off, every upload goes through the route.
+    DEVICE_UPLOAD_FAST_PATH = env_bool("DEVICE_UPLOAD_FAST_PATH", True)
     # Readings older than this many days are packed per device, sensor and UTC day by the nightly
     # compaction (api/telemetry/compaction.py); at least 1 (today is never packed).
     READING_PACK_AFTER_DAYS = max(1, int(os.environ.get("READING_PACK_AFTER_DAYS", "7")))

@@ -37,11 +37,11 @@ def find_platform(host: str) -> Platform | None:
     """The platform answering `host`: a configured domain, else a development alias. Every request
     resolves its host, so a per-process snapshot (api/extensions/snapshots) is attached to the
     session without a query."""
-    snapshot = _platform_snapshot(host)
+    snapshot = platform_snapshot(host)
     return db.session.merge(snapshot, load=False) if snapshot is not None else None
 
 
-def _platform_snapshot(host: str) -> Platform | None:
+def platform_snapshot(host: str) -> Platform | None:
     """The per-process detached copy of the platform answering `host` (not in the session)."""
     name = normalize_host(host)
     key = (name, current_app.config["HOST_ALIASES"].get(name))
@@ -74,7 +74,7 @@ def resolve_request_platform() -> None:
     """before_request: bind the host's platform, or refuse the request (421 Misdirected Request)."""
     if request.endpoint in HOST_EXEMPT_ENDPOINTS:
         return
-    snapshot = _platform_snapshot(request.host)
+    snapshot = platform_snapshot(request.host)
     if snapshot is None:
         raise ApiError(
             gettext("This site (%(host)s) is not configured on the platform.", host=normalize_host(request.host)),

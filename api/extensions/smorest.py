@@ -70,13 +70,14 @@ class ApiError(Exception):
 
 
 def envelope(data: Any = None, *, code: int = SUCCESS, msg: str | None = None) -> dict[str, Any]:
-    return {"code": code, "msg": msg if msg is not None else _success_in(get_locale()), "data": data}
+    return {"code": code, "msg": msg if msg is not None else success_message(get_locale()), "data": data}
 
 
 @functools.lru_cache(maxsize=16)
-def _success_in(locale: Locale | None) -> str:
-    # Every answer's message: flask-babel's lookup of the catalogue took about 30 us of each answer.
-    # (No locale outside a request or app context: the message untranslated, as gettext gives it.)
+def success_message(locale: Locale | None) -> str:
+    """Every answer's message in `locale`, looked up once (flask-babel's lookup of the catalogue took
+    about 30 us of each answer). No locale outside a request or app context: the message untranslated,
+    as gettext gives it."""
     with force_locale(locale):
         return gettext("success")
 
