@@ -78,13 +78,18 @@ def _start_upload_group(state) -> None:
     state.app.wsgi_app = UploadFastPath(state.app.wsgi_app, state.app, blp.url_prefix + UPLOAD_ROUTE)
 
 
+def _give_back_connection() -> None:
+    if db.session.registry.has():  # a follower that used no session has none to close
+        db.session.close()
+
+
 def upload_group(run_group) -> GroupCommit:
     """One device's uploads one per group; a waiting upload gives its pooled connection back; a group
     that lost the database is not retried upload by upload; a large batch is stored on its own."""
     return GroupCommit(
         run_group,
         key=lambda upload: upload.device_guid,
-        before_wait=db.session.close,
+        before_wait=_give_back_connection,
         alone_after=lambda exc: not database_away(exc),
         alone=travels_alone,
     )
