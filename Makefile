@@ -37,6 +37,8 @@ $(VENV)/.installed: requirements.lock pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -r requirements.lock
 	$(BIN)/pip install --quiet --no-deps -e .
+	$(BIN)/pip install --quiet -e '.[fast]' 2>/dev/null \
+		|| echo "gunicorn_h1c not built (no C compiler?): gunicorn parses HTTP in Python (pyproject.toml, fast)"
 	touch $@
 
 python-deps: $(VENV)/.installed

@@ -9,7 +9,8 @@ each is. With threads (gthread, 16 a worker) the group's leader fought the other
 after each of its statements, up to the 5 ms switch interval a time, and every keep-alive request
 went through the main thread's poller and back: the same uploads were answered at about half the
 rate (docs/scaling.md). psycopg (3.1.14 and later) waits cooperatively once gevent has patched the
-standard library.
+standard library. gunicorn parses requests with its C parser (gunicorn_h1c, pyproject.toml's `fast`
+extra) where it was built, else in Python (its http_parser "auto").
 
 gevent patches the standard library here, before anything below imports it: a lock or socket made
 before the patch would block the worker's only thread."""

@@ -22,6 +22,7 @@
   and PostgreSQL spent per answered request (steadier than the rate, which varies by a third here).
   fleet_http_floor_msgs_per_s / fleet_http_vs_floor: the same clients against a bare Flask app on
   the same gunicorn (bench/_floor_app.py), the most this stack answers here, and the api's share.
+  fleet_http_c_parser: 1 when gunicorn parsed the requests in C (gunicorn_h1c built), else 0.
 - ingest_batch_vs_copy: the 500-record batches of bench/telemetry.py posted to gunicorn over HTTP,
   as a ratio to COPY measured in the same run.
 - offline_sweep_10k_ms / offline_sweep_100k_ms: the periodic offline / battery sweep (run until it
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import importlib.util
 import json
 import multiprocessing
 import os
@@ -520,6 +522,8 @@ def fleet_http(app, fleet: list, api: Gunicorn) -> float:
     report("fleet_http_p99_ms", percentile(latencies, 99), "ms")
     report("fleet_http_errors", errors, "requests")
     report("fleet_http_exact", int(stored == len(latencies) * 4 and errors == 0), "bool")
+    # gunicorn parses requests in C when gunicorn_h1c was built (pyproject.toml, fast), else in Python.
+    report("fleet_http_c_parser", int(importlib.util.find_spec("gunicorn_h1c") is not None), "bool")
     for name, seconds in cpu.items():
         report(f"fleet_http_{name}_cpu_us_per_req", seconds / max(len(latencies), 1) * 1e6, "us")
     return rate
