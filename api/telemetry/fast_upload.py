@@ -2,9 +2,10 @@
 its request context, routing, hooks and argument and response layers.
 
 A fleet's one-record upload is the platform's most frequent call, and those layers cost about half
-of its CPU under load: through the route, 1,700 uploads a second; through this path, about 2,950
-(bench/fleet.py, docs/scaling.md). This WSGI middleware takes a POST to the upload route only when
-it answers exactly as the route would, and hands everything else to Flask:
+of its CPU under load: the fleet benchmark's api answered 1,109-1,722 uploads a second through the
+route, and 2,479-2,801 through this path (bench/fleet.py, docs/scaling.md). This WSGI middleware
+takes a POST to the upload route only when it answers exactly as the route would, and hands
+everything else to Flask:
 
 - before any work: the host names a platform (else the route's 421), the body is declared JSON of a
   known length within the request cap, parses within the JSON limits and passes the route's own
