@@ -3,7 +3,7 @@ its request context, routing, hooks and argument and response layers.
 
 A fleet's one-record upload is the platform's most frequent call, and those layers cost about half
 of its CPU under load: the fleet benchmark's api answered 1,109-1,722 uploads a second through the
-route, and 2,479-2,801 through this path (bench/fleet.py, docs/scaling.md). This WSGI middleware
+route, and 2,479-3,046 through this path (bench/fleet.py, docs/scaling.md). This WSGI middleware
 takes a POST to the upload route only when it answers exactly as the route would, and hands
 everything else to Flask:
 
