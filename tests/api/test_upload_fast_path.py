@@ -11,8 +11,10 @@ import json
 from flask import request_started
 from sqlalchemy import update
 
+from api import create_app
 from api.device.models import Device
 from api.extensions.db import db
+from api.settings import TestConfig
 from tests.api.device_helpers import DEVICE, add, guids, minutes_ago, owner
 from tests.api.test_telemetry import stored
 
@@ -160,3 +162,20 @@ def test_an_error_of_the_work_is_answered_by_the_route_without_uploading_again(a
     assert answers[0] == answers[1]
     assert answers[0][0] == 500
     assert calls == [guid, guid]  # once per path: the route answered the fast path's error, not retried it
+
+
+def test_the_overseas_edition_answers_clean_uploads_in_english_on_both_paths(app, client, owner, guids):
+    overseas = create_app(TestConfig, {"OVERSEAS": True})
+    (fast_guid, fast_key), (route_guid, route_key) = guids["th_a"], guids["th_b"]
+    for n, guid in enumerate((fast_guid, route_guid)):
+        add(client, owner, guid, name=f"Twin {n}")
+    answers = []
+    for fast, (guid, key) in ((True, (fast_guid, fast_key)), (False, (route_guid, route_key))):
+        overseas.config["DEVICE_UPLOAD_FAST_PATH"] = fast
+        for lang in (None, "zh-CN"):
+            minutes = 5 if lang is None else 4
+            step = _post({"guid": "GUID", "records": [{"ts": minutes_ago(minutes), **GOOD}]}, lang=lang)
+            response = step(overseas.test_client(), guid, key, guid)
+            answers.append((response.status_code, sorted(response.headers.items()), response.get_json()))
+    assert answers[:2] == answers[2:]
+    assert [body["msg"] for _status, _headers, body in answers[:2]] == ["success", "成功"]
