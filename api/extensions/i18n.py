@@ -46,14 +46,17 @@ def select_locale() -> Locale:
 def _locale_code() -> str:
     if not has_request_context():
         return default_locale()
-    header = request.headers.get("Accept-Language", "")
-    return _best_locale(header, tuple(current_app.config["LANGUAGES"]), default_locale())
+    return _code_for(request.headers.get("Accept-Language", ""))
 
 
 def locale_for(accept_language: str) -> Locale:
     """The locale a request with this `Accept-Language` header is answered in (an app context is
     enough: for answers built below Flask's request, api/telemetry/fast_upload.py)."""
-    return _parsed_locale(_best_locale(accept_language, tuple(current_app.config["LANGUAGES"]), default_locale()))
+    return _parsed_locale(_code_for(accept_language))
+
+
+def _code_for(accept_language: str) -> str:
+    return _best_locale(accept_language, tuple(current_app.config["LANGUAGES"]), default_locale())
 
 
 @functools.lru_cache(maxsize=1024)

@@ -7,6 +7,7 @@ uploads, and only those, must have been answered without Flask dispatching a req
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 from flask import request_started
 from sqlalchemy import update
@@ -24,23 +25,39 @@ UPLOAD = f"{DEVICE}/DeviceData/upload"
 GOOD = {"readings": {"1": 4.0, "2": 50}, "battery": 87, "signal": -71}
 
 
-def _post(body: dict | None = None, *, raw: bytes | None = None, lang=None, host="localhost", content_type=None):
+@contextmanager
+def _fast_path(app, on: bool):
+    app.config["DEVICE_UPLOAD_FAST_PATH"] = on
+    try:
+        yield
+    finally:
+        app.config["DEVICE_UPLOAD_FAST_PATH"] = True
+
+
+def _twins(client, owner, guids) -> tuple[tuple[str, str], tuple[str, str], dict[str, int]]:
+    """Two loggers of one type in the owner's account: (guid, key) of each, and their ids by guid."""
+    fast, route = guids["th_a"], guids["th_b"]
+    ids = {guid: add(client, owner, guid, name=f"Twin {n}") for n, (guid, _key) in enumerate((fast, route))}
+    return fast, route, ids
+
+
+def _post(
+    body: dict | None = None,
+    *,
+    raw: bytes | None = None,
+    lang=None,
+    host="localhost",
+    content_type=None,
+    wrong_key: bool = False,
+):
     """A step: an upload built for one twin (its guid and key, the other twin's guid)."""
 
     def send(client, guid, key, other_guid):
         payload = raw
         if payload is None:
-            filled = {
-                k: (guid if v == "GUID" else other_guid if v == "OTHER" else v)
-                for k, v in body.items()
-                if k != "_wrong"
-            }
+            filled = {k: (guid if v == "GUID" else other_guid if v == "OTHER" else v) for k, v in body.items()}
             payload = json.dumps(filled).encode()
-        headers = {
-            "Host": host,
-            "X-Device-Id": guid,
-            "X-Device-Key": "wrong-key" if body and body.get("_wrong") else key,
-        }
+        headers = {"Host": host, "X-Device-Id": guid, "X-Device-Key": "wrong-key" if wrong_key else key}
         if lang is not None:
             headers["Accept-Language"] = lang
         return client.post(UPLOAD, data=payload, headers=headers, content_type=content_type or "application/json")
@@ -69,7 +86,7 @@ def _steps(times: list[int]) -> list[tuple[str, object, bool]]:
             False,
         ),
         ("every record refused", _post({"guid": "GUID", "records": [{"ts": times[7], "readings": {"9": 1}}]}), False),
-        ("wrong key", _post({"guid": "GUID", "records": [{"ts": times[8], **GOOD}], "_wrong": True}), False),
+        ("wrong key", _post({"guid": "GUID", "records": [{"ts": times[8], **GOOD}]}, wrong_key=True), False),
         ("another device's GUID", _post({"guid": "OTHER", "records": [{"ts": times[8], **GOOD}]}), False),
         ("no records", _post({"guid": "GUID"}, lang="en-US"), False),
         ("a GUID of letters", _post({"guid": "abc", "records": []}), False),
@@ -95,9 +112,7 @@ def _run(app, twin: tuple[str, str], other_guid: str, fast: bool, times: list[in
         dispatched.append(1)
 
     answers = []
-    app.config["DEVICE_UPLOAD_FAST_PATH"] = fast
-    request_started.connect(count, app)
-    try:
+    with request_started.connected_to(count, app), _fast_path(app, fast):
         for name, step, _below in _steps(times):
             if step == "disable":
                 with app.app_context():
@@ -108,15 +123,11 @@ def _run(app, twin: tuple[str, str], other_guid: str, fast: bool, times: list[in
             response = step(client, twin[0], twin[1], other_guid)
             headers = sorted((k, v) for k, v in response.headers.items() if k != "Date")
             answers.append((name, response.status_code, headers, response.get_json(), len(dispatched) - before))
-    finally:
-        request_started.disconnect(count, app)
-        app.config["DEVICE_UPLOAD_FAST_PATH"] = True
     return answers
 
 
 def test_both_paths_answer_every_upload_alike_and_only_clean_ones_skip_flask(app, client, owner, guids):
-    (fast_guid, fast_key), (route_guid, route_key) = guids["th_a"], guids["th_b"]
-    ids = {guid: add(client, owner, guid, name=f"Twin {n}") for n, guid in enumerate((fast_guid, route_guid))}
+    (fast_guid, fast_key), (route_guid, route_key), ids = _twins(client, owner, guids)
     times = [minutes_ago(60 - minute) for minute in range(10)] + [minutes_ago(200 - n * 0.5) for n in range(150)]
 
     fast = _run(app, (fast_guid, fast_key), route_guid, True, times)
@@ -151,14 +162,13 @@ def test_an_error_of_the_work_is_answered_by_the_route_without_uploading_again(a
     try:
         answers = []
         for fast in (True, False):
-            app.config["DEVICE_UPLOAD_FAST_PATH"] = fast
-            response = _post({"guid": "GUID", "records": [{"ts": minutes_ago(3), **GOOD}]}, lang="en-US")(
-                app.test_client(), guid, key, guid
-            )
+            with _fast_path(app, fast):
+                response = _post({"guid": "GUID", "records": [{"ts": minutes_ago(3), **GOOD}]}, lang="en-US")(
+                    app.test_client(), guid, key, guid
+                )
             answers.append((response.status_code, response.get_json()))
     finally:
         app.extensions["telemetry.uploads"] = group
-        app.config["DEVICE_UPLOAD_FAST_PATH"] = True
     assert answers[0] == answers[1]
     assert answers[0][0] == 500
     assert calls == [guid, guid]  # once per path: the route answered the fast path's error, not retried it
@@ -166,16 +176,14 @@ def test_an_error_of_the_work_is_answered_by_the_route_without_uploading_again(a
 
 def test_the_overseas_edition_answers_clean_uploads_in_english_on_both_paths(app, client, owner, guids):
     overseas = create_app(TestConfig, {"OVERSEAS": True})
-    (fast_guid, fast_key), (route_guid, route_key) = guids["th_a"], guids["th_b"]
-    for n, guid in enumerate((fast_guid, route_guid)):
-        add(client, owner, guid, name=f"Twin {n}")
+    fast_twin, route_twin, _ids = _twins(client, owner, guids)
     answers = []
-    for fast, (guid, key) in ((True, (fast_guid, fast_key)), (False, (route_guid, route_key))):
-        overseas.config["DEVICE_UPLOAD_FAST_PATH"] = fast
+    for fast, (guid, key) in ((True, fast_twin), (False, route_twin)):
         for lang in (None, "zh-CN"):
             minutes = 5 if lang is None else 4
             step = _post({"guid": "GUID", "records": [{"ts": minutes_ago(minutes), **GOOD}]}, lang=lang)
-            response = step(overseas.test_client(), guid, key, guid)
+            with _fast_path(overseas, fast):
+                response = step(overseas.test_client(), guid, key, guid)
             answers.append((response.status_code, sorted(response.headers.items()), response.get_json()))
     assert answers[:2] == answers[2:]
     assert [body["msg"] for _status, _headers, body in answers[:2]] == ["success", "成功"]
