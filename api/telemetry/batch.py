@@ -9,6 +9,7 @@ Elsewhere (SQLite) each is its own portable statement.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from types import SimpleNamespace
 
@@ -19,7 +20,7 @@ from api.device.models import DeviceState
 from api.extensions.db import db, one_of_param, per_dialect
 from api.telemetry.models import DeviceSample
 from api.telemetry.records import Record
-from api.telemetry.store import Companion, as_json, iso_stamps, store_readings_by_device
+from api.telemetry.store import Companion, as_json, iso_stamps, store_readings_by_device, stream_device_rows
 
 # The batch's samples as one JSON parameter, like the readings (an executemany of hundreds of rows
 # costs the subscriber several times more CPU). Parameter names differ from the readings' (they
@@ -73,15 +74,35 @@ def locked_states(ids: list[int]) -> dict[int, SimpleNamespace]:
 
 
 def write_batch(
-    rows: list[tuple[int, int, datetime, float]], samples: list[dict], states: list[SimpleNamespace]
+    rows: list[tuple[int, int, datetime, float]],
+    samples: list[dict],
+    states: list[SimpleNamespace],
+    *,
+    maybe_stored: bool = False,
 ) -> dict[int, int]:
     """The batch's readings (device_id, sensor, ts, value), samples and moved states (from
-    `locked_states`); returns how many readings were new, per device."""
+    `locked_states`); returns how many readings were new, per device. `maybe_stored`: as
+    store_readings_by_device's."""
     connection = db.session.connection()
     if connection.dialect.name != "postgresql":
         accepted = store_readings_by_device(db.session, rows)
         _write_portable(connection, samples, states)
         return accepted
+    return store_readings_by_device(db.session, rows, _companions(samples, states), maybe_stored=maybe_stored)
+
+
+def stream_batch(
+    rows: Iterable[tuple[int, int, datetime, float]],
+    finish: Callable[[], tuple[list[dict], list[SimpleNamespace]]],
+) -> int | None:
+    """PostgreSQL: one device's live readings stored as `rows` yields them, then its samples and
+    moved states, which `finish()` gives once every row is written (store.stream_device_rows).
+    How many readings were stored, or None when none was: the caller then uses `write_batch`."""
+    return stream_device_rows(db.session, rows, lambda: _companions(*finish()))
+
+
+def _companions(samples: list[dict], states: list[SimpleNamespace]) -> list[Companion]:
+    """The samples and states, written in the readings' round trip (PostgreSQL)."""
     companions = []
     if samples:
         stamps = iso_stamps(row["ts"] for row in samples)
@@ -90,7 +111,7 @@ def write_batch(
     if states:
         changed = [{"device_id": state.device_id} | _state_json(state) for state in states]
         companions.append(Companion("moved", STATES_SQL, {"states": as_json(changed)}))
-    return store_readings_by_device(db.session, rows, companions)
+    return companions
 
 
 def _state_json(state: SimpleNamespace) -> dict:

@@ -13,7 +13,7 @@ one request, and each reason is rendered in the language of the request that ans
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -28,9 +28,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from api.device.models import DeviceParam, DeviceState, DeviceType
 from api.extensions.db import db, utcnow
 from api.extensions.snapshots import Snapshots
-from api.telemetry.batch import locked_states, sample_rows, write_batch
+from api.telemetry.batch import locked_states, sample_rows, stream_batch, write_batch
 from api.telemetry.device_auth import IngestedDevice, authenticate_many
-from api.telemetry.records import Record, parse_records
+from api.telemetry.records import MAX_RECORDS, Parsed, Record, checked_records, parse_records
 
 # After the service expires a device may upload for three more months (business-domain section 4).
 UPLOAD_GRACE = timedelta(days=91)
@@ -152,6 +152,9 @@ def ingest_many(uploads: list[tuple[IngestedDevice, object]]) -> list[IngestResu
         raise ValueError("one upload per device in a batch")
     now = utcnow()
     profiles = _type_profiles({device.device_type_id for device, _raw in uploads})
+    if _streams(uploads):
+        [(device, raw_records)] = uploads
+        return [_ingest_streamed(device, raw_records, profiles[device.device_type_id], now)]
     results: list[IngestResult | DeviceRefusedError] = []
     work: list[tuple[IngestedDevice, list[Record], IngestResult]] = []
     for device, raw_records in uploads:
@@ -167,38 +170,106 @@ def ingest_many(uploads: list[tuple[IngestedDevice, object]]) -> list[IngestResu
     if not work:
         return results
     work.sort(key=lambda item: item[0].id)
-    ids = [device.id for device, _records, _result in work]
+    states = _lock_states([device.id for device, _records, _result in work])
+    rows = []
+    for device, records, result in work:
+        mine = list(_reading_rows(device.id, records))
+        result.duplicates = len(mine)  # minus the new ones below
+        rows.extend(mine)
+    samples = [sample for device, records, _result in work for sample in sample_rows(device.id, records)]
+    moved = [
+        states[device.id]
+        for device, records, _result in work
+        if _advance_state(states[device.id], records, _offline_after(device, profiles[device.device_type_id]))
+    ]
+    accepted = write_batch(rows, samples, moved)
+    for device, _records, result in work:
+        result.accepted = accepted.get(device.id, 0)
+        result.duplicates -= result.accepted
+    _handle_readings(work)
+    db.session.commit()
+    return results
+
+
+def _streams(uploads: list[tuple[IngestedDevice, object]]) -> bool:
+    """One device's large batch on PostgreSQL is stored while its records are checked."""
+    if len(uploads) != 1 or db.engine.dialect.name != "postgresql":
+        return False
+    raw_records = uploads[0][1]
+    return isinstance(raw_records, list) and ALONE_RECORDS < len(raw_records) <= MAX_RECORDS
+
+
+def _ingest_streamed(
+    device: IngestedDevice, raw_records: list, profile: TypeProfile, now: datetime
+) -> IngestResult | DeviceRefusedError:
+    """`ingest_many` of one device's large batch: its state locked first, then each record checked
+    as its readings stream into the store, so the database writes the first readings while this
+    process checks the rest (store.stream_device_rows). Readings that need the checked insert (one
+    stored already, or older than the store's horizon) are stored the usual way once every record
+    is checked."""
+    reason = refusal(device, now)
+    if reason:
+        return DeviceRefusedError(reason)
+    state = _lock_states([device.id])[device.id]
+    parsed = Parsed()
+    records = checked_records(raw_records, profile.ranges, now, device.created_at, parsed)
+    rows = _reading_rows(device.id, records)
+    finished: list[tuple[list[dict], list]] = []
+
+    def finish() -> tuple[list[dict], list]:
+        """The batch's samples and moved state, made once every record is checked."""
+        if not finished:
+            moved = [state] if _advance_state(state, parsed.records, _offline_after(device, profile)) else []
+            finished.append((sample_rows(device.id, parsed.records), moved))
+        return finished[0]
+
+    result = IngestResult(rejected=parsed.rejected)
+    stored = stream_batch(rows, finish)
+    if stored is None:
+        for _row in rows:  # the records the store did not take are checked as well
+            pass
+        mine = list(_reading_rows(device.id, parsed.records))
+        stored = write_batch(mine, *finish(), maybe_stored=True).get(device.id, 0)
+        result.duplicates = len(mine) - stored
+    result.accepted, result.kept = stored, len(parsed.records)
+    if parsed.records:
+        _handle_readings([(device, parsed.records, result)])
+    db.session.commit()
+    return result
+
+
+def _lock_states(ids: list[int]) -> dict:
+    """The devices' states (`locked_states`), locked in device order; a device's first upload
+    creates its state row: all missing rows at once, in device order (a row another batch is
+    creating right now is waited for, not inserted twice)."""
     states = locked_states(ids)
     missing = [device_id for device_id in ids if device_id not in states]
     if missing:
-        # A device's first upload creates its state row: all missing rows at once, in device order
-        # (a row another batch is creating right now is waited for, not inserted twice).
         dialect = postgresql if db.engine.dialect.name == "postgresql" else sqlite
         db.session.connection().execute(
             dialect.insert(DeviceState.__table__).on_conflict_do_nothing(),
             [{"device_id": device_id, "values": {}, "alarm_active": False, "fault": False} for device_id in missing],
         )
         states.update(locked_states(missing))
-    rows = []
-    for device, records, result in work:
-        mine = [
-            (device.id, sensor, record.ts, value)
-            for record in records
-            for sensor, value in record.readings.items()
-            if value is not None
-        ]
-        result.duplicates = len(mine)  # minus the new ones below
-        rows.extend(mine)
-    samples = [sample for device, records, _result in work for sample in sample_rows(device.id, records)]
-    moved = []
-    for device, records, _result in work:
-        offline_after = timedelta(seconds=device.interval_s * profiles[device.device_type_id].offline_after_intervals)
-        if _advance_state(states[device.id], records, offline_after):
-            moved.append(states[device.id])
-    accepted = write_batch(rows, samples, moved)
-    for device, _records, result in work:
-        result.accepted = accepted.get(device.id, 0)
-        result.duplicates -= result.accepted
+    return states
+
+
+def _reading_rows(device_id: int, records: Iterable[Record]) -> Iterator[tuple[int, int, datetime, float]]:
+    """The records' readings as the store's rows (a fault, None, is not a reading)."""
+    return (
+        (device_id, sensor, record.ts, value)
+        for record in records
+        for sensor, value in record.readings.items()
+        if value is not None
+    )
+
+
+def _offline_after(device: IngestedDevice, profile: TypeProfile) -> timedelta:
+    return timedelta(seconds=device.interval_s * profile.offline_after_intervals)
+
+
+def _handle_readings(work: list[tuple[IngestedDevice, list[Record], IngestResult]]) -> None:
+    """The areas' preparers, then their handlers, for the devices whose readings were stored."""
     g.ingest_batch = {}
     try:
         for preparer in BATCH_PREPARERS:
@@ -208,8 +279,6 @@ def ingest_many(uploads: list[tuple[IngestedDevice, object]]) -> list[IngestResu
                 handler(device, records)
     finally:
         g.pop("ingest_batch", None)
-    db.session.commit()
-    return results
 
 
 class TypeProfile(NamedTuple):

@@ -13,6 +13,7 @@ Each bad record gets a reason; good records of the same batch are kept.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -82,15 +83,30 @@ def parse_records(
 ) -> Parsed:
     """`sensor_ranges`: the device type's sensors and their measurable range; `issued_at`: when the
     device's GUID was issued (nothing it measured can be older, give or take the clock skew)."""
-    earliest = max(EARLIEST, issued_at - CLOCK_SKEW) if issued_at is not None else EARLIEST
     parsed = Parsed()
+    for _record in checked_records(raw_records, sensor_ranges, now, issued_at, parsed):
+        pass
+    return parsed
+
+
+def checked_records(
+    raw_records,
+    sensor_ranges: dict[int, tuple[float | None, float | None]],
+    now: datetime,
+    issued_at: datetime | None,
+    parsed: Parsed,
+) -> Iterator[Record]:
+    """`parse_records` one record at a time: yields each good record as soon as it is checked (a
+    large batch's readings are stored while the rest are checked), noting it and each refusal in
+    `parsed`."""
+    earliest = max(EARLIEST, issued_at - CLOCK_SKEW) if issued_at is not None else EARLIEST
     if not isinstance(raw_records, list):
         parsed.rejected.append({"index": None, "field": "records", "reason": lazy_gettext("Not a valid list.")})
-        return parsed
+        return
     if len(raw_records) > MAX_RECORDS:
         reason = lazy_gettext("At most %(max)s records per batch.", max=MAX_RECORDS)
         parsed.rejected.append({"index": None, "field": "records", "reason": reason})
-        return parsed
+        return
     # Per batch, not per record: the latest acceptable time and each sensor's key as sent ("1").
     latest = now + CLOCK_SKEW
     sensor_keys = {str(sensor): sensor for sensor in sensor_ranges}
@@ -99,9 +115,9 @@ def parse_records(
         if isinstance(reason, Record):
             parsed.records.append(reason)
             parsed.indexes.append(index)
+            yield reason
         else:
             parsed.rejected.append({"index": index, "field": reason[0], "reason": reason[1]})
-    return parsed
 
 
 _BOUNDED = (("battery", 0, 100), ("signal", -150, 0))  # optional numbers of a record: name, min, max

@@ -24,10 +24,10 @@ advisory lock (one statement more), and always the checked insert.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from datetime import UTC, datetime
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime, timedelta
 from functools import cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from flask import current_app
 from psycopg.errors import UniqueViolation
@@ -41,6 +41,7 @@ from api.telemetry.models import Reading, ReadingHourly
 from api.telemetry.readings import PACK_LOCK, PACKED_HAS, store_horizon
 
 STAGE = "reading_stage"
+T = TypeVar("T")
 # Up to this many rows go in the statement itself, as one JSON parameter (one round trip; psycopg
 # dumps one string for about half the CPU of four arrays, PostgreSQL parses it for a little more);
 # larger batches are COPied (binary: psycopg's C dumpers, nothing for the server to parse).
@@ -50,6 +51,7 @@ INLINE = (
     " value double precision)"
 )
 STAGED = f"{STAGE} AS r"
+_HOUR = timedelta(hours=1)
 HOURLY_COLUMNS = tuple(column.name for column in ReadingHourly.__table__.columns)
 # New readings' hourly buckets (`{buckets}`: a SELECT of the rollup's columns) folded into the rollup.
 _FOLD_HOURS = """
@@ -122,16 +124,29 @@ def _after_ctes(sql: str, companions: tuple[tuple[str, str], ...] = ()) -> TextC
     return text(f"WITH {ctes}\n{sql}" if ctes else sql)
 
 
+def _companion_parts(companions: Sequence[Companion]) -> tuple[tuple[tuple[str, str], ...], dict]:
+    """The companions' CTEs (name, sql) and their parameters, which must not clash with the readings'."""
+    params = {key: value for companion in companions for key, value in companion.params.items()}
+    if params.keys() & READING_PARAMETERS:
+        raise ValueError(f"companion parameters clash with the readings': {params.keys() & READING_PARAMETERS}")
+    return tuple((companion.name, companion.sql) for companion in companions), params
+
+
 def store_readings(session: Session, rows: list[tuple[int, int, datetime, float]]) -> int:
     """Store (device_id, sensor, ts, value) rows; returns how many were new."""
     return sum(store_readings_by_device(session, rows).values())
 
 
 def store_readings_by_device(
-    session: Session, rows: list[tuple[int, int, datetime, float]], companions: Sequence[Companion] = ()
+    session: Session,
+    rows: list[tuple[int, int, datetime, float]],
+    companions: Sequence[Companion] = (),
+    *,
+    maybe_stored: bool = False,
 ) -> dict[int, int]:
     """Store rows of several devices at once, with the batch's `companions` (PostgreSQL only);
-    returns how many were new, per device."""
+    returns how many were new, per device. `maybe_stored`: some of the rows are known to be stored
+    already (an attempt without the check just failed), so the check is made at once."""
     connection = session.connection()
     if companions and connection.dialect.name != "postgresql":
         raise ValueError("companion writes are PostgreSQL statements")
@@ -144,10 +159,7 @@ def store_readings_by_device(
         for row in rows:
             per_device.setdefault(row[0], []).append(row)
         return {device_id: _store_portable(session, mine) for device_id, mine in per_device.items()}
-    params = {key: value for companion in companions for key, value in companion.params.items()}
-    if params.keys() & READING_PARAMETERS:
-        raise ValueError(f"companion parameters clash with the readings': {params.keys() & READING_PARAMETERS}")
-    ctes = tuple((companion.name, companion.sql) for companion in companions)
+    ctes, params = _companion_parts(companions)
     horizon = store_horizon(utcnow(), current_app.config["READING_PACK_AFTER_DAYS"])
     live = min(row[2] for row in rows) >= horizon
     if not live:
@@ -157,10 +169,18 @@ def store_readings_by_device(
         return dict(connection.execute(_statement(INLINE, BY_DEVICE, ctes), _inline(rows, horizon) | params).all())
     staged = {"horizon": horizon} | params
     one_device = all(row[0] == rows[0][0] for row in rows)
-    if not (live and one_device):
+    unchecked = live and not maybe_stored
+    if not (unchecked and one_device):
         _stage_postgres(connection, rows)
-    if live:
-        accepted = _write_unchecked(connection, rows, one_device, ctes, staged)
+    if unchecked:
+        if one_device:
+            copied = _under_savepoint(connection, lambda: _copy_readings(connection, rows, horizon, lambda: companions))
+            accepted = None if copied is None else {rows[0][0]: copied}
+        else:
+            accepted = _under_savepoint(
+                connection,
+                lambda: dict(connection.execute(_statement(STAGED, BY_DEVICE, ctes, checked=False), staged).all()),
+            )
         if accepted is not None:
             return accepted
         if one_device:
@@ -168,51 +188,73 @@ def store_readings_by_device(
     return dict(connection.execute(_statement(STAGED, BY_DEVICE, ctes), staged).all())
 
 
-def _write_unchecked(connection, rows, one_device: bool, ctes, params: dict) -> dict[int, int] | None:
-    """Live rows written without the check for stored copies, under a savepoint: how many per device,
-    or None when one of them is stored already (a re-sent batch; the savepoint is rolled back). One
-    device's rows are COPied straight into `reading`; many devices' were staged by the caller."""
+def stream_device_rows(
+    session: Session, rows: Iterable[tuple[int, int, datetime, float]], companions: Callable[[], Sequence[Companion]]
+) -> int | None:
+    """PostgreSQL: one device's rows COPied as `rows` yields them (the caller checks each record
+    while the server writes the ones before), their hours folded into the rollup with the writes
+    `companions()` gives once every row is written, all under a savepoint and without the check for
+    stored copies. Returns how many readings were stored, or None when none was: a row older than
+    the store's horizon, or one stored already (the savepoint is rolled back; `rows` may be partly
+    consumed). The caller then stores them all with `store_readings_by_device`."""
+    connection = session.connection()
+    horizon = store_horizon(utcnow(), current_app.config["READING_PACK_AFTER_DAYS"])
+    return _under_savepoint(connection, lambda: _copy_readings(connection, rows, horizon, companions))
+
+
+class _BeforeHorizonError(Exception):
+    """A COPied row is older than the store's horizon: it needs the checked insert."""
+
+
+def _under_savepoint(connection, write: Callable[[], T]) -> T | None:
+    """`write()` of live rows without the check for stored copies, under a savepoint: its result,
+    or None when a row needs the checked insert after all (one stored already: a re-sent batch;
+    or older than the horizon); the savepoint is then rolled back."""
     savepoint = connection.begin_nested()
     try:
-        if one_device:
-            accepted = _copy_readings(connection, rows, ctes, params)
-        else:
-            accepted = dict(connection.execute(_statement(STAGED, BY_DEVICE, ctes, checked=False), params).all())
+        result = write()
+    except _BeforeHorizonError:
+        savepoint.rollback()
+        return None
     except IntegrityError as exc:
         savepoint.rollback()
         if not isinstance(exc.orig, UniqueViolation):
             raise
         return None
     savepoint.commit()
-    return accepted
+    return result
 
 
 def hourly(rows) -> list[dict]:
     """The hourly rollup rows of (device_id, sensor, ts, value) rows, for SQLite and for one device's
-    COPied batch (PostgreSQL folds the others' as it inserts them). A record's readings share its
-    time: its hour is found once."""
-    hours: dict[datetime, datetime] = {}
-    buckets: dict[tuple[int, int, datetime], list] = {}
+    COPied batch (PostgreSQL folds the others' as it inserts them). A record's readings come one
+    after another with one time object, and a batch's records mostly in order: a row's hour is
+    found by comparing it with the last one's bounds (truncating a time costs some twenty times
+    more). Each bucket's values are gathered, then reduced by the builtins."""
+    buckets: dict[tuple[int, int, datetime], tuple[list, list]] = {}
+    last_ts = hour = after = None
     for device_id, sensor, ts, value in rows:
-        hour = hours.get(ts)
-        if hour is None:
-            utc = ts if ts.tzinfo is UTC or ts.tzinfo is None else ts.astimezone(UTC)
-            hour = hours[ts] = utc.replace(minute=0, second=0, microsecond=0)
+        if ts is not last_ts:
+            last_ts = ts
+            if hour is None or not hour <= ts < after:
+                utc = ts if ts.tzinfo is UTC or ts.tzinfo is None else ts.astimezone(UTC)
+                hour = utc.replace(minute=0, second=0, microsecond=0)
+                after = hour + _HOUR
         bucket = buckets.get((device_id, sensor, hour))
         if bucket is None:
-            buckets[(device_id, sensor, hour)] = [value, value, value, 1, ts, ts]
-            continue
-        if value < bucket[0]:
-            bucket[0] = value
-        elif value > bucket[1]:
-            bucket[1] = value
-        bucket[2] += value
-        bucket[3] += 1
-        if ts < bucket[4]:
-            bucket[4] = ts
-        elif ts > bucket[5]:
-            bucket[5] = ts
-    return [dict(zip(HOURLY_COLUMNS, (*key, *bucket), strict=True)) for key, bucket in buckets.items()]
+            bucket = buckets[(device_id, sensor, hour)] = ([], [])
+        bucket[0].append(value)
+        bucket[1].append(ts)
+    return [
+        dict(
+            zip(
+                HOURLY_COLUMNS,
+                (*key, min(values), max(values), sum(values), len(values), min(stamps), max(stamps)),
+                strict=True,
+            )
+        )
+        for key, (values, stamps) in buckets.items()
+    ]
 
 
 def _inline(rows, horizon: datetime) -> dict:
@@ -248,22 +290,29 @@ def _hours_json(rows) -> str:
     return as_json(hours)
 
 
-def _copy_readings(connection, rows, ctes, params: dict) -> dict[int, int]:
+def _copy_readings(connection, rows: Iterable, horizon: datetime, companions: Callable[[], Sequence[Companion]]) -> int:
     """One device's rows straight into `reading`, received now (this process's clock, as the record
-    checks use), and their hours folded into the rollup with the companions' writes.
+    checks use), and their hours folded into the rollup with the companions' writes; raises
+    _BeforeHorizonError at a row older than `horizon`. Returns how many rows were written.
 
-    The hours are computed before the COPY ends: the rows go out in blocks as they are written, and
-    the server writes them while this process computes (on two cores, about a third of the wait for
-    the COPY's end)."""
+    The hours and the companions are made before the COPY ends: the rows go out in blocks as they
+    are written, and the server writes them while this process works (on two cores, about a third
+    of the wait for the COPY's end)."""
     received = utcnow()
+    written = []
     cursor = connection.connection.driver_connection.cursor()
     with driver_errors(connection, COPY_READINGS), cursor.copy(COPY_READINGS) as copy:
         copy.set_types(("int4", "int2", "timestamptz", "float8", "timestamptz"))
         for row in rows:
+            if row[2] < horizon:
+                raise _BeforeHorizonError
             copy.write_row((*row, received))
-        hours = _hours_json(rows)
+            written.append(row)
+        hours = _hours_json(written)
+        extra = companions()
+    ctes, params = _companion_parts(extra)
     connection.execute(_after_ctes(_ROLL_UP_COPIED, ctes), {"hours": hours} | params)
-    return {rows[0][0]: len(rows)}
+    return len(written)
 
 
 def _stage_postgres(connection, rows) -> None:
