@@ -98,9 +98,10 @@ def batches(start: datetime, count: int, sensors=(1, 2, 3, 4)):
         yield records
 
 
-def bench_copy(app) -> float:
-    rows = 200_000
-    base = utcnow() - timedelta(days=2)
+def bench_copy(app, rows: int = 200_000, base: datetime | None = None) -> float:
+    """COPY of `rows` readings of one device from `base` on (two days ago) in one transaction,
+    committed: readings/s. The rows are deleted afterwards."""
+    base = base or utcnow() - timedelta(days=2)
     with app.app_context():
         raw = db.engine.raw_connection()
         try:
