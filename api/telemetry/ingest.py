@@ -5,7 +5,8 @@ seam, and only then does the caller acknowledge.
 `ingest_many` takes many devices' uploads in one transaction (the MQTT subscriber's batches: the
 states locked and moved forward as plain rows, then the readings, samples and states written by one
 statement (api/telemetry/batch.py), the handlers' lookups prepared once), with the result of each
-upload; `ingest` is the same with one upload; `ingest_uploads` authenticates and ingests the HTTP uploads
+upload (one device's large batch is stored while its records are checked: `_ingest_streamed`);
+`ingest` is the same with one upload; `ingest_uploads` authenticates and ingests the HTTP uploads
 that arrived together (a group commit: api/extensions/group_commit.py).
 
 The reasons of a refusal or of a refused record are lazy strings: the uploads of a group are done in

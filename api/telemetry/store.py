@@ -8,8 +8,9 @@ Larger batches of live readings are first written without that per-row check (a 
 statement), under a savepoint; only when one of their readings is stored already (a re-sent batch:
 the unique key stops the write, the savepoint is rolled back) do they go again with the check:
 - one device's batch (an HTTP batch upload) is COPied (binary) straight into `reading`, as the
-  COPY floor writes; its readings span a few hours, so its rollup is a few rows computed here and
-  folded in by one statement;
+  COPY floor writes, while the caller checks its records (`stream_device_rows`: the server writes
+  the first readings as the rest are checked); its readings span a few hours, so its rollup is a
+  few rows computed here and folded in by one statement;
 - a batch of many devices (a subscriber's: one record each, as many hours as devices) is COPied
   into a session temp table and inserted from there, PostgreSQL folding the rollup as it inserts
   (computing thousands of hours here cost the subscriber more than the stage saves).
