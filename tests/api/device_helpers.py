@@ -3,12 +3,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import func, update
 
 from api.device.catalogue import sync_catalogue
 from api.device.models import Device
 from api.device.services import issue_guids
 from api.extensions.db import db, utcnow
+from api.telemetry.models import Reading, ReadingHourly
 from api.tenancy import find_platform
 from tests.api.account_helpers import auth, login, make_account
 
@@ -71,3 +72,26 @@ def upload(client, guid, key, records, *, header_guid=None, body_guid=None):
 
 def minutes_ago(minutes: float) -> int:
     return int((datetime.now(UTC) - timedelta(minutes=minutes)).timestamp() * 1000)
+
+
+def hour_of_readings() -> tuple:
+    """What the hourly rollup holds of an hour, computed from the stored readings (group by the hour):
+    min, max, sum, count, first and last time; `ROLLED_HOUR` is the rollup's own."""
+    return (
+        func.min(Reading.value),
+        func.max(Reading.value),
+        func.sum(Reading.value),
+        func.count(),
+        func.min(Reading.ts),
+        func.max(Reading.ts),
+    )
+
+
+ROLLED_HOUR = (
+    ReadingHourly.min_value,
+    ReadingHourly.max_value,
+    ReadingHourly.sum_value,
+    ReadingHourly.count,
+    ReadingHourly.first_ts,
+    ReadingHourly.last_ts,
+)

@@ -22,6 +22,7 @@ from api.telemetry.ingest import ingest_many
 from api.telemetry.models import DeviceSample, Reading, ReadingHourly
 from api.telemetry.store import store_readings
 from api.tenancy import find_platform
+from tests.api.device_helpers import ROLLED_HOUR, hour_of_readings
 
 UNREACHABLE_REDIS = "redis://127.0.0.1:1/0"
 
@@ -129,30 +130,14 @@ def test_sqlite_rollups_match_the_stored_readings(tmp_path):
         db.session.commit()
         hour = func.strftime("%Y-%m-%d %H", Reading.ts)
         raw = db.session.execute(
-            select(
-                Reading.sensor,
-                hour,
-                func.min(Reading.value),
-                func.max(Reading.value),
-                func.sum(Reading.value),
-                func.count(),
-                func.min(Reading.ts),
-                func.max(Reading.ts),
-            )
+            select(Reading.sensor, hour, *hour_of_readings())
             .group_by(Reading.sensor, hour)
             .order_by(Reading.sensor, hour)
         ).all()
         rolled = db.session.execute(
-            select(
-                ReadingHourly.sensor,
-                ReadingHourly.bucket,
-                ReadingHourly.min_value,
-                ReadingHourly.max_value,
-                ReadingHourly.sum_value,
-                ReadingHourly.count,
-                ReadingHourly.first_ts,
-                ReadingHourly.last_ts,
-            ).order_by(ReadingHourly.sensor, ReadingHourly.bucket)
+            select(ReadingHourly.sensor, ReadingHourly.bucket, *ROLLED_HOUR).order_by(
+                ReadingHourly.sensor, ReadingHourly.bucket
+            )
         ).all()
         db.engine.dispose()
     assert len(raw) == len(rolled) == 8  # 2 sensors x 4 hours

@@ -14,7 +14,7 @@ from api.extensions.db import db, utcnow
 from api.telemetry import ingest as ingest_module
 from api.telemetry.models import DeviceSample, Reading, ReadingHourly
 from api.telemetry.store import INLINE_ROWS, SKIP_STORED, Companion, store_readings_by_device
-from tests.api.device_helpers import DEVICE, add, guids, minutes_ago, owner, upload
+from tests.api.device_helpers import DEVICE, ROLLED_HOUR, add, guids, hour_of_readings, minutes_ago, owner, upload
 
 __all__ = ["guids", "owner"]
 
@@ -35,29 +35,13 @@ def raw_and_rolled_hours(app, device_id: int, sensor: int) -> tuple[list, list]:
     hour = func.date_trunc(literal_column("'hour'"), Reading.ts)
     with app.app_context():
         raw = db.session.execute(
-            select(
-                hour,
-                func.min(Reading.value),
-                func.max(Reading.value),
-                func.sum(Reading.value),
-                func.count(),
-                func.min(Reading.ts),
-                func.max(Reading.ts),
-            )
+            select(hour, *hour_of_readings())
             .where(Reading.device_id == device_id, Reading.sensor == sensor)
             .group_by(hour)
             .order_by(hour)
         ).all()
         rolled = db.session.execute(
-            select(
-                ReadingHourly.bucket,
-                ReadingHourly.min_value,
-                ReadingHourly.max_value,
-                ReadingHourly.sum_value,
-                ReadingHourly.count,
-                ReadingHourly.first_ts,
-                ReadingHourly.last_ts,
-            )
+            select(ReadingHourly.bucket, *ROLLED_HOUR)
             .where(ReadingHourly.device_id == device_id, ReadingHourly.sensor == sensor)
             .order_by(ReadingHourly.bucket)
         ).all()
