@@ -161,7 +161,7 @@ def store_readings_by_device(
             per_device.setdefault(row[0], []).append(row)
         return {device_id: _store_portable(session, mine) for device_id, mine in per_device.items()}
     ctes, params = _companion_parts(companions)
-    horizon = store_horizon(utcnow(), current_app.config["READING_PACK_AFTER_DAYS"])
+    horizon = _horizon()
     live = min(row[2] for row in rows) >= horizon
     if not live:
         # A compaction running now finishes first, so the insert's snapshot sees the days it packed.
@@ -199,8 +199,13 @@ def stream_device_rows(
     the store's horizon, or one stored already (the savepoint is rolled back; `rows` may be partly
     consumed). The caller then stores them all with `store_readings_by_device`."""
     connection = session.connection()
-    horizon = store_horizon(utcnow(), current_app.config["READING_PACK_AFTER_DAYS"])
+    horizon = _horizon()
     return _under_savepoint(connection, lambda: _copy_readings(connection, rows, horizon, companions))
+
+
+def _horizon() -> datetime:
+    """Readings from this instant on are live: never in a packed day (api/telemetry/readings.py)."""
+    return store_horizon(utcnow(), current_app.config["READING_PACK_AFTER_DAYS"])
 
 
 class _BeforeHorizonError(Exception):

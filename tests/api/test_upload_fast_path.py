@@ -27,11 +27,12 @@ GOOD = {"readings": {"1": 4.0, "2": 50}, "battery": 87, "signal": -71}
 
 @contextmanager
 def _fast_path(app, on: bool):
+    before = app.config["DEVICE_UPLOAD_FAST_PATH"]
     app.config["DEVICE_UPLOAD_FAST_PATH"] = on
     try:
         yield
     finally:
-        app.config["DEVICE_UPLOAD_FAST_PATH"] = True
+        app.config["DEVICE_UPLOAD_FAST_PATH"] = before
 
 
 def _twins(client, owner, guids) -> tuple[tuple[str, str], tuple[str, str], dict[str, int]]:
