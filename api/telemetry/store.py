@@ -212,23 +212,27 @@ class _BeforeHorizonError(Exception):
     """A COPied row is older than the store's horizon: it needs the checked insert."""
 
 
+# Left to the commit to release: RELEASE would be a round trip of its own (a tenth of a large batch's
+# upload besides its COPY). Rolling back to it keeps it, so a transaction may set it more than once.
+_SAVEPOINT = "unchecked_readings"
+
+
 def _under_savepoint(connection, write: Callable[[], T]) -> T | None:
     """`write()` of live rows without the check for stored copies, under a savepoint: its result,
     or None when a row needs the checked insert after all (one stored already: a re-sent batch;
-    or older than the horizon); the savepoint is then rolled back."""
-    savepoint = connection.begin_nested()
+    or older than the horizon); the savepoint is then rolled back. Set by hand, not with
+    SQLAlchemy's `begin_nested`, which releases it when the block ends."""
+    connection.exec_driver_sql(f"SAVEPOINT {_SAVEPOINT}")
     try:
-        result = write()
+        return write()
     except _BeforeHorizonError:
-        savepoint.rollback()
+        connection.exec_driver_sql(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
         return None
     except IntegrityError as exc:
-        savepoint.rollback()
+        connection.exec_driver_sql(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
         if not isinstance(exc.orig, UniqueViolation):
             raise
         return None
-    savepoint.commit()
-    return result
 
 
 def hourly(rows) -> list[dict]:
