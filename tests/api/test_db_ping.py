@@ -1,4 +1,5 @@
-"""Pooled connections are pinged only after a second idle (api/extensions/db.py ping_when_idle)."""
+"""Pooled connections are pinged only after a second idle (api/extensions/db.py ping_when_idle), and
+the pool hands out the connection returned last (settings.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from api.extensions.db import ping_when_idle
+from api.extensions.db import db, ping_when_idle
 from api.settings import TestConfig
 
 
@@ -57,3 +58,16 @@ def test_a_connection_just_checked_in_is_used_without_a_ping(pinged_engine):
         backend_pid(engine)
     # ...and the pool replaces it for the next one.
     assert backend_pid(engine) != dropped
+
+
+def test_a_request_takes_the_connection_returned_last(app):
+    """The pool is LIFO (settings.py): after a burst, a lone client keeps reusing one warm connection
+    (its statements prepared) instead of going through every connection the burst opened."""
+    with app.app_context():
+        engine = db.engine
+        held = [engine.connect() for _ in range(3)]
+        pids = [connection.execute(text("SELECT pg_backend_pid()")).scalar_one() for connection in held]
+        for connection in held:
+            connection.close()
+        assert backend_pid(engine) == pids[-1]
+        assert backend_pid(engine) == pids[-1]
