@@ -38,6 +38,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from api.extensions.db import driver_errors, utcnow
+from api.telemetry.binary_copy import write_readings
 from api.telemetry.models import Reading, ReadingHourly
 from api.telemetry.readings import PACK_LOCK, PACKED_HAS, store_horizon
 
@@ -305,19 +306,21 @@ def _copy_readings(connection, rows: Iterable, horizon: datetime, companions: Ca
     checks use), and their hours folded into the rollup with the companions' writes; raises
     _BeforeHorizonError at a row older than `horizon`. Returns how many rows were written.
 
-    The hours and the companions are made before the COPY ends: the rows go out in blocks as they
-    are written, and the server writes them while this process works (on two cores, about a third
-    of the wait for the COPY's end)."""
-    received = utcnow()
+    The hours and the companions are made before the COPY ends: the rows go out in blocks of about
+    8 KB as they are written (api/telemetry/binary_copy.py), and the server writes them while this
+    process works (on two cores, about a third of the wait for the COPY's end)."""
     written = []
-    cursor = connection.connection.driver_connection.cursor()
-    with driver_errors(connection, COPY_READINGS), cursor.copy(COPY_READINGS) as copy:
-        copy.set_types(("int4", "int2", "timestamptz", "float8", "timestamptz"))
+
+    def live_rows():
         for row in rows:
             if row[2] < horizon:
                 raise _BeforeHorizonError
-            copy.write_row((*row, received))
             written.append(row)
+            yield row
+
+    cursor = connection.connection.driver_connection.cursor()
+    with driver_errors(connection, COPY_READINGS), cursor.copy(COPY_READINGS) as copy:
+        write_readings(copy.write, live_rows(), utcnow())
         hours = _hours_json(written)
         extra = companions()
     ctes, params = _companion_parts(extra)
