@@ -2,11 +2,11 @@
 settings and escalation. Notifications go through the outbox in api/notify."""
 
 from api.alarm.escalation import WEBHOOK_SECRET, refund_failed, webhook_secret
-from api.alarm.evaluation import on_readings, prepare
+from api.alarm.evaluation import LIMITS_AND_ACTIVE_ALARMS, on_readings
 from api.alarm.lifecycle import switch_off_alarms
 from api.asset.hooks import on_asset_devices_switched
 from api.notify.delivery import FAILURE_HOOKS, SECRET_RESOLVERS
-from api.telemetry.ingest import BATCH_PREPARERS, READING_HANDLERS
+from api.telemetry.ingest import BATCH_LOOKUPS, READING_HANDLERS
 
 
 def register_evaluation() -> None:
@@ -14,8 +14,8 @@ def register_evaluation() -> None:
 
     if on_readings not in READING_HANDLERS:
         READING_HANDLERS.append(on_readings)
-    if prepare not in BATCH_PREPARERS:
-        BATCH_PREPARERS.append(prepare)
+    if LIMITS_AND_ACTIVE_ALARMS not in BATCH_LOOKUPS:
+        BATCH_LOOKUPS.append(LIMITS_AND_ACTIVE_ALARMS)
 
     # Disabling an asset turns its devices' alarms off (enabling needs nothing: evaluation resumes
     # with the devices' first readings).

@@ -14,7 +14,7 @@ from api.alarm.rules import LIMIT_COLUMNS, LOW_BATTERY_PERCENT, enabled_limits_q
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, one_of, one_of_param, per_dialect, utcnow
 from api.telemetry.device_auth import IngestedDevice
-from api.telemetry.ingest import batch_context
+from api.telemetry.ingest import BatchLookup, batch_context
 from api.telemetry.records import Record
 
 
@@ -29,32 +29,33 @@ def _limits_and_active_alarm_ids() -> CompoundSelect:
     return union_all(limits, alarms)
 
 
-def prepare(devices: list[IngestedDevice]) -> None:
-    """Registered in BATCH_PREPARERS: the limits and active alarms of a batch's devices, not two
-    queries per device (on_readings takes each device's share once; rules are snapshots). One query
-    finds the limits and which alarms are active; the alarms themselves are loaded only if there
-    are any (most uploads come from devices within their limits: one round trip, no ORM load)."""
-    context = batch_context()
-    owned = [device for device in devices if device.owner_account_id is not None]
-    if context is None or not owned:
-        return
-    ids = [device.id for device in owned]
-    limits: dict[int, dict[int, Row]] = {device_id: {} for device_id in ids}
+def take_limits_and_active_alarms(rows: list, devices: list[IngestedDevice]) -> None:
+    """Registered in BATCH_LOOKUPS with `_limits_and_active_alarm_ids`: the limits and active alarms
+    of a batch's devices, not two queries per device (on_readings takes each device's share once;
+    rules are snapshots). The lookup finds the limits and which alarms are active; the alarms
+    themselves are loaded only if there are any (most uploads come from devices within their
+    limits: no query of their own, no ORM load)."""
+    limits: dict[int, dict[int, Row]] = {device.id: {} for device in devices if device.owner_account_id is not None}
     alarm_ids = []
-    # On the connection, as the state lock: a Core lookup needs none of the ORM session's layer.
-    for row in db.session.connection().execute(_limits_and_active_alarm_ids(), {"ids": ids}):
+    for row in rows:
+        if row.device_id not in limits:
+            continue  # an unclaimed device is not evaluated
         if row.alarm_id is None:
             limits[row.device_id][row.sensor] = row
         else:
             alarm_ids.append(row.alarm_id)
-    active: dict[int, dict] = {device_id: {} for device_id in ids}
+    active: dict[int, dict] = {device_id: {} for device_id in limits}
     if alarm_ids:
-        # Still active now (one may have been closed since the query above).
+        # Still active now (one may have been closed since the lookup).
         for alarm in db.session.scalars(
             select(Alarm).where(one_of(Alarm.id, alarm_ids), Alarm.status.in_(lifecycle.ACTIVE))
         ):
             active[alarm.device_id][(alarm.kind, alarm.sensor)] = alarm
+    context = batch_context()
     context["alarm.limits"], context["alarm.active"] = limits, active
+
+
+LIMITS_AND_ACTIVE_ALARMS = BatchLookup(_limits_and_active_alarm_ids, take_limits_and_active_alarms)
 
 
 def on_readings(device: IngestedDevice, records: list[Record], now: datetime | None = None) -> None:

@@ -9,7 +9,7 @@ Elsewhere (SQLite) each is its own portable statement.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from types import SimpleNamespace
 
@@ -18,6 +18,7 @@ from sqlalchemy.dialects import sqlite
 
 from api.device.models import DeviceState
 from api.extensions.db import db, one_of_param, per_dialect
+from api.extensions.pipeline import Query
 from api.telemetry.models import DeviceSample
 from api.telemetry.records import Record
 from api.telemetry.store import Companion, as_json, iso_stamps, store_readings_by_device, stream_device_rows
@@ -94,11 +95,13 @@ def write_batch(
 def stream_batch(
     rows: Iterable[tuple[int, int, datetime, float]],
     finish: Callable[[], tuple[list[dict], list[SimpleNamespace]]],
-) -> int | None:
+    lookups: Sequence[Query] = (),
+) -> tuple[int, list[list]] | None:
     """PostgreSQL: one device's live readings stored as `rows` yields them, then its samples and
-    moved states, which `finish()` gives once every row is written (store.stream_device_rows).
-    How many readings were stored, or None when none was: the caller then uses `write_batch`."""
-    return stream_device_rows(db.session, rows, lambda: _companions(*finish()))
+    moved states, which `finish()` gives once every row is written, with `lookups` sent in the same
+    round trip (store.stream_device_rows). How many readings were stored and the lookups' rows, or
+    None when no reading was stored: the caller then uses `write_batch`."""
+    return stream_device_rows(db.session, rows, lambda: _companions(*finish()), lookups)
 
 
 def _companions(samples: list[dict], states: list[SimpleNamespace]) -> list[Companion]:

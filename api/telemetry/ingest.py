@@ -4,7 +4,7 @@ seam, and only then does the caller acknowledge.
 
 `ingest_many` takes many devices' uploads in one transaction (the MQTT subscriber's batches: the
 states locked and moved forward as plain rows, then the readings, samples and states written by one
-statement (api/telemetry/batch.py), the handlers' lookups prepared once), with the result of each
+statement (api/telemetry/batch.py), the areas' lookups sent together once), with the result of each
 upload (one device's large batch is stored while its records are checked: `_ingest_streamed`);
 `ingest` is the same with one upload; `ingest_uploads` authenticates and ingests the HTTP uploads
 that arrived together (a group commit: api/extensions/group_commit.py).
@@ -25,9 +25,11 @@ from flask import g
 from flask_babel import lazy_gettext
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql.expression import Executable
 
 from api.device.models import DeviceParam, DeviceState, DeviceType
 from api.extensions.db import db, utcnow
+from api.extensions.pipeline import Query, fetch_together
 from api.extensions.snapshots import Snapshots
 from api.telemetry.batch import locked_states, sample_rows, stream_batch, write_batch
 from api.telemetry.device_auth import IngestedDevice, authenticate_many
@@ -40,19 +42,30 @@ UPLOAD_GRACE = timedelta(days=91)
 # registers its evaluator here. The device is an `IngestedDevice` (a plain row; an ORM Device has
 # the same attributes): a handler that changes the device loads it.
 READING_HANDLERS: list[Callable[[IngestedDevice, list[Record]], None]] = []
-# Called once per `ingest_many` batch with its devices, before the handlers: an area loads what its
-# handler needs for all of them at once into `batch_context()` (and its handler takes it from there).
-BATCH_PREPARERS: list[Callable[[list[IngestedDevice]], None]] = []
+
+
+class BatchLookup(NamedTuple):
+    """What an area reads once for a batch's devices, before its handler runs: `statement()` (built
+    once per dialect) reads the devices whose ids are its parameter `ids`; the batch's lookups are
+    sent together in one round trip, with the batch's last write where they can be
+    (api/extensions/pipeline.py). `take(rows, devices)` files the rows in `batch_context()`, where the
+    area's handler finds them."""
+
+    statement: Callable[[], Executable]
+    take: Callable[[list, list[IngestedDevice]], None]
+
+
+BATCH_LOOKUPS: list[BatchLookup] = []
 
 
 def batch_context() -> dict | None:
-    """What the preparers loaded for the batch being ingested (None outside `ingest_many`). Keys are
+    """What the lookups found for the batch being ingested (None outside `ingest_many`). Keys are
     namespaced by area ("alarm.limits" ...); an entry is for the devices of this batch only."""
     return g.get("ingest_batch")
 
 
 def forget_prepared(device_id: int) -> None:
-    """A handler changed what the preparers loaded for this device (a waybill applied its limits):
+    """A handler changed what the lookups found for this device (a waybill applied its limits):
     later handlers look it up afresh."""
     for value in (batch_context() or {}).values():
         if isinstance(value, dict):
@@ -225,16 +238,18 @@ def _ingest_streamed(
         return finished[0]
 
     result = IngestResult(rejected=parsed.rejected)
-    stored = stream_batch(rows, finish)
-    if stored is None:
+    streamed = stream_batch(rows, finish, _lookups([device]))
+    if streamed is None:
         for _row in rows:  # the records the store did not take are checked as well
             pass
         mine = list(_reading_rows(device.id, parsed.records))
-        stored = write_batch(mine, *finish(), maybe_stored=True).get(device.id, 0)
+        stored, found = write_batch(mine, *finish(), maybe_stored=True).get(device.id, 0), None
         result.duplicates = len(mine) - stored
+    else:
+        stored, found = streamed
     result.accepted, result.kept = stored, len(parsed.records)
     if parsed.records:
-        _handle_readings([(device, parsed.records, result)])
+        _handle_readings([(device, parsed.records, result)], found)
     db.session.commit()
     return result
 
@@ -269,12 +284,23 @@ def _offline_after(device: IngestedDevice, profile: TypeProfile) -> timedelta:
     return timedelta(seconds=device.interval_s * profile.offline_after_intervals)
 
 
-def _handle_readings(work: list[tuple[IngestedDevice, list[Record], IngestResult]]) -> None:
-    """The areas' preparers, then their handlers, for the devices whose readings were stored."""
+def _lookups(devices: list[IngestedDevice]) -> list[Query]:
+    ids = [device.id for device in devices]
+    return [(lookup.statement(), {"ids": ids}) for lookup in BATCH_LOOKUPS]
+
+
+def _handle_readings(
+    work: list[tuple[IngestedDevice, list[Record], IngestResult]], found: list[list] | None = None
+) -> None:
+    """The areas' lookups (`found`: their rows, when they were sent with the batch's write), then
+    their handlers, for the devices whose readings were stored."""
+    devices = [device for device, _records, _result in work]
     g.ingest_batch = {}
     try:
-        for preparer in BATCH_PREPARERS:
-            preparer([device for device, _records, _result in work])
+        if found is None:
+            found = fetch_together(db.session.connection(), _lookups(devices))
+        for lookup, rows in zip(BATCH_LOOKUPS, found, strict=True):
+            lookup.take(rows, devices)
         for device, records, _result in work:
             for handler in READING_HANDLERS:
                 handler(device, records)

@@ -38,6 +38,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from api.extensions.db import driver_errors, utcnow
+from api.extensions.pipeline import Query, fetch_together
 from api.telemetry.binary_copy import write_readings
 from api.telemetry.models import Reading, ReadingHourly
 from api.telemetry.readings import PACK_LOCK, PACKED_HAS, store_horizon
@@ -120,6 +121,7 @@ def _statement(
 
 
 @cache
+@cache
 def _after_ctes(sql: str, companions: tuple[tuple[str, str], ...] = ()) -> TextClause:
     """`sql` run with the companions' CTEs before it (or alone)."""
     ctes = ", ".join(f"{name} AS ({cte})" for name, cte in companions)
@@ -177,7 +179,7 @@ def store_readings_by_device(
     if unchecked:
         if one_device:
             copied = _under_savepoint(connection, lambda: _copy_readings(connection, rows, horizon, lambda: companions))
-            accepted = None if copied is None else {rows[0][0]: copied}
+            accepted = None if copied is None else {rows[0][0]: copied[0]}
         else:
             accepted = _under_savepoint(
                 connection,
@@ -191,17 +193,21 @@ def store_readings_by_device(
 
 
 def stream_device_rows(
-    session: Session, rows: Iterable[tuple[int, int, datetime, float]], companions: Callable[[], Sequence[Companion]]
-) -> int | None:
+    session: Session,
+    rows: Iterable[tuple[int, int, datetime, float]],
+    companions: Callable[[], Sequence[Companion]],
+    lookups: Sequence[Query] = (),
+) -> tuple[int, list[list]] | None:
     """PostgreSQL: one device's rows COPied as `rows` yields them (the caller checks each record
     while the server writes the ones before), their hours folded into the rollup with the writes
     `companions()` gives once every row is written, all under a savepoint and without the check for
-    stored copies. Returns how many readings were stored, or None when none was: a row older than
-    the store's horizon, or one stored already (the savepoint is rolled back; `rows` may be partly
-    consumed). The caller then stores them all with `store_readings_by_device`."""
+    stored copies; `lookups` are sent in the rollup's round trip. Returns how many readings were
+    stored and the lookups' rows, or None when no reading was: a row older than the store's
+    horizon, or one stored already (the savepoint is rolled back; `rows` may be partly consumed).
+    The caller then stores them all with `store_readings_by_device`."""
     connection = session.connection()
     horizon = _horizon()
-    return _under_savepoint(connection, lambda: _copy_readings(connection, rows, horizon, companions))
+    return _under_savepoint(connection, lambda: _copy_readings(connection, rows, horizon, companions, lookups))
 
 
 def _horizon() -> datetime:
@@ -213,8 +219,8 @@ class _BeforeHorizonError(Exception):
     """A COPied row is older than the store's horizon: it needs the checked insert."""
 
 
-# Left to the commit to release: RELEASE would be a round trip of its own (a tenth of a large batch's
-# upload besides its COPY). Rolling back to it keeps it, so a transaction may set it more than once.
+# Left to the commit to release: RELEASE is a round trip of its own. Rolling back to it keeps it, and a
+# transaction may set it more than once (PostgreSQL then rolls back to the latest).
 _SAVEPOINT = "unchecked_readings"
 
 
@@ -301,10 +307,17 @@ def _hours_json(rows) -> str:
     return as_json(hours)
 
 
-def _copy_readings(connection, rows: Iterable, horizon: datetime, companions: Callable[[], Sequence[Companion]]) -> int:
+def _copy_readings(
+    connection,
+    rows: Iterable,
+    horizon: datetime,
+    companions: Callable[[], Sequence[Companion]],
+    lookups: Sequence[Query] = (),
+) -> tuple[int, list[list]]:
     """One device's rows straight into `reading`, received now (this process's clock, as the record
-    checks use), and their hours folded into the rollup with the companions' writes; raises
-    _BeforeHorizonError at a row older than `horizon`. Returns how many rows were written.
+    checks use), and their hours folded into the rollup with the companions' writes, the lookups
+    sent with them; raises _BeforeHorizonError at a row older than `horizon`. Returns how many rows
+    were written and the lookups' rows.
 
     The hours and the companions are made before the COPY ends: the rows go out in blocks of about
     8 KB as they are written (api/telemetry/binary_copy.py), and the server writes them while this
@@ -324,8 +337,9 @@ def _copy_readings(connection, rows: Iterable, horizon: datetime, companions: Ca
         hours = _hours_json(written)
         extra = companions()
     ctes, params = _companion_parts(extra)
-    connection.execute(_after_ctes(_ROLL_UP_COPIED, ctes), {"hours": hours} | params)
-    return len(written)
+    rollup = (_after_ctes(_ROLL_UP_COPIED, ctes), {"hours": hours} | params)
+    _rolled, *found = fetch_together(connection, [rollup, *lookups])
+    return len(written), found
 
 
 def _stage_postgres(connection, rows) -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from api.telemetry.ingest import BATCH_PREPARERS, READING_HANDLERS
+from api.telemetry.ingest import BATCH_LOOKUPS, READING_HANDLERS
 from api.waybill.report import register as register_report_kind
-from api.waybill.services import on_readings, prepare
+from api.waybill.services import OPEN_WAYBILL_DEVICES, on_readings
 
 
 def register() -> None:
@@ -14,5 +14,5 @@ def register() -> None:
     register_report_kind()
     if on_readings not in READING_HANDLERS:
         READING_HANDLERS.insert(0, on_readings)
-    if prepare not in BATCH_PREPARERS:
-        BATCH_PREPARERS.append(prepare)
+    if OPEN_WAYBILL_DEVICES not in BATCH_LOOKUPS:
+        BATCH_LOOKUPS.append(OPEN_WAYBILL_DEVICES)

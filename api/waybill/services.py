@@ -26,7 +26,7 @@ from api.device.services import log_event, owned_device
 from api.extensions.db import db, one_of_param, paginate, per_dialect, utcnow
 from api.extensions.smorest import ApiError
 from api.telemetry.device_auth import IngestedDevice
-from api.telemetry.ingest import batch_context, forget_prepared
+from api.telemetry.ingest import BatchLookup, batch_context, forget_prepared
 from api.telemetry.queries import chart, thin, track
 from api.telemetry.records import Record
 from api.waybill import fences, geo, track_marks
@@ -336,15 +336,12 @@ def _open_waybill_devices() -> Select:
     )
 
 
-def prepare(devices: list[IngestedDevice]) -> None:
-    """Registered in BATCH_PREPARERS: which of a batch's devices have an open waybill (one query;
-    on_readings skips the others without asking)."""
-    context = batch_context()
-    if context is not None:
-        ids = [device.id for device in devices]
-        # On the connection, as the state lock: a Core lookup needs none of the ORM session's layer.
-        found = db.session.connection().execute(_open_waybill_devices(), {"ids": ids})
-        context["waybill.open"] = set(found.scalars())
+def _take_open_waybill_devices(rows: list, devices: list[IngestedDevice]) -> None:
+    batch_context()["waybill.open"] = {row.device_id for row in rows}
+
+
+# Which of a batch's devices have an open waybill (on_readings skips the others without asking).
+OPEN_WAYBILL_DEVICES = BatchLookup(_open_waybill_devices, _take_open_waybill_devices)
 
 
 def on_readings(ingested: IngestedDevice, records: list[Record]) -> None:

@@ -13,11 +13,21 @@ from api.telemetry.binary_copy import BLOCK_BYTES, SIGNATURE, TRAILER, write_rea
 TABLE = (
     "copy_probe (device_id integer, sensor smallint, ts timestamptz, value double precision, received_at timestamptz)"
 )
+ROW_BYTES = 52  # its field count, 5 lengths and 30 bytes of values
 
 
-def copied(app, rows, received) -> tuple[list[tuple], list[int]]:
-    """The rows as PostgreSQL stored them, and the sizes of the blocks handed to the COPY."""
-    blocks: list[int] = []
+def copied(app, rows, received) -> tuple[list[tuple], list[tuple[int, int]]]:
+    """The rows as PostgreSQL stored them, and for each block handed to the COPY its size and how
+    many rows had been taken from `rows` when it was handed over."""
+    taken = 0
+
+    def counted():
+        nonlocal taken
+        for row in rows:
+            taken += 1
+            yield row
+
+    blocks: list[tuple[int, int]] = []
     with app.app_context():
         connection = db.session.connection()
         connection.execute(text(f"CREATE TEMP TABLE {TABLE}"))
@@ -25,10 +35,10 @@ def copied(app, rows, received) -> tuple[list[tuple], list[int]]:
         with cursor.copy("COPY copy_probe FROM STDIN (FORMAT BINARY)") as copy:
 
             def write(block):
-                blocks.append(len(block))
+                blocks.append((len(block), taken))
                 copy.write(block)
 
-            write_readings(write, rows, received)
+            write_readings(write, counted(), received)
         stored = connection.execute(text("SELECT * FROM copy_probe ORDER BY device_id, sensor, ts")).all()
         db.session.rollback()
     return [tuple(row) for row in stored], blocks
@@ -47,9 +57,9 @@ def test_what_postgresql_stores_is_what_was_written(app):
         (1, 2, times[1], -1e-300),
         (42, 4, times[2], 1.5e300),
     ]
-    stored, blocks = copied(app, iter(rows), received)
+    stored, blocks = copied(app, rows, received)
     assert stored == sorted((*row, received) for row in rows)
-    assert blocks == [len(SIGNATURE) + 4 * 52 + len(TRAILER)]  # a row: its field count, 5 lengths, 30 bytes of values
+    assert blocks == [(len(SIGNATURE) + 4 * ROW_BYTES + len(TRAILER), 4)]
 
 
 def test_the_rows_go_out_in_blocks_as_they_come(app):
@@ -58,29 +68,8 @@ def test_the_rows_go_out_in_blocks_as_they_come(app):
     received = datetime.now(UTC)
     base = received - timedelta(days=1)
     rows = [(7, sensor, base + timedelta(seconds=10 * n), n / 10) for n in range(500) for sensor in (1, 2, 3, 4)]
-    made = []
-
-    def rows_as_made():
-        for row in rows:
-            made.append(row)
-            yield row
-
-    sizes_when_sent = []
-    blocks: list[int] = []
-    with app.app_context():
-        connection = db.session.connection()
-        connection.execute(text(f"CREATE TEMP TABLE {TABLE}"))
-        cursor = connection.connection.driver_connection.cursor()
-        with cursor.copy("COPY copy_probe FROM STDIN (FORMAT BINARY)") as copy:
-
-            def write(block):
-                blocks.append(len(block))
-                sizes_when_sent.append(len(made))
-                copy.write(block)
-
-            write_readings(write, rows_as_made(), received)
-        assert connection.execute(text("SELECT count(*) FROM copy_probe")).scalar_one() == 2000
-        db.session.rollback()
+    stored, blocks = copied(app, rows, received)
+    assert len(stored) == 2000
     assert len(blocks) > 10
-    assert all(BLOCK_BYTES <= size < BLOCK_BYTES + 52 for size in blocks[:-1])
-    assert sizes_when_sent[0] < 200  # the first block left after 158 of the 2,000 rows
+    assert all(BLOCK_BYTES <= size < BLOCK_BYTES + ROW_BYTES for size, _taken in blocks[:-1])
+    assert blocks[0][1] < 200  # the first block left after 158 of the 2,000 rows
