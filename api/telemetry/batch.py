@@ -18,7 +18,7 @@ from sqlalchemy.dialects import sqlite
 
 from api.device.models import DeviceState
 from api.extensions.db import db, one_of_param, per_dialect
-from api.extensions.pipeline import Query
+from api.extensions.pipeline import Query, fetch_together
 from api.telemetry.models import DeviceSample
 from api.telemetry.records import Record
 from api.telemetry.store import Companion, as_json, iso_stamps, store_readings_by_device, stream_device_rows
@@ -66,11 +66,14 @@ def _locked_states() -> Select:
     )
 
 
-def locked_states(ids: list[int]) -> dict[int, SimpleNamespace]:
+def locked_states(ids: list[int], then: Query | None = None) -> dict[int, SimpleNamespace]:
     """The devices' states as plain copies (not ORM rows: a batch of hundreds costs a fraction),
-    their rows locked in device order so two batches never deadlock on them."""
-    rows = db.session.connection().execute(_locked_states(), {"ids": ids})
-    names = list(rows.keys())  # zipped with each row: a third of the CPU of a RowMapping per row
+    their rows locked in device order so two batches never deadlock on them; `then` is sent in the
+    same round trip, after the lock."""
+    [rows, *_then] = fetch_together(db.session.connection(), [(_locked_states(), {"ids": ids}), *filter(None, [then])])
+    if not rows:
+        return {}
+    names = rows[0]._fields  # zipped with each row: a third of the CPU of a RowMapping per row
     return {row[0]: SimpleNamespace(**dict(zip(names, row, strict=True))) for row in rows}
 
 
@@ -99,9 +102,10 @@ def stream_batch(
 ) -> tuple[int, list[list]] | None:
     """PostgreSQL: one device's live readings stored as `rows` yields them, then its samples and
     moved states, which `finish()` gives once every row is written, with `lookups` sent in the same
-    round trip (store.stream_device_rows). How many readings were stored and the lookups' rows, or
-    None when no reading was stored: the caller then uses `write_batch`."""
-    return stream_device_rows(db.session, rows, lambda: _companions(*finish()), lookups)
+    round trip (store.stream_device_rows); the caller has locked the state with SET_SAVEPOINT. How
+    many readings were stored and the lookups' rows, or None when no reading was stored: the caller
+    then uses `write_batch`."""
+    return stream_device_rows(db.session, rows, lambda: _companions(*finish()), lookups, savepoint_set=True)
 
 
 def _companions(samples: list[dict], states: list[SimpleNamespace]) -> list[Companion]:

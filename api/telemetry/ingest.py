@@ -34,6 +34,7 @@ from api.extensions.snapshots import Snapshots
 from api.telemetry.batch import locked_states, sample_rows, stream_batch, write_batch
 from api.telemetry.device_auth import IngestedDevice, authenticate_many
 from api.telemetry.records import MAX_RECORDS, Parsed, Record, checked_records, parse_records
+from api.telemetry.store import SET_SAVEPOINT
 
 # After the service expires a device may upload for three more months (business-domain section 4).
 UPLOAD_GRACE = timedelta(days=91)
@@ -224,7 +225,8 @@ def _ingest_streamed(
     reason = refusal(device, now)
     if reason:
         return DeviceRefusedError(reason)
-    state = _lock_states([device.id])[device.id]
+    # The store's savepoint is set in the state lock's round trip: a failed COPY keeps the lock.
+    state = _lock_states([device.id], then=SET_SAVEPOINT)[device.id]
     parsed = Parsed()
     records = checked_records(raw_records, profile.ranges, now, device.created_at, parsed)
     rows = _reading_rows(device.id, records)
@@ -254,11 +256,12 @@ def _ingest_streamed(
     return result
 
 
-def _lock_states(ids: list[int]) -> dict:
+def _lock_states(ids: list[int], then: Query | None = None) -> dict:
     """The devices' states (`locked_states`), locked in device order; a device's first upload
     creates its state row: all missing rows at once, in device order (a row another batch is
-    creating right now is waited for, not inserted twice)."""
-    states = locked_states(ids)
+    creating right now is waited for, not inserted twice). `then` is sent in the lock's round trip,
+    and again after the rows created (so a savepoint comes after them)."""
+    states = locked_states(ids, then)
     missing = [device_id for device_id in ids if device_id not in states]
     if missing:
         dialect = postgresql if db.engine.dialect.name == "postgresql" else sqlite
@@ -266,7 +269,7 @@ def _lock_states(ids: list[int]) -> dict:
             dialect.insert(DeviceState.__table__).on_conflict_do_nothing(),
             [{"device_id": device_id, "values": {}, "alarm_active": False, "fault": False} for device_id in missing],
         )
-        states.update(locked_states(missing))
+        states.update(locked_states(missing, then))
     return states
 
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import event, func, literal_column, select, update
 
-from api.device.models import Device, DeviceParam, DeviceType
+from api.device.models import Device, DeviceParam, DeviceState, DeviceType
 from api.extensions.db import db, utcnow
 from api.telemetry import ingest as ingest_module
 from api.telemetry.models import DeviceSample, Reading, ReadingHourly
@@ -347,6 +347,12 @@ class TestChart:
             raw, rolled = raw_and_rolled_hours(app, device_id, sensor)
             assert [row[:3] + row[4:] for row in raw] == [row[:3] + row[4:] for row in rolled]
             assert raw[0][0] == old.replace(minute=0) and raw[0][4] == 1
+        # The device's first upload: its state row, created under the streamed attempt's lock, outlived
+        # the attempt's rollback and moved to the latest record.
+        with app.app_context():
+            state = db.session.get(DeviceState, device_id)
+            assert state.last_data_at == now - timedelta(minutes=51)
+            assert state.values == {"1": 4.0 + 149 % 3, "2": 50}
 
     def test_long_ranges_use_buckets_that_keep_the_true_min_and_max(self, app, client, owner, fridge):
         device_id, guid, key = fridge
