@@ -102,7 +102,7 @@ def stream_batch(
 ) -> tuple[int, list[list]] | None:
     """PostgreSQL: one device's live readings stored as `rows` yields them, then its samples and
     moved states, which `finish()` gives once every row is written, with `lookups` sent in the same
-    round trip (store.stream_device_rows); the caller has locked the state with SET_SAVEPOINT. How
+    round trip (store.stream_device_rows); the caller sent SET_SAVEPOINT with its state lock. How
     many readings were stored and the lookups' rows, or None when no reading was stored: the caller
     then uses `write_batch`."""
     return stream_device_rows(db.session, rows, lambda: _companions(*finish()), lookups, savepoint_set=True)
