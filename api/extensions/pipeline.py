@@ -10,8 +10,10 @@ back as named tuples with the columns' names. (A transaction's BEGIN cannot join
 waits for its answer even in pipeline mode.)
 
 Each value is processed as SQLAlchemy processes its column's type (time zones, enums), so the rows
-are the same either way (tests/api/test_pipeline.py compares them). A lone statement, and every
-statement on other databases (SQLite), runs through SQLAlchemy.
+are the same either way (tests/api/test_pipeline.py compares them). SQLAlchemy's statement events
+and echo log do not see these statements: its events promise an execution context, which only its
+own execution makes. A lone statement, and every statement on other databases (SQLite), runs
+through SQLAlchemy.
 """
 
 from __future__ import annotations
@@ -46,15 +48,11 @@ def fetch_together(connection: Connection, queries: Sequence[Query]) -> list[lis
                     for name, value in expanded.parameters.items()
                 }
                 cursor = driver.cursor(row_factory=namedtuple_row)
-                # SQLAlchemy's statement events fire as for its own statements (no execution context).
-                connection.dispatch.before_cursor_execute(connection, cursor, expanded.statement, values, None, False)
                 cursor.execute(expanded.statement, values)
-                cursors.append((cursor, expanded.statement, values))
-        for cursor, sql, values in cursors:
-            connection.dispatch.after_cursor_execute(connection, cursor, sql, values, None, False)
+                cursors.append(cursor)
         return [
             _processed(connection.dialect, statement, cursor) if cursor.description else []
-            for (statement, _params), (cursor, _sql, _values) in zip(queries, cursors, strict=True)
+            for (statement, _params), cursor in zip(queries, cursors, strict=True)
         ]
 
 
