@@ -105,7 +105,7 @@ def stream_batch(
     round trip (store.stream_device_rows); the caller sent SET_SAVEPOINT with its state lock. How
     many readings were stored and the lookups' rows, or None when no reading was stored: the caller
     then uses `write_batch`."""
-    return stream_device_rows(db.session, rows, lambda: _companions(*finish()), lookups, savepoint_set=True)
+    return stream_device_rows(db.session, rows, lambda: _companions(*finish()), lookups)
 
 
 def _companions(samples: list[dict], states: list[SimpleNamespace]) -> list[Companion]:

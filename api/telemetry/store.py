@@ -197,13 +197,11 @@ def stream_device_rows(
     rows: Iterable[tuple[int, int, datetime, float]],
     companions: Callable[[], Sequence[Companion]],
     lookups: Sequence[Query] = (),
-    *,
-    savepoint_set: bool = False,
 ) -> tuple[int, list[list]] | None:
     """PostgreSQL: one device's rows COPied as `rows` yields them (the caller checks each record
     while the server writes the ones before), their hours folded into the rollup with the writes
-    `companions()` gives once every row is written, all under a savepoint (`savepoint_set`: the
-    caller sent SET_SAVEPOINT with its last statement) and without the check for stored copies;
+    `companions()` gives once every row is written, all under the savepoint the caller set (it sent
+    SET_SAVEPOINT with its state lock) and without the check for stored copies;
     `lookups` are sent in the rollup's round trip. Returns how many readings were stored and the
     lookups' rows, or None when no reading was: a row older than the store's horizon, or one stored
     already (the savepoint is rolled back; `rows` may be partly consumed). The caller then stores
@@ -211,7 +209,7 @@ def stream_device_rows(
     connection = session.connection()
     horizon = _horizon()
     return _under_savepoint(
-        connection, lambda: _copy_readings(connection, rows, horizon, companions, lookups), savepoint_set
+        connection, lambda: _copy_readings(connection, rows, horizon, companions, lookups), savepoint_set=True
     )
 
 
@@ -227,8 +225,7 @@ class _BeforeHorizonError(Exception):
 # Left to the commit to release: RELEASE is a round trip of its own. Rolling back to it keeps it, and a
 # transaction may set it more than once (PostgreSQL then rolls back to the latest).
 _SAVEPOINT = "unchecked_readings"
-# The savepoint set by a caller in the round trip of its last statement before the write
-# (`stream_device_rows(..., savepoint_set=True)`).
+# The savepoint, sent by stream_device_rows' caller in its last round trip before the write.
 SET_SAVEPOINT = (text(f"SAVEPOINT {_SAVEPOINT}"), {})
 
 
@@ -238,15 +235,12 @@ def _under_savepoint(connection, write: Callable[[], T], savepoint_set: bool = F
     or older than the horizon); the savepoint is then rolled back. Set by hand, not with
     SQLAlchemy's `begin_nested`, which releases it when the block ends."""
     if not savepoint_set:
-        connection.exec_driver_sql(f"SAVEPOINT {_SAVEPOINT}")
+        connection.execute(*SET_SAVEPOINT)
     try:
         return write()
-    except _BeforeHorizonError:
+    except (_BeforeHorizonError, IntegrityError) as exc:
         connection.exec_driver_sql(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
-        return None
-    except IntegrityError as exc:
-        connection.exec_driver_sql(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
-        if not isinstance(exc.orig, UniqueViolation):
+        if isinstance(exc, IntegrityError) and not isinstance(exc.orig, UniqueViolation):
             raise
         return None
 
