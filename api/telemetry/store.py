@@ -121,7 +121,6 @@ def _statement(
 
 
 @cache
-@cache
 def _after_ctes(sql: str, companions: tuple[tuple[str, str], ...] = ()) -> TextClause:
     """`sql` run with the companions' CTEs before it (or alone)."""
     ctes = ", ".join(f"{name} AS ({cte})" for name, cte in companions)

@@ -21,7 +21,8 @@ class Api:
     """One gunicorn process of the api on the test database and Redis (development settings with the
     test app's keys, so the tokens and device credentials of both sides agree)."""
 
-    def __init__(self, app, *options: str):
+    def __init__(self, app, *options: str, env: dict | None = None):
+        """`options`: gunicorn's (a later `-w` wins over the default one); `env`: settings over these."""
         self.port = free_port()
         env = {
             **{k: v for k, v in os.environ.items() if k != "APP_ENV"},  # the test app's keys and settings
@@ -31,11 +32,16 @@ class Api:
             "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
             "REDIS_URL": app.config["REDIS_URL"],
             "CAPTCHA_REQUIRED": "0",
+            **(env or {}),
         }
         command = [str(BIN / "gunicorn"), "-w", "1", "-b", f"127.0.0.1:{self.port}", *options]
         self.process = subprocess.Popen(
             [*command, "api:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
     def call(self, method: str, path: str, body=None, headers=None, timeout: float = 30) -> tuple[int, dict]:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)

@@ -3,9 +3,6 @@ reseller isolation, and a new site live on another process at once."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,9 +15,8 @@ from api.extensions.db import db
 from api.notify.models import OutboundMessage
 from api.platform.models import Platform
 from api.platform.services import sync_tenants
-from api.settings import ROOT
 from tests.api.customization_helpers import CUSTOM, GIF, JPG, PNG, acme, operator_client, staff, upload
-from tests.fakes import free_port
+from tests.api.gunicorn_helpers import Api
 
 BRANDING = f"{CUSTOM}/queryByTopDomain"
 
@@ -241,36 +237,22 @@ def test_the_page_wins_over_tenants_once_it_edited_a_platform(app, make_client):
 
 @pytest.fixture
 def second_process(app):
-    """The api in two gunicorn workers on the same PostgreSQL and Redis as the tests."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "APP_ENV": "development",
-        "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
-        "REDIS_URL": app.config["REDIS_URL"],
-        "UPLOAD_DIR": str(app.config["UPLOAD_DIR"]),
-    }
-    gunicorn = Path(sys.executable).parent / "gunicorn"
-    process = subprocess.Popen(
-        [str(gunicorn), "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level", "warning", "api:create_app()"],
-        cwd=ROOT,
-        env=env,
+    """The api in two gunicorn workers on the same PostgreSQL and Redis as the tests, with the
+    development settings' host aliases (junjia.localhost) and the tests' upload folder."""
+    api = Api(
+        app,
+        "-w",
+        "2",
+        env={
+            "APP_ENV": "development",
+            "HOST_ALIASES": "localhost=default,junjia.localhost=junjia",
+            "UPLOAD_DIR": str(app.config["UPLOAD_DIR"]),
+        },
     )
-    url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if requests.get(f"{url}/api/health", timeout=2).status_code < 500:
-                    break
-            except requests.RequestException:
-                pass
-            assert time.monotonic() < deadline and process.poll() is None, "the second process did not start"
-            time.sleep(0.2)
-        yield url
+        yield api.wait_healthy(timeout=120).url
     finally:
-        process.terminate()
-        process.wait(timeout=20)
+        api.close()
 
 
 def branding_there(url: str, host: str) -> requests.Response:
