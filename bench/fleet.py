@@ -26,6 +26,9 @@
 - ingest_batch_vs_copy: the 500-record batches of bench/telemetry.py posted to gunicorn over HTTP,
   as a ratio to COPY of as many readings, in BENCH_BATCH_ROUNDS (5) alternating rounds (the machine's
   speed drifts within a minute); _round_min / _round_max: the spread of the rounds' own ratios.
+  ingest_copy_per_upload_vs_copy: COPY committed per upload's 2,000 readings, as a ratio to COPY in
+  one transaction (what the per-upload commits alone cost: the most an upload can reach), and
+  ingest_batch_vs_copy_per_upload: the uploads as a ratio to that.
 - offline_sweep_10k_ms / offline_sweep_100k_ms: the periodic offline / battery sweep (run until it
   finds nothing) over 10,000 and 100,000 live devices, 1% of them past their deadline;
   expiry_sweep_10k_ms / expiry_sweep_100k_ms: the service-expiry reminders over the same devices.
@@ -548,11 +551,16 @@ def batch_vs_copy(app, fleet: list, api: Gunicorn) -> None:
     and COPY of as many readings, in BATCH_ROUNDS alternating rounds: this machine's speed drifts by
     a third within a minute (one batch run then one COPY gave 0.26-0.48 for the same code), and
     alternating makes both sides meet the same machine. The ratio is of the totals; the rounds'
-    own ratios are printed too."""
+    own ratios are printed too.
+
+    Each round also COPies the readings committed per upload's worth (2,000 readings a transaction,
+    as each upload is committed before it is answered): how much of the gap to COPY the commits alone
+    make (`ingest_copy_per_upload_vs_copy`, the most a committed upload can reach), and the uploads
+    against that (`ingest_batch_vs_copy_per_upload`)."""
     connection = http.client.HTTPConnection("127.0.0.1", api.port, timeout=120)
     per_round = UPLOADS * BATCH_RECORDS * 4
     copy_base = utcnow() - timedelta(days=2)
-    http_s = copy_s = 0.0
+    http_s = copy_s = committed_s = 0.0
     stored = 0
     rounds = []
     for index, (_id, guid, key) in enumerate(fleet[:BATCH_ROUNDS]):  # a device a round, as one run had
@@ -566,10 +574,12 @@ def batch_vs_copy(app, fleet: list, api: Gunicorn) -> None:
             answer = json.loads(connection.getresponse().read())
             stored += answer["data"]["accepted"]
         elapsed = time.perf_counter() - started
-        # Each round's COPY a range of its own: a range an earlier round deleted holds dead index
-        # entries, which would slow the COPY and flatter the ratio.
+        # Each COPY a range of its own: a range an earlier one deleted holds dead index entries,
+        # which would slow the COPY and flatter the ratio.
         copy_from = copy_base + timedelta(seconds=index * per_round // 4)
         copy_elapsed = per_round / bench_copy(app, per_round, copy_from)
+        committed_from = copy_base - timedelta(days=1) + timedelta(seconds=index * per_round // 4)
+        committed_s += per_round / bench_copy(app, per_round, committed_from, commit_every=BATCH_RECORDS * 4)
         http_s, copy_s = http_s + elapsed, copy_s + copy_elapsed
         rounds.append(copy_elapsed / elapsed)
     connection.close()
@@ -581,6 +591,8 @@ def batch_vs_copy(app, fleet: list, api: Gunicorn) -> None:
     report("ingest_batch_vs_copy", copy_s / http_s, "ratio")
     report("ingest_batch_vs_copy_round_min", min(rounds), "ratio")
     report("ingest_batch_vs_copy_round_max", max(rounds), "ratio")
+    report("ingest_copy_per_upload_vs_copy", copy_s / committed_s, "ratio")
+    report("ingest_batch_vs_copy_per_upload", committed_s / http_s, "ratio")
 
 
 # ---- soak --------------------------------------------------------------------------------------------

@@ -98,19 +98,22 @@ def batches(start: datetime, count: int, sensors=(1, 2, 3, 4)):
         yield records
 
 
-def bench_copy(app, rows: int = 200_000, base: datetime | None = None) -> float:
+def bench_copy(app, rows: int = 200_000, base: datetime | None = None, commit_every: int | None = None) -> float:
     """COPY of `rows` readings of one device from `base` on (two days ago) in one transaction,
-    committed: readings/s. The rows are deleted afterwards."""
+    committed; or, with `commit_every`, one COPY and commit per so many readings, as uploads of that
+    size are committed: readings/s. The rows are deleted afterwards."""
     base = base or utcnow() - timedelta(days=2)
+    per_transaction = commit_every or rows
     with app.app_context():
         raw = db.engine.raw_connection()
         try:
             cursor = raw.cursor()
             started = time.perf_counter()
-            with cursor.copy("COPY reading (device_id, sensor, ts, value) FROM STDIN") as copy:
-                for i in range(rows):
-                    copy.write_row((999_999, i % 4 + 1, base + timedelta(seconds=i // 4), -18.0))
-            raw.commit()
+            for first in range(0, rows, per_transaction):
+                with cursor.copy("COPY reading (device_id, sensor, ts, value) FROM STDIN") as copy:
+                    for i in range(first, min(first + per_transaction, rows)):
+                        copy.write_row((999_999, i % 4 + 1, base + timedelta(seconds=i // 4), -18.0))
+                raw.commit()
             elapsed = time.perf_counter() - started
             cursor.execute("DELETE FROM reading WHERE device_id = 999999")
             raw.commit()
