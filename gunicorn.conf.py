@@ -8,20 +8,16 @@ together (api/extensions/group_commit.py), so the more of them a worker holds at
 each is. With threads (gthread, 16 a worker) the group's leader fought the other threads for the GIL
 after each of its statements, up to the 5 ms switch interval a time, and every keep-alive request
 went through the main thread's poller and back: the same uploads were answered at about half the
-rate (docs/scaling.md). psycopg (3.1.14 and later) waits cooperatively once gevent has patched the
-standard library. gunicorn parses requests with its C parser (gunicorn_h1c, pyproject.toml's `fast`
-extra) where it was built, else in Python (its http_parser "auto").
+rate (docs/scaling.md). gunicorn parses requests with its C parser (gunicorn_h1c, pyproject.toml's
+`fast` extra) where it was built, else in Python (its http_parser "auto").
 
-gevent patches the standard library here, before anything below imports it: a lock or socket made
-before the patch would block the worker's only thread."""
+gevent's worker patches the standard library in each worker before the worker loads the app, and
+psycopg (3.1.14 and later), imported with the app, then waits cooperatively. The master reads this
+file and must therefore import nothing of the app: a module imported before the patch keeps its
+blocking ways (psycopg chooses how to wait when imported), and a worker of another class (`-k sync`)
+must run unpatched. tests/api/test_gunicorn_worker.py checks both."""
 
-from gevent import monkey
-
-monkey.patch_all()
-
-import os  # noqa: E402 - after the patch, as gevent requires
-
-from api.extensions.heap import freeze_startup_heap  # noqa: E402
+import os
 
 workers = int(os.environ.get("WEB_CONCURRENCY", os.cpu_count() or 1))
 worker_class = "gevent"
@@ -30,5 +26,8 @@ keepalive = 30
 
 
 def post_worker_init(worker) -> None:
-    """Each worker has built its app by now: freeze it out of the collector's walks."""
+    """Each worker has built its app by now: freeze it out of the collector's walks. Imported here,
+    in the worker, not at the top: the master reads this file and must not import the app."""
+    from api.extensions.heap import freeze_startup_heap
+
     freeze_startup_heap()

@@ -21,8 +21,9 @@ class Api:
     """One gunicorn process of the api on the test database and Redis (development settings with the
     test app's keys, so the tokens and device credentials of both sides agree)."""
 
-    def __init__(self, app, *options: str, env: dict | None = None):
-        """`options`: gunicorn's (a later `-w` wins over the default one); `env`: settings over these."""
+    def __init__(self, app, *options: str, env: dict | None = None, wsgi: str = "api:create_app()"):
+        """`options`: gunicorn's (a later `-w` wins over the default one); `env`: settings over these;
+        `wsgi`: the app gunicorn serves."""
         self.port = free_port()
         env = {
             **{k: v for k, v in os.environ.items() if k != "APP_ENV"},  # the test app's keys and settings
@@ -36,7 +37,7 @@ class Api:
         }
         command = [str(BIN / "gunicorn"), "-w", "1", "-b", f"127.0.0.1:{self.port}", *options]
         self.process = subprocess.Popen(
-            [*command, "api:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            [*command, wsgi], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
 
     @property

@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from psycopg import waiting
 from sqlalchemy import text
 
 from api.extensions.db import db
@@ -62,3 +63,19 @@ def test_an_upload_waiting_on_postgresql_holds_up_no_other_request(
     assert answers["health"] == (200 if others_answer else None)
     status, result = answers["upload"]
     assert status == 200 and result["data"]["accepted"] == 2, result
+
+
+@pytest.mark.parametrize(("worker_class", "cooperative"), [(None, True), ("sync", False)])
+def test_only_the_gevent_worker_patches_and_psycopg_waits_as_its_worker_does(app, worker_class, cooperative):
+    """gevent's worker patches before it imports the app, so psycopg waits through gevent; the master
+    imports nothing of the app, so a sync worker runs unpatched with psycopg's own wait (this test
+    process's: nothing patches it). Fails when gunicorn.conf.py patches for every worker class, or
+    imports the app before the patch (psycopg would then keep its blocking wait)."""
+    api = Api(app, *(["-k", worker_class] if worker_class else []), wsgi="tests.api.wsgi_probe:app")
+    try:
+        status, answer = api.wait_healthy().call("GET", "/")
+    finally:
+        api.close()
+    assert status == 200
+    assert answer == {"patched": cooperative, "wait": "wait_poll" if cooperative else waiting.wait.__name__}
+    assert cooperative or waiting.wait.__name__ != "wait_poll"
