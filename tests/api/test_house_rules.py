@@ -25,6 +25,7 @@ from api.notify.delivery import deliver
 from api.notify.models import Channel, DeliveryStatus, OutboundMessage
 from api.notify.services import add_message
 from api.settings import ROOT
+from api.tenancy import find_platform
 from tests.api import device_helpers
 from tests.api.alarm.helpers import ALARM
 from tests.api.device_helpers import add
@@ -179,6 +180,28 @@ def test_expiry_notices_are_sent_once_per_reminder(app, client, owner, guids):
     assert first == 1 and again == 0 and later == 1
     assert {row.dedupe_key.split(":")[-2] for row in rows} == {"D7", "D1"}
     assert all("Fridge" in row.body for row in rows)
+
+
+def test_a_run_over_sites_of_two_languages_writes_each_reminder_in_its_own(app, client, owner, guids):
+    """The texts are made language by language (api/device/expiry.py); each reminder keeps its
+    platform's language and the messages are written in device order, languages interleaved."""
+    ids = [add(client, owner, guids[name][0], name=name) for name in ("th_a", "th_b", "cold_room")]
+    with app.app_context():
+        english, chinese = (find_platform(host) for host in ("localhost", "junjia.localhost"))
+        english.default_locale, chinese.default_locale = "en-US", "zh-CN"
+        now = utcnow()
+        for device_id in ids:
+            device = db.session.get(Device, device_id)
+            device.service_expires_at = now + timedelta(days=6)
+        db.session.get(Device, ids[1]).platform_id = chinese.id
+        db.session.get(Account, db.session.get(Device, ids[0]).owner_account_id).email = "owner@example.com"
+        db.session.commit()
+        assert send_expiry_notices(now) == 3
+        rows = db.session.scalars(select(OutboundMessage).order_by(OutboundMessage.id)).all()
+        assert [row.dedupe_key.split(":")[1] for row in rows] == [str(device_id) for device_id in ids]
+        assert [row.lang for row in rows] == ["en-US", "zh-CN", "en-US"]
+        assert rows[0].body.startswith("The service of th_a") and rows[2].body.startswith("The service of cold_room")
+        assert rows[1].body.startswith("th_b（") and "到期" in rows[1].subject
 
 
 def test_a_message_only_logged_is_not_reported_as_sent(app):
