@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import CompoundSelect, Row, and_, exists, func, null, select, union_all
 
 from api.alarm import lifecycle
-from api.alarm.lifecycle import breach, recover
+from api.alarm.lifecycle import Opening, breach, recover
 from api.alarm.models import Alarm, AlarmKind, AlarmRule
 from api.alarm.rules import LIMIT_COLUMNS, LOW_BATTERY_PERCENT, enabled_limits_query, limits_of, rules_for_type
 from api.device.models import Device, DeviceState
@@ -164,36 +164,28 @@ def sweep(now: datetime | None = None, batch: int = 500) -> int:
     low = _live_devices().where(DeviceState.battery < ceiling, _no_active(AlarmKind.BATTERY))
     for stmt, kind in ((offline, AlarmKind.OFFLINE), (low, AlarmKind.BATTERY)):
         rows = db.session.execute(stmt.limit(batch).with_for_update(of=DeviceState, skip_locked=True)).all()
-        # The devices' other active alarms in one query (not one per device, each flushing the last).
-        actives: dict[int, dict] = {device.id: {} for device, _state in rows}
-        for alarm in db.session.scalars(
-            select(Alarm).where(one_of(Alarm.device_id, actives), Alarm.status.in_(lifecycle.ACTIVE))
-        ):
-            actives[alarm.device_id][(alarm.kind, alarm.sensor)] = alarm
-        opened_now: list = []
+        # Opened by an ingestion since the candidates' snapshot (this query sees what it committed):
+        # nothing to open there.
+        taken = set(
+            db.session.scalars(
+                select(Alarm.device_id).where(
+                    one_of(Alarm.device_id, [device.id for device, _state in rows]),
+                    Alarm.kind == kind,
+                    Alarm.status.in_(lifecycle.ACTIVE),
+                )
+            )
+        )
+        openings: list[Opening] = []
         for device, state in rows:
             rule = rules_for_type(device.device_type_id)[kind]
-            if not rule.active:
+            if device.id in taken or not rule.active:
                 continue
-            active = actives[device.id]
             if kind == AlarmKind.OFFLINE:
-                alarm = breach(device, active, kind, None, None, state.offline_at, now, announcing=opened_now)
-                # Any data newer than the last before the silence closes it.
-                alarm.last_seen_at = min(state.last_data_at or state.offline_at, state.offline_at)
-                opened += 1
+                # Dated at the deadline; any data newer than the last before the silence closes it.
+                last_seen_at = min(state.last_data_at or state.offline_at, state.offline_at)
+                openings.append(Opening(device, kind, None, state.offline_at, last_seen_at=last_seen_at))
             elif rule.threshold is not None and state.battery < rule.threshold:
-                breach(
-                    device,
-                    active,
-                    kind,
-                    None,
-                    state.battery,
-                    state.last_data_at or now,
-                    now,
-                    limit=rule.threshold,
-                    announcing=opened_now,
-                )
-                opened += 1
-        lifecycle.announce(opened_now, now)
+                openings.append(Opening(device, kind, state.battery, state.last_data_at or now, limit=rule.threshold))
+        opened += lifecycle.open_at_once(openings, now)
         db.session.commit()
     return opened

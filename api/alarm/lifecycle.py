@@ -5,6 +5,7 @@ leaves nothing behind."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import exists, select
@@ -12,7 +13,7 @@ from sqlalchemy import exists, select
 from api.alarm.escalation import plan_sends, push_settings
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message, MessageType
 from api.device.models import Device, DeviceState
-from api.extensions.db import db, utcnow
+from api.extensions.db import db, insert_rows, utcnow
 from api.telemetry.device_auth import IngestedDevice
 
 # A device as ingestion hands it over (a plain row) or as the sweeps load it: the ids are what is read.
@@ -44,27 +45,11 @@ def breach(
     *,
     limit: float | None = None,
     delay_minutes: int = 0,
-    announcing: list[tuple[AlarmedDevice, Alarm]] | None = None,
 ) -> Alarm:
-    """The breach goes on (or starts); past its delay it is an alarm. With `announcing`, an alarm that
-    opens is dated and appended there, and the caller announces the whole list at once (`announce`)."""
+    """The breach goes on (or starts); past its delay it is an alarm."""
     alarm = active.get((kind, sensor))
     if alarm is None:
-        alarm = Alarm(
-            platform_id=device.platform_id,
-            owner_account_id=device.owner_account_id,
-            device_id=device.id,
-            kind=kind,
-            sensor=sensor,
-            status=AlarmStatus.DELAYING,
-            breach_started_at=ts,
-            last_seen_at=ts,
-            limit_value=limit,
-            first_value=value,
-            peak_value=value,
-            last_value=value,
-            level_reached=0,
-        )
+        alarm = _new_alarm(device, kind, sensor, value, ts, limit)
         db.session.add(alarm)
         active[(kind, sensor)] = alarm
     elif ts >= alarm.last_seen_at:
@@ -76,12 +61,28 @@ def breach(
     if alarm.status == AlarmStatus.DELAYING and alarm.last_seen_at - alarm.breach_started_at >= timedelta(
         minutes=delay_minutes
     ):
-        if announcing is None:
-            open_alarm(device, alarm, now)
-        else:
-            _mark_open(alarm, now)
-            announcing.append((device, alarm))
+        open_alarm(device, alarm, now)
     return alarm
+
+
+def _new_alarm(
+    device: AlarmedDevice, kind: AlarmKind, sensor: int | None, value: float | None, ts: datetime, limit: float | None
+) -> Alarm:
+    return Alarm(
+        platform_id=device.platform_id,
+        owner_account_id=device.owner_account_id,
+        device_id=device.id,
+        kind=kind,
+        sensor=sensor,
+        status=AlarmStatus.DELAYING,
+        breach_started_at=ts,
+        last_seen_at=ts,
+        limit_value=limit,
+        first_value=value,
+        peak_value=value,
+        last_value=value,
+        level_reached=0,
+    )
 
 
 def _mark_open(alarm: Alarm, now: datetime) -> None:
@@ -99,27 +100,69 @@ def open_alarm(device: AlarmedDevice, alarm: Alarm, now: datetime) -> None:
 
 
 def announce(opened: list[tuple[AlarmedDevice, Alarm]], now: datetime) -> None:
-    """Alarms that just opened: their owners' messages, the devices' alarm flags and the first
-    notifications. One flush gives all of them their ids and one query their push settings, so the
-    offline sweep opening hundreds at once costs a few round trips, not two per alarm."""
+    """Alarms that just opened (added to the session): their owners' messages, the devices' alarm
+    flags and the first notifications; one flush gives all of them their ids and one query their
+    push settings."""
     if not opened:
         return
     db.session.flush()
+    db.session.add_all(_messages(opened, now))
+    _flag_and_plan(opened, now)
+
+
+@dataclass(frozen=True)
+class Opening:
+    """An alarm that opens on the spot, on a device with no active alarm of its kind (what the
+    offline and battery sweeps find): its breach started at `ts` (the alarm is dated then, or now if
+    that is later), its last data in the breach was at `last_seen_at` (default: `ts`)."""
+
+    device: AlarmedDevice
+    kind: AlarmKind
+    value: float | None
+    ts: datetime
+    last_seen_at: datetime | None = None
+    limit: float | None = None
+
+
+def open_at_once(openings: list[Opening], now: datetime) -> int:
+    """The openings' alarms, announced as `announce` does; the alarms and their messages each written
+    by one statement (`insert_rows`), not by the ORM's flush: a sweep opens hundreds at once. Returns
+    how many opened."""
+    opened = []
+    for opening in openings:
+        alarm = _new_alarm(opening.device, opening.kind, None, opening.value, opening.ts, opening.limit)
+        _mark_open(alarm, now)
+        if opening.last_seen_at is not None:
+            alarm.last_seen_at = opening.last_seen_at
+        opened.append((opening.device, alarm))
+    insert_rows([alarm for _device, alarm in opened])
+    insert_rows(_messages(opened, now))
+    _flag_and_plan(opened, now)
+    return len(opened)
+
+
+def _messages(opened: list[tuple[AlarmedDevice, Alarm]], now: datetime) -> list[Message]:
+    """The owners' message-centre rows of alarms that just opened (the alarms have their ids)."""
+    return [
+        Message(
+            platform_id=alarm.platform_id,
+            owner_account_id=alarm.owner_account_id,
+            type=MessageType.ALARM,
+            alarm_id=alarm.id,
+            device_id=device.id,
+            code=f"alarm.{alarm.kind.value}",
+            params={},
+            created_at=now,
+        )
+        for device, alarm in opened
+        if alarm.owner_account_id is not None
+    ]
+
+
+def _flag_and_plan(opened: list[tuple[AlarmedDevice, Alarm]], now: datetime) -> None:
+    """The devices' alarm flags, and the first notifications with one query for the push settings."""
     settings = push_settings([device.id for device, _alarm in opened])
     for device, alarm in opened:
-        if alarm.owner_account_id is not None:
-            db.session.add(
-                Message(
-                    platform_id=alarm.platform_id,
-                    owner_account_id=alarm.owner_account_id,
-                    type=MessageType.ALARM,
-                    alarm_id=alarm.id,
-                    device_id=device.id,
-                    code=f"alarm.{alarm.kind.value}",
-                    params={},
-                    created_at=now,
-                )
-            )
         _set_flag(device.id, True)
         plan_sends(alarm, now, setting=settings.get(device.id))
 

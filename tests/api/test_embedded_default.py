@@ -11,6 +11,10 @@ from flask_migrate import upgrade
 from sqlalchemy import func, select
 
 from api import create_app
+from api.account.models import AccountType
+from api.account.services import ensure_account
+from api.alarm.evaluation import sweep
+from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message
 from api.device.catalogue import sync_catalogue
 from api.device.credentials import device_secret
 from api.device.models import Device, DeviceState
@@ -108,6 +112,35 @@ def test_sqlite_ingests_a_batch_of_devices_like_postgresql(tmp_path):
         assert states[second.id].offline_at > states[second.id].last_data_at
         assert db.session.scalar(select(func.count()).select_from(Reading)) == 8
         assert db.session.scalar(select(func.count()).select_from(DeviceSample)) == 4
+        db.engine.dispose()
+
+
+def test_sqlite_offline_sweep_opens_alarms_with_their_messages_and_flags(tmp_path):
+    """The cron's offline sweep on the embedded SQLite of `make run`: the alarms and messages that
+    one statement writes on PostgreSQL are flushed by the ORM there, with the same rows."""
+    app = embedded_app(tmp_path)
+    now = utcnow()
+    with app.app_context():
+        upgrade()
+        devices = add_loggers([f"88000000001{n}" for n in (1, 2, 3)], now - timedelta(days=1))
+        owner = ensure_account(find_platform("localhost"), "sweeper", "Sweep#2026", account_type=AccountType.PERSONAL)
+        db.session.flush()
+        for device in devices:
+            device.owner_account_id = owner.id
+        # Two silent past their deadline, one that reported a minute ago.
+        for device, silent_minutes in zip(devices, (30, 29, 1), strict=True):
+            last = now - timedelta(minutes=silent_minutes)
+            db.session.add(DeviceState(device_id=device.id, last_data_at=last, offline_at=last + timedelta(minutes=15)))
+        db.session.commit()
+        assert sweep(now) == 2
+        assert sweep(now) == 0  # never twice
+        opened = {a.device_id: a for a in db.session.scalars(select(Alarm))}
+        assert set(opened) == {devices[0].id, devices[1].id}
+        assert all(a.kind == AlarmKind.OFFLINE and a.status == AlarmStatus.OPEN for a in opened.values())
+        told = {(m.alarm_id, m.device_id, m.code) for m in db.session.scalars(select(Message))}
+        assert told == {(a.id, a.device_id, "alarm.offline") for a in opened.values()}
+        flags = {s.device_id: s.alarm_active for s in db.session.scalars(select(DeviceState))}
+        assert flags == {devices[0].id: True, devices[1].id: True, devices[2].id: False}
         db.engine.dispose()
 
 

@@ -115,8 +115,9 @@ def test_offline_alarm_within_60_seconds_of_the_deadline_and_data_closes_it(app,
 
 
 def test_one_sweep_opens_many_devices_alarms_each_with_its_message_and_notifications(app, client, owner, fridge, guids):
-    """The sweep announces a batch's alarms together (one flush, one push-setting query): each
-    still gets its own message, flag and, where the device has a push setting, its notification."""
+    """The sweep opens a batch's alarms together (one statement for the alarms, one for their
+    messages, one push-setting query): each still gets its own message, flag and, where the device
+    has a push setting, its notification."""
     device_id, guid, key = fridge
     other_guid, other_key = guids["th_b"]
     other_id = add(client, owner, other_guid, name="Freezer")
@@ -133,6 +134,8 @@ def test_one_sweep_opens_many_devices_alarms_each_with_its_message_and_notificat
         assert (alarm.kind, alarm.opened_at) == (AlarmKind.OFFLINE, deadlines[d])
     assert sorted((m.alarm_id, m.device_id) for m in messages(app)) == sorted((a.id, d) for d, a in opened.items())
     assert [(m.alarm_id, m.recipient) for m in outbox(app)] == [(opened[device_id].id, "ann@example.com")]
+    # The first level was reached where it was sent (the plan's change to an alarm the sweep wrote).
+    assert {d: a.level_reached for d, a in opened.items()} == {device_id: 1, other_id: 0}
 
 
 def test_scheduled_sweep_raises_battery_alarm_from_the_latest_state(app, client, owner, fridge):
