@@ -286,7 +286,7 @@ def _json_value(value):
 def _json_insert(table: Table, names: tuple[str, ...], primary_key: str) -> str:
     columns = ", ".join(f'"{name}"' for name in names)
     return (
-        f'INSERT INTO "{table.name}" ({columns}) SELECT {columns} '  # noqa: S608 - names from the model
+        f'INSERT INTO "{table.name}" ({columns}) SELECT {columns} '  # noqa: S608  # nosec B608 - names from the model
         f'FROM json_populate_recordset(NULL::"{table.name}", CAST(:rows AS json)) WITH ORDINALITY AS r '
         f'ORDER BY r.ordinality RETURNING "{primary_key}"'
     )
