@@ -113,8 +113,8 @@ def announce(opened: list[tuple[AlarmedDevice, Alarm]], now: datetime) -> None:
 @dataclass(frozen=True)
 class Opening:
     """An alarm that opens on the spot, on a device with no active alarm of its kind (what the
-    offline and battery sweeps find): its breach started at `ts` (the alarm is dated then, or now if
-    that is later), its last data in the breach was at `last_seen_at` (default: `ts`)."""
+    offline and battery sweeps find): its breach started at `ts`, when the alarm is dated (now, if `ts`
+    is later), and its last data in the breach was at `last_seen_at` (default: `ts`)."""
 
     device: AlarmedDevice
     kind: AlarmKind
@@ -128,6 +128,8 @@ def open_at_once(openings: list[Opening], now: datetime) -> int:
     """The openings' alarms, announced as `announce` does; the alarms and their messages each written
     by one statement (`insert_rows`), not by the ORM's flush: a sweep opens hundreds at once. Returns
     how many opened."""
+    if not openings:
+        return 0
     opened = []
     for opening in openings:
         alarm = _new_alarm(opening.device, opening.kind, None, opening.value, opening.ts, opening.limit)
