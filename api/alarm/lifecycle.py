@@ -93,19 +93,12 @@ def _mark_open(alarm: Alarm, now: datetime) -> None:
 
 
 def open_alarm(device: AlarmedDevice, alarm: Alarm, now: datetime) -> None:
-    """The breach is an alarm now: the owner's message and the first notifications, in this
-    transaction (the outbox rows are dispatched after commit)."""
+    """The breach is an alarm now (added to the session): the owner's message, the device's alarm
+    flag and the first notifications, in this transaction (the outbox rows are dispatched after
+    commit)."""
     _mark_open(alarm, now)
-    announce([(device, alarm)], now)
-
-
-def announce(opened: list[tuple[AlarmedDevice, Alarm]], now: datetime) -> None:
-    """Alarms that just opened (added to the session): their owners' messages, the devices' alarm
-    flags and the first notifications; one flush gives all of them their ids and one query their
-    push settings."""
-    if not opened:
-        return
-    db.session.flush()
+    db.session.flush()  # the alarm's id, for its message
+    opened = [(device, alarm)]
     db.session.add_all(_messages(opened, now))
     _flag_and_plan(opened, now)
 
@@ -125,7 +118,7 @@ class Opening:
 
 
 def open_at_once(openings: list[Opening], now: datetime) -> int:
-    """The openings' alarms, announced as `announce` does; the alarms and their messages each written
+    """The openings' alarms, opened as `open_alarm` opens one; the alarms and their messages each written
     by one statement (`insert_rows`), not by the ORM's flush: a sweep opens hundreds at once. Returns
     how many opened."""
     if not openings:
