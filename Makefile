@@ -18,11 +18,17 @@ export NEXT_TELEMETRY_DISABLED := 1
 PUBLIC_BASE_URLS ?= default=http://localhost:$(WEB_PORT),junjia=http://junjia.localhost:$(WEB_PORT)
 # The demo's social sign-in provider (tests/demo_oauth.py): the operator site's WeChat button uses it.
 DEMO_OAUTH_PORT ?= 6100
+# Outbound addresses must be public HTTPS (api/extensions/outbound.py); the demo's local provider is the
+# listed exception.
+OUTBOUND_ALLOWED_HOSTS ?= 127.0.0.1
+# When this make began: `make run` prints how long it took to be ready, installs and build included.
+MAKE_STARTED := $(shell date +%s)
 RUN_ENV := DATABASE_URL=$(DATABASE_URL) REDIS_URL=$(REDIS_URL) MQTT_URL=$(MQTT_URL) TRUSTED_PROXIES=$(TRUSTED_PROXIES) \
-           PUBLIC_BASE_URLS=$(PUBLIC_BASE_URLS) DEMO_OAUTH_URL=http://127.0.0.1:$(DEMO_OAUTH_PORT) FLASK_APP=api
+           PUBLIC_BASE_URLS=$(PUBLIC_BASE_URLS) DEMO_OAUTH_URL=http://127.0.0.1:$(DEMO_OAUTH_PORT) FLASK_APP=api \
+           OUTBOUND_ALLOWED_HOSTS=$(OUTBOUND_ALLOWED_HOSTS)
 
 .PHONY: help install python-deps node-deps translations update-translations build migrate seed run test test-setup services \
-        system-packages lint audit pytest web-test e2e bench bench-reliability reliability clean
+        system-packages lint audit pytest web-test e2e test-steps bench bench-reliability reliability clean api-types
 
 help:
 	@echo "make run    install, build, migrate a SQLite database, seed the demo, start everything"
@@ -74,10 +80,13 @@ migrate: install
 seed: migrate
 	$(RUN_ENV) $(BIN)/flask seed-demo
 
+# The production server, not Flask's: threads rather than gevent here, because SQLite's lock waits and
+# the demo's CPU-bound work (sign-in hashing, PDFs) would stall a gevent worker's every other request.
 run: build seed
 	@export $(RUN_ENV); \
 	trap 'trap - INT TERM EXIT; kill 0 2>/dev/null; wait 2>/dev/null' INT TERM EXIT; \
-	$(BIN)/flask run --host 127.0.0.1 --port $(API_PORT) --no-reload & \
+	$(BIN)/gunicorn -c gunicorn.conf.py --bind 127.0.0.1:$(API_PORT) --workers 2 --worker-class gthread --threads 8 \
+	  'api:create_app()' & \
 	$(BIN)/python -m tests.demo_oauth $(DEMO_OAUTH_PORT) & \
 	if $(BIN)/python -c "import redis,os,sys; redis.Redis.from_url(os.environ['REDIS_URL'], socket_connect_timeout=1).ping()" 2>/dev/null; then \
 	  $(BIN)/rq worker --worker-class api.jobs.worker.AppWorker --url $$REDIS_URL --with-scheduler notifications exports reports default & \
@@ -90,7 +99,7 @@ run: build seed
 	API_URL=http://127.0.0.1:$(API_PORT) WEB_PORT=$(WEB_PORT) npm run start -w web & \
 	for i in $$(seq 1 120); do curl -fs -o /dev/null http://localhost:$(WEB_PORT)/user/login && break; sleep 1; done; \
 	echo; \
-	echo "  Cold-chain platform is running (Ctrl-C stops everything)"; \
+	echo "  Cold-chain platform is running (Ctrl-C stops everything), ready $$(( $$(date +%s) - $(MAKE_STARTED) )) s after make run began"; \
 	echo "  operator site : http://localhost:$(WEB_PORT)/user/login"; \
 	echo "  reseller site : http://junjia.localhost:$(WEB_PORT)/user/login"; \
 	echo "  api docs      : http://localhost:$(API_PORT)/api/docs"; \
@@ -99,6 +108,7 @@ run: build seed
 	echo "                  reseller / Cold#2026 (admin of the junjia site)"; \
 	echo "                  demomember / Cold#2026 (observer in demouser's organization)"; \
 	echo "                  demoviewer / Cold#2026 (a fridge shared with it, humidity hidden)"; \
+	echo "                  demoqa / Cold#2026 (demouser's quality assurance: the second person of FDA mode)"; \
 	echo "                  labadmin / Cold#2026 (calibration lab admin: /calibration/admin/login;"; \
 	echo "                             demouser orders calibrations at /calibration/login)"; \
 	echo "  social sign-in: the WeChat button of the operator site goes to a local demo provider"; \
@@ -137,15 +147,35 @@ lint: install
 	$(BIN)/lint-imports
 	npm run lint -w web
 	npm run typecheck -w web
+	npm run format:check -w web
+	npm run api-types:check -w web
+
+# The web's api types: the document the api serves (web/openapi.json, sorted keys; no database needed),
+# then the TypeScript openapi-typescript generates from it (web/src/api/schema.d.ts). Run after changing
+# an api schema or route; tests/api/test_web_types.py and `make lint` fail while either is stale.
+api-types: install
+	$(BIN)/python -c "import json; from api import create_app; from api.settings import TestConfig; \
+	  from api.extensions.smorest import api; app = create_app(TestConfig); app.app_context().push(); \
+	  print(json.dumps(api.spec.to_dict(), indent=2, sort_keys=True, ensure_ascii=False))" > web/openapi.json
+	npm run api-types -w web
 
 # bandit, pip-audit and npm audit (high); accepted findings live in tests/security/allowlist.json.
 audit: install
 	$(BIN)/python tests/security/audit.py
 
 # Two workers, one per core of the CI machine; each has its own database (tests/conftest.py).
+# The run's JUnit XML feeds the validation report (IQ/OQ, docs/validation/part11.yaml): written even
+# when tests fail, and the build fails when a Part 11 / Annex 11 clause has no passing test.
 PYTEST_WORKERS ?= 2
+TEST_ARTIFACTS ?= var/test-artifacts
 pytest: test-setup
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=15 tests/api
+	@mkdir -p $(TEST_ARTIFACTS)
+	@rm -f $(TEST_ARTIFACTS)/junit.xml
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=15 --junitxml=$(TEST_ARTIFACTS)/junit.xml tests/api; \
+	status=$$?; \
+	APP_ENV=test FLASK_APP=api $(BIN)/flask validation report --results $(TEST_ARTIFACTS)/junit.xml \
+	  --out $(TEST_ARTIFACTS)/validation-report.pdf || status=1; \
+	exit $$status
 
 web-test: install
 	npm run test -w web
@@ -153,7 +183,16 @@ web-test: install
 e2e: test-setup
 	npm run e2e
 
-test: test-setup lint audit pytest web-test e2e
+# The whole suite, in the order CI runs it; its time is printed at the end, passed or failed.
+test:
+	@started=$$(date +%s); status=0; \
+	$(MAKE) --no-print-directory test-steps || status=$$?; \
+	elapsed=$$(( $$(date +%s) - started )); \
+	if [ $$status = 0 ]; then verdict=passed; else verdict=FAILED; fi; \
+	echo "make test $$verdict in $$((elapsed / 60)) min $$((elapsed % 60)) s"; \
+	exit $$status
+
+test-steps: test-setup lint audit pytest web-test e2e
 
 # Includes the fleet (bench/fleet.py, docs/scaling.md): BENCH_SOAK_S=600 for the full 10-minute soak;
 # BENCH_FLEET_DEVICES / _RATE / _S, BENCH_HTTP_S for smaller runs while developing.

@@ -1,5 +1,5 @@
 """Operator and developer commands: sync-tenants, seed-demo, issue-guids, ingest mqtt, simulate,
-data-interface-send, compact-readings."""
+data-interface-send, compact-readings; the audit and validation groups are their areas' own."""
 
 from __future__ import annotations
 
@@ -18,11 +18,14 @@ from api.extensions.db import db, utcnow
 from api.extensions.mqtt import new_client
 from api.platform.models import Platform
 from api.platform.services import TenantDefinitionError, sync_tenants
+from api.report import commands as backup_commands
+from api.seals import commands as seal_commands
 from api.storage.controller import attach
 from api.telemetry import simulator
 from api.telemetry.compaction import compact
 from api.telemetry.mqtt import run_subscriber
 from api.telemetry.upgrader import attach_upgrades, upgrading_fleet
+from api.validation import commands as validation_commands
 
 
 def _sync_or_fail():
@@ -34,6 +37,9 @@ def _sync_or_fail():
 
 def register_commands(app: Flask) -> None:
     audit_commands.register(app)
+    backup_commands.register(app)
+    seal_commands.register(app)
+    validation_commands.register(app)
 
     @app.cli.command("sync-tenants")
     def sync_tenants_command() -> None:

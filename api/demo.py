@@ -6,12 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from api.account.demo import seed_social_sign_in
-from api.account.models import Account, AccountType, StaffRole
 from api.account.services import ensure_account
-from api.alarm.demo import seed_alarms
+from api.alarm.demo import seed_alarms, seed_limits
 from api.asset.demo import seed_projects_and_assets
 from api.billing.demo import seed_billing
 from api.calibration.demo import seed_calibration
@@ -23,12 +22,14 @@ from api.device.services import claim, issue_guids
 from api.extensions.db import db, utcnow
 from api.fda.demo import seed_fda
 from api.help.demo import seed_help
+from api.identity.models import Account, AccountType, StaffRole
 from api.organization.demo import seed_organizations
 from api.platform.services import sync_tenants
 from api.product.demo import seed_product
 from api.storage.controller import ColdRoomController
 from api.storage.demo import seed_storages
-from api.telemetry.ingest import ingest
+from api.telemetry.ingest import ingest, replaying
+from api.telemetry.models import Reading
 from api.telemetry.simulator import Profile, SimulatedDevice, readings, timeline
 from api.waybill.demo import seed_waybills
 
@@ -98,6 +99,7 @@ def seed(backfill: timedelta = BACKFILL) -> list[tuple[str, str]]:
     seed_help(platforms)
     devices = []
     for device, demo in fleet_devices(platforms, accounts, types):
+        seed_limits(device)
         backfill_history(device, demo, backfill)
         devices.append(device)
 
@@ -143,13 +145,21 @@ def fleet_devices(platforms, accounts, types):
 
 
 def backfill_history(device: Device, demo: DemoDevice, span: timedelta) -> int:
-    """Readings from the last stored one (or `span` ago) up to now, through the ingestion service."""
+    """Readings from the last stored one (or `span` ago) up to now, through the ingestion service as
+    the simulated logger sent them live: the alarms judge each as of its own time (`replaying`) and
+    each is received at its own time, so the demo's history is not marked back-filled and its alarm
+    list agrees with its reports."""
     now = utcnow()
     state = db.session.get(DeviceState, device.id)
     start = max(now - span, state.last_data_at + timedelta(seconds=1)) if state and state.last_data_at else now - span
     records = [readings(device.guid, demo.profile, ts) for ts in timeline(start, now, device.interval_s)]
-    for first in range(0, len(records), BATCH):
-        ingest(device, records[first : first + BATCH])
+    with replaying():
+        for first in range(0, len(records), BATCH):
+            ingest(device, records[first : first + BATCH])
+    db.session.execute(
+        update(Reading).where(Reading.device_id == device.id, Reading.ts >= start).values(received_at=Reading.ts)
+    )
+    db.session.commit()
     return len(records)
 
 

@@ -109,8 +109,13 @@ class BaseConfig:
     SMS_API_URL = os.environ.get("SMS_API_URL", "")
     SMS_API_KEY = os.environ.get("SMS_API_KEY", "")
     SMS_API_SECRET = os.environ.get("SMS_API_SECRET", "")
-    # Webhooks to loopback, link-local or private addresses are refused unless this is set.
-    WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)
+    # Every outbound address (payment gateways, data-interface endpoints, webhooks, OAuth and message
+    # providers) must be public HTTPS (api/extensions/outbound.py) except the hosts or networks
+    # listed here, comma-separated: `127.0.0.1` (a host as written in the URL; plain http allowed)
+    # or `10.8.0.0/16` (a network its host may resolve into). Cloud metadata addresses never pass.
+    OUTBOUND_ALLOWED_HOSTS = tuple(
+        entry.strip() for entry in os.environ.get("OUTBOUND_ALLOWED_HOSTS", "").split(",") if entry.strip()
+    )
     # Device credentials are derived from the GUID with this key (defaults to SECRET_KEY).
     DEVICE_KEY_SECRET = os.environ.get("DEVICE_KEY_SECRET", "")
     # The demo's social sign-in provider (tests/demo_oauth.py), configured by `flask seed-demo` as the
@@ -124,11 +129,30 @@ class BaseConfig:
     # Exports and reports (download centre): where files are kept, for how many days, and when a
     # generating file whose job stopped beating (a killed worker) is started again.
     FILES_DIR = Path(os.environ.get("FILES_DIR", ROOT / "var" / "files"))
-    # The platform's PAdES seal on signed FDA PDFs (PEM key and certificate chain). Unset: a
-    # self-signed pair is generated once under FILES_DIR/.fda-seal (demo and tests only).
-    FDA_SEAL_KEY_FILE = os.environ.get("FDA_SEAL_KEY_FILE", "")
-    FDA_SEAL_CERT_FILE = os.environ.get("FDA_SEAL_CERT_FILE", "")
-    FDA_SEAL_KEY_PASSPHRASE = os.environ.get("FDA_SEAL_KEY_PASSPHRASE", "")
+    # Seals (api/seals): signed FDA PDFs and sealed trail heads carry the site's seal (generated and
+    # issued by the installation's seal root, or uploaded by the operator). Seal keys are kept
+    # encrypted with a key-encryption key: SEAL_KEK, or the file SEAL_KEK_FILE (unset: a random one
+    # is generated once into a 0600 file under var/, never under FILES_DIR). SEAL_TSA_URL: the
+    # RFC 3161 timestamp authority that stamps every seal (unset: the installation's local authority,
+    # for development and tests); SEAL_TSA_TRUST_FILE: PEM certificates its tokens chain to.
+    SEAL_KEK = os.environ.get("SEAL_KEK", "")
+    SEAL_KEK_FILE = Path(os.environ.get("SEAL_KEK_FILE", ROOT / "var" / "secrets" / "seal-kek"))
+    SEAL_TSA_URL = os.environ.get("SEAL_TSA_URL", "")
+    SEAL_TSA_TRUST_FILE = os.environ.get("SEAL_TSA_TRUST_FILE", "")
+    # The key of the audit trail's and the e-signatures' hashes (HMAC-SHA256, api/extensions/hashkeys.py):
+    # the secret itself or a file holding it; unset, one is generated into var/keys (demo and make run).
+    # Retired keys (comma-separated files) keep the rows they hashed verifiable after a rotation.
+    AUDIT_HMAC_KEY = os.environ.get("AUDIT_HMAC_KEY", "")
+    AUDIT_HMAC_KEY_FILE = os.environ.get("AUDIT_HMAC_KEY_FILE", "")
+    AUDIT_HMAC_RETIRED_KEY_FILES = env_list("AUDIT_HMAC_RETIRED_KEY_FILES")
+    # The write-once folder the trail's signed chain heads are exported to (api/audit/heads.py);
+    # unset: var/audit-heads. Point it at storage the database's administrators cannot rewrite.
+    AUDIT_HEAD_EXPORT_DIR = os.environ.get("AUDIT_HEAD_EXPORT_DIR", "")
+    # Wrong electronic-signature attempts (21 CFR 11.300(d)): this many within the window lock the
+    # account's signing for the lock's minutes, sign it out and tell its owners' FDA contacts.
+    FDA_SIGNING_TRIES = int(os.environ.get("FDA_SIGNING_TRIES", "5"))
+    FDA_SIGNING_WINDOW_MINUTES = int(os.environ.get("FDA_SIGNING_WINDOW_MINUTES", "15"))
+    FDA_SIGNING_LOCK_MINUTES = int(os.environ.get("FDA_SIGNING_LOCK_MINUTES", "30"))
     FILE_RETENTION_DAYS = int(os.environ.get("FILE_RETENTION_DAYS", "7"))
     EXPORT_STALE_SECONDS = int(os.environ.get("EXPORT_STALE_SECONDS", "120"))
     EXPORT_MAX_ATTEMPTS = int(os.environ.get("EXPORT_MAX_ATTEMPTS", "3"))
@@ -159,6 +183,13 @@ class TestConfig(BaseConfig):
     SQLALCHEMY_DATABASE_URI = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
     REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
     CAPTCHA_REQUIRED = False
+    # A fixed key, so the suite's hashes are reproducible (never used outside the tests).
+    AUDIT_HMAC_KEY = "test-only-audit-hmac-key-0123456789abcdef"
+    # Emptied before every test (tests/conftest.py): the database is, and old heads would contradict it.
+    AUDIT_HEAD_EXPORT_DIR = str(BaseConfig.FILES_DIR.parent / "test-audit-heads")
+    # The suite's local fakes (payment providers, OAuth provider, SMTP sink, webhook and province
+    # receivers) listen on 127.0.0.1: listed, so the outbound check stays on for every other address.
+    OUTBOUND_ALLOWED_HOSTS = ("127.0.0.1",)
     # Each test run has its own group, so test runs sharing one broker never take each other's messages.
     MQTT_SHARE_GROUP = os.environ.get("MQTT_SHARE_GROUP", f"ingest-test-{os.getpid()}")
 

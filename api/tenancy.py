@@ -1,7 +1,7 @@
 """Which platform a request is for: the site of its host, and the data space it shows.
 
 This is the one place where tenant scoping lives. Handlers and services call `current_platform()`
-and `scoped()`; none of them filters by platform on its own. Sign-in is api/account/auth.py; who
+and `scoped()`; none of them filters by platform on its own. Sign-in is api/identity/auth.py; who
 may do what is api/access.
 """
 
@@ -81,6 +81,8 @@ def resolve_request_platform() -> None:
             code=421,
             http_status=421,
         )
+    if snapshot.closed_at is not None:  # switched off on the customization page
+        raise ApiError(gettext("This site is closed."), code=410, http_status=410)
     g.platform_snapshot = snapshot
 
 

@@ -62,7 +62,6 @@ import paho.mqtt.client as mqtt
 import psutil
 from sqlalchemy import select, text
 
-from api.account.models import AccountType
 from api.account.services import ensure_account
 from api.alarm.evaluation import sweep
 from api.device.catalogue import sync_catalogue
@@ -71,30 +70,34 @@ from api.device.expiry import send_expiry_notices
 from api.device.models import Device
 from api.extensions.db import db, utcnow
 from api.extensions.heap import freeze_startup_heap
+from api.identity.models import AccountType
 from api.jobs import QUEUES
 from api.platform.services import sync_tenants
 from api.telemetry.partitions import ensure_partitions
 from api.tenancy import find_platform
 from bench._device_http import record, upload_for
-from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, percentile, report
+from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, percentile, report, sized
 from bench.telemetry import BATCH_RECORDS, UPLOADS, batches, bench_copy
 from tests.reliability.engines import free_port, wait_port
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-DEVICES = int(os.environ.get("BENCH_FLEET_DEVICES", "10000"))
-RATE = float(os.environ.get("BENCH_FLEET_RATE", "6000"))
-SECONDS = float(os.environ.get("BENCH_FLEET_S", "60"))
+# Each size: its environment variable, else the full run's default, else (--quick) the smallest.
+DEVICES = int(os.environ.get("BENCH_FLEET_DEVICES", sized("10000", "100")))
+RATE = float(os.environ.get("BENCH_FLEET_RATE", sized("6000", "200")))
+SECONDS = float(os.environ.get("BENCH_FLEET_S", sized("60", "2")))
+# Two even in the quick run: each forked subscriber prints the summary the exact count reads.
 SUBSCRIBERS = int(os.environ.get("BENCH_FLEET_SUBSCRIBERS", "2"))
-PUBLISHERS = int(os.environ.get("BENCH_FLEET_PUBLISHERS", "2"))
-CONNECTIONS = int(os.environ.get("BENCH_FLEET_CONNECTIONS", "50"))  # MQTT connections per publisher process
+PUBLISHERS = int(os.environ.get("BENCH_FLEET_PUBLISHERS", sized("2", "1")))
+# MQTT connections per publisher process
+CONNECTIONS = int(os.environ.get("BENCH_FLEET_CONNECTIONS", sized("50", "4")))
 # The HTTP fleet's pool of keep-alive connections: as many as the MQTT publishers hold (2 x 50).
-HTTP_CONNECTIONS = int(os.environ.get("BENCH_HTTP_CONNECTIONS", "100"))
-HTTP_SECONDS = float(os.environ.get("BENCH_HTTP_S", "30"))
-BATCH_ROUNDS = int(os.environ.get("BENCH_BATCH_ROUNDS", "5"))
-SOAK_SECONDS = float(os.environ.get("BENCH_SOAK_S", "120"))
-SOAK_RATE = float(os.environ.get("BENCH_SOAK_RATE", "500"))
-SWEEP_SIZES = tuple(int(n) for n in os.environ.get("BENCH_SWEEP_SIZES", "10000,100000").split(","))
+HTTP_CONNECTIONS = int(os.environ.get("BENCH_HTTP_CONNECTIONS", sized("100", "4")))
+HTTP_SECONDS = float(os.environ.get("BENCH_HTTP_S", sized("30", "2")))
+BATCH_ROUNDS = int(os.environ.get("BENCH_BATCH_ROUNDS", sized("5", "1")))
+SOAK_SECONDS = float(os.environ.get("BENCH_SOAK_S", sized("120", "5")))
+SOAK_RATE = float(os.environ.get("BENCH_SOAK_RATE", sized("500", "50")))
+SWEEP_SIZES = tuple(int(n) for n in os.environ.get("BENCH_SWEEP_SIZES", sized("10000,100000", "1000")).split(","))
 # gunicorn.conf.py's workers and threads unless these say otherwise.
 GUNICORN_WORKERS = os.environ.get("BENCH_GUNICORN_WORKERS")
 GUNICORN_THREADS = os.environ.get("BENCH_GUNICORN_THREADS")

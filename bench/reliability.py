@@ -3,8 +3,12 @@
 - fuzz_requests / fuzz_failures: schemathesis (all phases) over the documented api, signed in as the
   demo user and the operator (tests/api/fuzz.py), a longer budget than `make test` gives it.
 - bola_probed_pct / bola_leaks: the probe of tests/api/test_bola.py (calls with ids covered, leaks).
+- id_forms_probed_ops / id_forms_leaks: the id-forms probe of tests/api/test_id_forms.py (operations
+  with integer ids called with ids spelt "+2", "02", "٢", 2.0 ... as another site and a share viewer).
 - bfla_probed_pct / bfla_leaks: the function-level probe of tests/api/test_bfla.py (guarded operations
   judged against their declared need, calls that did more than the need allows).
+- race_rules_probed / race_double_spends: the race probe of tests/api/test_races.py (each once-only
+  rule hit by 20 concurrent requests over gunicorn on PostgreSQL; spends past the first, summed).
 - fault_*: the fault scenarios of tests/reliability/scenarios.py on private engines.
 - load_<endpoint>_p50_ms / _p99_ms / _errors: locust (headless) against gunicorn (2 gevent workers,
   this machine has 2 cores) at 50 and 200 concurrent clients; the plain names are the 200-client run.
@@ -22,25 +26,33 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, report
+from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, QUICK, bench_app, report, sized
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-FUZZ_SECONDS = int(os.environ.get("BENCH_FUZZ_SECONDS", "150"))
-LOAD_SECONDS = int(os.environ.get("BENCH_LOAD_SECONDS", "30"))
+FUZZ_SECONDS = int(os.environ.get("BENCH_FUZZ_SECONDS", sized("150", "3")))
+LOAD_SECONDS = int(os.environ.get("BENCH_LOAD_SECONDS", sized("30", "3")))
 GUNICORN = [str(BIN / "gunicorn"), "-w", "2", "--backlog", "1024"]  # gunicorn.conf.py's gevent workers
 LOCUST = [str(BIN / "locust"), "-f", str(ROOT / "bench" / "_locustfile.py"), "--headless", "--only-summary"]
 # Users finish the call in flight when the time is up (else it would count as a failure with status 0).
 LOCUST += ["--loglevel", "ERROR", "--stop-timeout", "30"]
-MAX_CLIENTS = 200
+MAX_CLIENTS = sized(200, 10)
+LOAD_RUNS = sized((50, MAX_CLIENTS), (MAX_CLIENTS,))  # concurrent clients of each load run
 ENDPOINTS = ("login", "accountInfo", "device_list", "chart", "ingestion")
 
 
 def run() -> None:
     fuzzing()
-    bola()
-    bfla()
-    faults()
+    if QUICK:
+        # The probes are tests of the suite and the fault scenarios tests/reliability's (`make test`
+        # and `make reliability` run them); the quick run checks the fuzzing and load paths.
+        print("# quick: the probes and fault scenarios left to the test suites", flush=True)
+    else:
+        bola()
+        id_forms()
+        bfla()
+        races()
+        faults()
     load()
 
 
@@ -51,7 +63,7 @@ def fuzzing() -> None:
     fuzz.seed(app)
     requests = failures = 0
     for who in ("demouser", "operator"):
-        result = fuzz.run(app, who, max_examples=50, max_time=FUZZ_SECONDS)
+        result = fuzz.run(app, who, max_examples=sized(50, 2), max_time=FUZZ_SECONDS)
         requests += result.requests
         failures += len(result.failures) + len(result.errors)
         for line in result.failures + result.errors:
@@ -60,35 +72,60 @@ def fuzzing() -> None:
     report("fuzz_failures", failures, "failures")
 
 
-def bola() -> None:
+PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
+
+
+def probe_figures(test: str, keyword: str, report_variable: str) -> list[str]:
+    """Run one probe test of the suite, which writes its figures to the file `report_variable` names.
+    A run that wrote none failed before it could count (a fixture, the database): say why, with the end
+    of pytest's output, instead of reading an empty file."""
     with tempfile.NamedTemporaryFile("r", suffix=".txt") as out:
-        subprocess.run(  # noqa: S603 - our own test
-            [str(BIN / "pytest"), "-q", "-p", "no:cacheprovider", "tests/api/test_bola.py", "-k", "use_my_ids"],
+        run = subprocess.run(  # noqa: S603 - our own test
+            [*PYTEST, test, "-k", keyword],
             cwd=ROOT,
-            env={**os.environ, "BOLA_REPORT": out.name},
+            env={**os.environ, report_variable: out.name},
             check=False,
-            stdout=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
         )
-        covered, with_ids, leaks, probes = (int(x) for x in Path(out.name).read_text().split())
+        figures = Path(out.name).read_text().split()
+    if not figures:
+        tail = "\n".join((run.stdout + run.stderr).strip().splitlines()[-25:])
+        raise SystemExit(f"{test} -k {keyword} wrote no figures (pytest exit {run.returncode}):\n{tail}")
+    if run.returncode:
+        print(f"  {test}: pytest exit {run.returncode} (the figures below say why)", file=sys.stderr)
+    return figures
+
+
+def bola() -> None:
+    covered, with_ids, leaks, probes = (
+        int(x) for x in probe_figures("tests/api/test_bola.py", "use_my_ids", "BOLA_REPORT")
+    )
     report("bola_probed_pct", 100.0 * covered / with_ids, "%")
     report("bola_leaks", leaks, "leaks")
     report("bola_requests", probes, "requests")
 
 
+def id_forms() -> None:
+    figures = probe_figures("tests/api/test_id_forms.py", "no_spelling", "ID_FORMS_REPORT")
+    probed, leaks, calls = (int(x) for x in figures)
+    report("id_forms_probed_ops", probed, "operations")
+    report("id_forms_leaks", leaks, "leaks")
+    report("id_forms_requests", calls, "requests")
+
+
 def bfla() -> None:
-    with tempfile.NamedTemporaryFile("r", suffix=".txt") as out:
-        subprocess.run(  # noqa: S603 - our own test
-            [str(BIN / "pytest"), "-q", "-p", "no:cacheprovider", "tests/api/test_bfla.py", "-k", "does_more"],
-            cwd=ROOT,
-            env={**os.environ, "BFLA_REPORT": out.name},
-            check=False,
-            stdout=subprocess.DEVNULL,
-        )
-        pct, leaks, calls, over = Path(out.name).read_text().split()
+    pct, leaks, calls, over = probe_figures("tests/api/test_bfla.py", "does_more", "BFLA_REPORT")
     report("bfla_probed_pct", float(pct), "%")
     report("bfla_leaks", int(leaks), "leaks")
     report("bfla_requests", int(calls), "requests")
     report("bfla_over_refused", int(over), "requests")
+
+
+def races() -> None:
+    rules, double_spends = probe_figures("tests/api/test_races.py", "each_once_only_rule", "RACE_REPORT")
+    report("race_rules_probed", int(rules), "rules")
+    report("race_double_spends", int(double_spends), "count")
 
 
 def faults() -> None:
@@ -116,12 +153,12 @@ def load_fixture() -> dict:
     from sqlalchemy import select
 
     from api import demo
-    from api.account.models import Account
-    from api.account.sessions import issue_token
     from api.device.catalogue import sync_catalogue
     from api.device.models import Device
     from api.device.services import claim, issue_guids
     from api.extensions.db import db
+    from api.identity.models import Account
+    from api.identity.sessions import issue_token
     from api.platform.services import sync_tenants
     from api.tenancy import find_platform
 
@@ -177,7 +214,7 @@ def load() -> None:
     try:
         wait_port(port)
         time.sleep(1)
-        for clients in (50, MAX_CLIENTS):
+        for clients in LOAD_RUNS:
             stats = locust(port, clients, fixture)
             suffix = "" if clients == MAX_CLIENTS else f"_c{clients}"
             for endpoint in ENDPOINTS:

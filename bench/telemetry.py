@@ -35,12 +35,12 @@ import paho.mqtt.client as mqtt
 import requests
 from sqlalchemy import func, select, text
 
-from api.account.models import AccountType
 from api.account.services import ensure_account
 from api.device.catalogue import sync_catalogue
 from api.device.models import Device
 from api.device.services import claim, issue_guids
 from api.extensions.db import db, utcnow
+from api.identity.models import AccountType
 from api.platform.services import sync_tenants
 from api.telemetry.compaction import compact
 from api.telemetry.models import Reading
@@ -48,11 +48,15 @@ from api.telemetry.mqtt import build_subscriber
 from api.telemetry.partitions import ensure_partitions
 from api.tenancy import find_platform
 from bench._paced import paced_users
-from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, percentile, report, timings_ms
+from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, percentile, report, sized, timings_ms
+from tests.reliability.engines import free_port
 
 PASSWORD = "Bench#2026"
 BATCH_RECORDS = 500  # records per upload, 4 sensors each -> 2,000 readings per request
-UPLOADS = 30
+UPLOADS = sized(30, 2)
+# The chart's history of one-minute readings: a year; the quick run's 40 days still reach the packed day.
+CHART_MINUTES = sized(365 * 24 * 60, 40 * 24 * 60)
+REPEAT = sized(200, 5)  # timed calls of each chart and list figure
 
 
 def run() -> None:
@@ -98,7 +102,9 @@ def batches(start: datetime, count: int, sensors=(1, 2, 3, 4)):
         yield records
 
 
-def bench_copy(app, rows: int = 200_000, base: datetime | None = None, commit_every: int | None = None) -> float:
+def bench_copy(
+    app, rows: int = sized(200_000, 2_000), base: datetime | None = None, commit_every: int | None = None
+) -> float:
     """COPY of `rows` readings of one device from `base` on (two days ago) in one transaction,
     committed; or, with `commit_every`, one COPY and commit per so many readings, as uploads of that
     size are committed: readings/s. The rows are deleted afterwards."""
@@ -195,7 +201,7 @@ def login(client) -> dict:
 def bench_chart(app, guid: str) -> None:
     """A year of one-minute readings loaded with COPY, the hourly rollup built from it in SQL."""
     end = utcnow().replace(second=0, microsecond=0)
-    start = end - timedelta(days=365)
+    start = end - timedelta(minutes=CHART_MINUTES)
     baseline = storage_bytes(app)[0]
     with app.app_context():
         device_id = db.session.scalar(select(Device.id).where(Device.guid == guid))
@@ -206,7 +212,7 @@ def bench_chart(app, guid: str) -> None:
             cursor = raw.cursor()
             rng = random.Random(3)  # noqa: S311 - benchmark data
             with cursor.copy("COPY reading (device_id, sensor, ts, value) FROM STDIN") as copy:
-                for minute in range(365 * 24 * 60):
+                for minute in range(CHART_MINUTES):
                     copy.write_row((device_id, 1, start + timedelta(minutes=minute), round(-18 + rng.gauss(0, 1), 2)))
             cursor.execute(
                 text("""
@@ -224,7 +230,7 @@ def bench_chart(app, guid: str) -> None:
         finally:
             raw.close()
     storage_per_reading(app)
-    compact_year(app, baseline, 365 * 24 * 60)
+    compact_year(app, baseline, CHART_MINUTES)
     client = app.test_client()
     headers = login(client)
 
@@ -240,12 +246,12 @@ def bench_chart(app, guid: str) -> None:
     year = chart(365)
     points = len(year().get_json()["data"]["series"]["1"])
     report("chart_year_points", points, "points")
-    report("chart_year_p50_ms", percentile(timings_ms(year, 60, warmup=5), 50), "ms")
-    report("chart_day_p50_ms", percentile(timings_ms(chart(1), 200, warmup=10), 50), "ms")
+    report("chart_year_p50_ms", percentile(timings_ms(year, sized(60, 3), warmup=sized(5, 1)), 50), "ms")
+    report("chart_day_p50_ms", percentile(timings_ms(chart(1), REPEAT, warmup=sized(10, 1)), 50), "ms")
     packed_day = chart(1, ago=30)
     if packed_day().get_json()["data"]["bucketSeconds"] != 0 or not packed_day().get_json()["data"]["series"]["1"]:
         raise RuntimeError("the packed day did not chart as raw points")
-    report("chart_day_packed_p50_ms", percentile(timings_ms(packed_day, 200, warmup=10), 50), "ms")
+    report("chart_day_packed_p50_ms", percentile(timings_ms(packed_day, REPEAT, warmup=sized(10, 1)), 50), "ms")
 
 
 def storage_bytes(app) -> tuple[int, int]:
@@ -292,7 +298,7 @@ def storage_per_reading(app) -> None:
 
 
 def bench_device_list(app) -> None:
-    devices = 10_000
+    devices = sized(10_000, 200)
     with app.app_context():
         types = sync_catalogue()
         platform = find_platform("localhost")
@@ -363,12 +369,16 @@ def bench_device_list(app) -> None:
     ).get_json()
     token = body["data"]["token"]
     headers = {"Host": "localhost", "Authorization": f"Bearer {token}"}
-    counts = timings_ms(lambda: client.get("/api/device/Device/statusCount", headers=headers), 100, warmup=5)
+    counts = timings_ms(
+        lambda: client.get("/api/device/Device/statusCount", headers=headers), sized(100, 5), warmup=sized(5, 1)
+    )
     report("home_counts_ms", percentile(counts, 50), "ms")
     page = {"start": 3, "pageSize": 10, "status": "online"}
-    server = timings_ms(lambda: client.post("/api/device/Device/page", json=page, headers=headers), 200, warmup=10)
+    server = timings_ms(
+        lambda: client.post("/api/device/Device/page", json=page, headers=headers), REPEAT, warmup=sized(10, 1)
+    )
     report("device_list_server_p50_ms", percentile(server, 50), "ms")
-    concurrent_list(headers, page)
+    concurrent_list(headers, page, clients=sized(50, 4), seconds=sized(30, 2))
 
 
 # 2 workers, as on this 2-core machine (gunicorn.conf.py's gevent workers: started in the repository's root).
@@ -380,7 +390,7 @@ def concurrent_list(headers: dict, page: dict, clients: int = 50, seconds: int =
     users, bench/_paced.py), each refreshing the list about once a second (about 50 requests/s
     offered; the web itself refreshes a list every 30 s) for the named figures, then twice a
     second (about 100 requests/s, `_100rps`)."""
-    port = 5191
+    port = free_port()  # not a fixed one: two checkouts may benchmark at once
     env = {
         **os.environ,
         "APP_ENV": "production",

@@ -35,6 +35,24 @@ export const securityHeaders = [
   { key: 'Permissions-Policy', value: 'camera=(), microphone=(), payment=()' },
 ];
 
+const repositoryRoot = path.resolve(process.cwd(), '..');
+
+/** Folders of the repository root the web server never reads (globs relative to the tracing root). */
+export const tracingExcludes = [
+  '.venv/**',
+  'var/**',
+  '.git/**',
+  'api/**',
+  'tests/**',
+  'bench/**',
+  'docs/**',
+  'tenants/**',
+  'node_modules/.cache/**',
+  '.hypothesis/**',
+  '.schemathesis/**',
+  '.pydeps/**',
+];
+
 // /api/* is forwarded to the api (API_URL, read at run time) by src/pages/api/[...path].ts.
 const nextConfig: NextConfig = {
   // The overseas map edition is one setting for the api and the web build alike: OVERSEAS=1 (English by
@@ -44,9 +62,13 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || '.next',
   reactStrictMode: true,
   poweredByHeader: false,
-  // The repo root holds themes/ (style models read at build time) and the lock file.
-  turbopack: { root: path.resolve(process.cwd(), '..') },
-  outputFileTracingRoot: path.resolve(process.cwd(), '..'),
+  // The repo root holds themes/ (style models read at build time), the lock file and the hoisted
+  // node_modules; Next keeps the tracing root and Turbopack's root the same, so both are the repo root.
+  turbopack: { root: repositoryRoot },
+  outputFileTracingRoot: repositoryRoot,
+  // The build's traces never walk the api's side of the repository: tracing opened every file of
+  // .venv (tens of thousands) and failed with EMFILE under the usual open-file limit of 1024.
+  outputFileTracingExcludes: { '*': tracingExcludes },
   compiler: { styledComponents: true },
   // `next dev` serves every tenant host of the development aliases (junjia.localhost ...).
   allowedDevOrigins: ['*.localhost'],

@@ -5,6 +5,6 @@
   shows; areas register their reach rules;
 - gate.py: the one check of every operation's declared Need; areas register their object kinds.
 
-It sits above the platform (api/tenancy) and sign-in (api/account/auth) and below every business
+It sits above the platform (api/tenancy) and sign-in (api/identity/auth) and below every business
 area, which plugs in by registering; import-linter contracts (pyproject.toml) keep it so.
 """

@@ -11,6 +11,7 @@ space, and the device it belongs to (or None for objects that only their owner r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -19,8 +20,9 @@ from flask_babel import gettext
 
 from api.access.keys import has_permission
 from api.access.reach import PARAMETERS, SHARED, may_operate, may_view, parameter_codes, reaches, refuse_device_access
-from api.account.auth import require_account
-from api.extensions.smorest import OPERATE, ApiError, Need, install_gatekeeper
+from api.extensions import integers
+from api.extensions.smorest import MUTATING_METHODS, OPERATE, ApiError, Need, install_gatekeeper
+from api.identity.auth import require_account
 
 # Ids are database integers (PostgreSQL integer): anything outside is refused before a query runs.
 ID_MIN, ID_MAX = 1, 2**31 - 1
@@ -41,8 +43,9 @@ class Kind:
 KINDS: dict[str, Kind] = {}
 
 
-# Rules for changes to GxP records (operations declaring `gxp`), registered by the area that owns them
-# (api/fda: reasons and signatures in FDA mode); each raises its refusal.
+# Rules for changes (every POST / PUT / PATCH / DELETE a signed-in account makes, with its declared need),
+# registered by the area that owns them (api/fda: reasons and signatures in FDA mode); each decides from
+# the need whether the change concerns it, and raises its refusal.
 RECORD_POLICIES: list[Callable[[Need], None]] = []
 
 
@@ -59,39 +62,56 @@ def not_found() -> ApiError:
     return ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
 
 
-def _object_id(need: Need, path_kwargs: dict):
-    """The id naming the object: a path parameter, a query parameter or a top-level JSON field.
-    None when absent (an optional filter: the area's scoping applies); 422 when it is no id."""
+def requested_ids(need: Need, path_kwargs: dict | None = None) -> list[int]:
+    """Every id the request gives for the need's object, wherever it stands: the path, each value of
+    the query parameter, the form field, the JSON body's top-level field (one id or a list). The
+    schema behind the gate reads one of these places in the same one form (api/extensions/integers):
+    any other spelling is a 422 naming the field, and an id no row can have (0, negative, beyond the
+    database's integers) too. What the gate cannot read, it refuses; it never skips a value."""
+    path_kwargs = (request.view_args or {}) if path_kwargs is None else path_kwargs
+    values: list = []
     if need.arg in path_kwargs:
-        raw = path_kwargs[need.arg]
-    elif need.arg in request.args:
-        raw = request.args.get(need.arg)
-    else:
-        body = request.get_json(silent=True) if request.is_json else None
-        raw = body.get(need.arg) if isinstance(body, dict) else None
-    if raw is None:
-        return None
-    values = raw if isinstance(raw, list) else [raw]
+        values.append(path_kwargs[need.arg])
+    values += request.args.getlist(need.arg)
+    if request.mimetype in ("multipart/form-data", "application/x-www-form-urlencoded"):
+        values += request.form.getlist(need.arg)
+    if request.is_json and request.get_data(cache=True):
+        body = request.get_json()  # the api's JSON limits; a body it cannot read is a 400
+        if isinstance(body, dict) and need.arg in body:
+            value = body[need.arg]
+            values += value if isinstance(value, list) else [value]
     ids = []
     for value in values:
-        if isinstance(value, bool):
-            raise _bad_id(need.arg)
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
-        if not isinstance(value, int) or not ID_MIN <= value <= ID_MAX:
-            # Not an id the database holds: the operation's schema refuses it with its own message
-            # (integers are bounded there too), so no object is looked up and the view never runs.
-            continue
-        ids.append(value)
+        if value is None:
+            continue  # JSON null: no object named (the schema says whether the field may be empty)
+        try:
+            object_id = integers.parse(value)
+        except integers.NotCanonicalError:
+            raise integers.not_valid_id(need.arg) from None
+        if object_id < ID_MIN:
+            raise integers.not_valid_id(need.arg, f"Must be greater than or equal to {ID_MIN}.")
+        if object_id > ID_MAX:
+            raise integers.not_valid_id(need.arg, f"Must be less than or equal to {ID_MAX}.")
+        ids.append(object_id)
     return ids
 
 
-def _bad_id(field: str) -> ApiError:
-    message = gettext("Not a valid id.")
-    text = f"{gettext('Invalid input')} - {field}: {message}"
-    return ApiError(text, code=422, http_status=422, data={"errors": {field: [message]}})
+def requested_objects(need: Need) -> list[object]:
+    """The objects the request names for the need, each loaded afresh in the current data space
+    (absent ones left out): for rules that must not rely on what the gate admitted."""
+    if need.kind is None:
+        return []
+    kind = KINDS[need.kind]
+    return [target for object_id in requested_ids(need) if (target := kind.load(object_id)) is not None]
+
+
+def owner_of(need: Need, target: object) -> int | None:
+    """The account owning `target` (an object of the need's kind): its own owner, else its device's."""
+    owner = getattr(target, "owner_account_id", None)
+    if owner is None and KINDS[need.kind].device_of is not None:
+        device = KINDS[need.kind].device_of(target)
+        owner = getattr(device, "owner_account_id", None)
+    return owner
 
 
 def check(need: Need, path_kwargs: dict) -> None:
@@ -99,9 +119,9 @@ def check(need: Need, path_kwargs: dict) -> None:
     if need.key is not None and not has_permission(account, need.key):
         raise ApiError(gettext("Access Denied"), code=403, http_status=403)
     if need.kind is not None:
-        for object_id in _object_id(need, path_kwargs) or ():
+        for object_id in requested_ids(need, path_kwargs):
             check_object(need, object_id, account)
-    if need.gxp is not None:
+    if request.method in MUTATING_METHODS:
         for policy in RECORD_POLICIES:
             policy(need)
 
@@ -115,11 +135,6 @@ def admitted(kind: str, object_id: int) -> object | None:
     if not has_request_context():
         return None
     return request.environ.get(ADMITTED, {}).get((kind, object_id))
-
-
-def admitted_objects() -> list[object]:
-    """Every object the gate admitted for this request (the records a call touches)."""
-    return list(request.environ.get(ADMITTED, {}).values()) if has_request_context() else []
 
 
 def check_object(need: Need, object_id: int, account) -> None:
@@ -181,8 +196,41 @@ def undeclared_operations(app: Flask) -> list[str]:
     return missing
 
 
-def install(app: Flask) -> None:
+def unreadable_object_ids(app: Flask, document: dict) -> list[str]:
+    """Operations naming an object whose id the gate could not find where the operation takes it: the
+    declared argument is no path parameter, query parameter or top-level body field of the operation
+    in the OpenAPI document (a renamed field, an id nested in the body). The gate would see no id and
+    the view would act on one unchecked."""
+    unreadable = []
+    for rule in app.url_map.iter_rules():
+        path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule)
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            need = declared_need(app, rule.endpoint, method) if rule.rule.startswith("/api/") else None
+            if need is None or need.kind is None:
+                continue
+            operation = document["paths"].get(path, {}).get(method.lower(), {})
+            if need.arg not in _argument_names(document, operation, rule.arguments):
+                unreadable.append(f"{method} {rule.rule}: {need.arg}")
+    return unreadable
+
+
+def _argument_names(document: dict, operation: dict, path_names) -> set[str]:
+    names = set(path_names) | {parameter["name"] for parameter in operation.get("parameters", [])}
+    for media in operation.get("requestBody", {}).get("content", {}).values():
+        schema = media.get("schema", {})
+        while "$ref" in schema:
+            schema = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+        names |= set(schema.get("properties", {}))
+    return names
+
+
+def install(app: Flask, document: dict) -> None:
+    """The gate checks every operation; an operation that declares no need, or names an object whose
+    id the gate cannot read, stops the app from starting."""
     install_gatekeeper(check)
     missing = undeclared_operations(app)
     if missing:
         raise RuntimeError("operations without a declared need: " + ", ".join(missing))
+    unreadable = unreadable_object_ids(app, document)
+    if unreadable:
+        raise RuntimeError("operations whose object id the access gate cannot read: " + ", ".join(unreadable))

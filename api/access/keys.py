@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 
 from flask import g, has_request_context
 
-from api.account.auth import takes_part
-from api.account.models import Account, StaffRole
+from api.identity.auth import takes_part
+from api.identity.models import Account, StaffRole
 
 CRUD = ("query", "add", "edit", "delete")
 
@@ -127,7 +127,7 @@ def all_keys() -> frozenset[str]:
 
 ACCOUNT_HOLDER = tuple(_keys_of(TREE))
 # A reseller's admin edits its own platform's branding only: no new platforms, no deleting
-# (api/account/staff.py scopes which platform); the operator holds the whole customization area.
+# (api/identity/staff.py scopes which platform); the operator holds the whole customization area.
 _OPERATOR_ONLY = ("customized.list.add", "customized.list.delete")
 PLATFORM_ADMIN = (*ACCOUNT_HOLDER, *(key for key in _keys_of(STAFF_TREE) if key not in _OPERATOR_ONLY))
 OPERATOR = (*PLATFORM_ADMIN, *_OPERATOR_ONLY, *_keys_of(OPERATOR_TREE))

@@ -15,9 +15,9 @@ from flask import g
 from flask_babel import gettext
 from sqlalchemy import Select, and_, bindparam, or_
 
-from api.account.auth import require_account, takes_part
 from api.extensions.db import db, utcnow
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account, takes_part
 from api.tenancy import data_platform_id
 
 # The blocks (device-detail tabs) a permission template can show or hide, besides parameters.
@@ -38,12 +38,15 @@ class ReachRule:
     participation: the key of account.auth's participation flags that must be on for the rule to apply.
     device_ids(me, platform_id, now): a SELECT of device ids, with bind parameters or values.
     templates(me, now): {device id: template items} (SHARED rules only).
+    placed(): a SELECT of the device ids the relation groups, whoever reaches them (the device
+    list counts the devices placed in an organisation), or None.
     """
 
     relation: str
     participation: str
     device_ids: Callable[..., Select]
     templates: Callable[[int, object], dict[int, list[dict]]] | None = None
+    placed: Callable[[], Select] | None = None
 
 
 _rules: list[ReachRule] = []
@@ -53,6 +56,15 @@ _reach_query: list[Select] = []
 def register_reach(rule: ReachRule) -> None:
     _rules[:] = [r for r in _rules if r.relation != rule.relation] + [rule]
     _reach_query.clear()
+
+
+def placed_device_ids(relation: str) -> Select[tuple[int]] | None:
+    """The devices the rule of `relation` groups (MEMBER: placed in an organisation), or None when no
+    registered rule groups devices."""
+    for rule in _rules:
+        if rule.relation == relation and rule.placed is not None:
+            return rule.placed()
+    return None
 
 
 def _reached_devices_query() -> Select[tuple[int]]:

@@ -6,9 +6,9 @@ from datetime import timedelta
 
 from sqlalchemy import and_, delete, or_
 
-from api.account import throttle
-from api.account.models import SignInThrottle
 from api.extensions.db import db, utcnow
+from api.identity import throttle
+from api.identity.models import SignInThrottle
 from api.jobs import DEFAULT, job
 from api.notify.models import DeliveryStatus, OutboundMessage
 from api.verification.models import VerificationCode

@@ -4,7 +4,6 @@ from flask import current_app, make_response
 from flask.views import MethodView
 
 from api.account import services, social
-from api.account.auth import current_account
 from api.account.schemas import (
     AccountInfoQuerySchema,
     AccountInfoSchema,
@@ -32,6 +31,7 @@ from api.account.schemas import (
 )
 from api.extensions.ratelimit import limiter
 from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
+from api.identity.auth import current_account
 from api.verification import services as verification
 from api.verification.models import CodeChannel
 

@@ -5,9 +5,10 @@ from zoneinfo import available_timezones
 import marshmallow as ma
 from marshmallow import validate
 
-from api.account.models import AccountType
-from api.account.validators import LowerEmail, Phone, confirm_matches, validate_password, validate_user_name
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, Schema
+from api.identity.models import AccountType
+from api.identity.validators import LowerEmail, Phone, confirm_matches, validate_password, validate_user_name
 from api.verification.models import CodePurpose
 
 CODE = validate.Regexp(r"^\d{6}$")
@@ -49,7 +50,7 @@ class EmailCodeQuerySchema(CodeCaptchaSchema):
 
 
 class CodeSentSchema(Schema):
-    resendAfter = ma.fields.Integer(required=True, metadata={"description": "seconds before another code"})
+    resendAfter = Integer(required=True, metadata={"description": "seconds before another code"})
 
 
 class NewPasswordMixin(Schema):
@@ -108,13 +109,13 @@ class BindEmailSchema(Schema):
 
 
 class AccountInfoQuerySchema(Schema):
-    timeStamp = ma.fields.Integer(
+    timeStamp = Integer(
         load_default=None, metadata={"description": "cache buster (epoch ms), ignored", "format": "int64"}
     )
 
 
 class BaseAccountSchema(Schema):
-    id = ma.fields.Integer(required=True)
+    id = Integer(required=True)
     userName = ma.fields.String(attribute="user_name", required=True)
     realName = ma.fields.String(attribute="real_name", allow_none=True)
     accountPhoto = ma.fields.String(attribute="account_photo", allow_none=True)
@@ -128,7 +129,7 @@ class BaseAccountSchema(Schema):
 
 
 class OrgWithRoleSchema(Schema):
-    organizationId = ma.fields.Integer()
+    organizationId = Integer()
     organizationName = ma.fields.String()
     roleName = ma.fields.String()
 

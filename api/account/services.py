@@ -5,31 +5,38 @@ from __future__ import annotations
 import functools
 import secrets
 from collections.abc import Callable
+from typing import Any
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from flask import current_app
-from flask_babel import format_datetime, gettext
+from flask_babel import gettext
 from sqlalchemy import select
 
 from api.access.keys import permission_keys
-from api.account import sessions, social, throttle
-from api.account.auth import bearer_token, require_account
-from api.account.models import Account, AccountType, StaffRole
-from api.account.validators import normalize_phone
-from api.extensions import uploads
+from api.account import social
+from api.extensions import outbound, uploads
 from api.extensions.db import db, utcnow
+from api.extensions.i18n import lock_end_text, zone_named
+from api.extensions.offload import Hasher
 from api.extensions.ratelimit import client_address
 from api.extensions.smorest import ApiError
-from api.organization.services import organizations_with_my_role, welcome_new_account
+from api.identity import sessions, throttle
+from api.identity.auth import bearer_token, require_account
+from api.identity.models import Account, AccountType, PasswordOrigin, StaffRole
+from api.identity.user_names import refuse_a_used_user_name
+from api.identity.validators import normalize_phone
 from api.platform.models import Platform
 from api.platform.styles import load_style_models
 from api.tenancy import current_platform, data_platform, data_platform_id
 from api.verification import services as verification
 from api.verification.models import CodeChannel, CodePurpose
 
-# argon2id, RFC 9106 "low memory" profile: t=3, m=64 MiB, p=4 (OWASP minimum is t=2, m=19 MiB).
-password_hasher = PasswordHasher()
+password_hasher = Hasher()
+
+# Filled by create_app from the areas' manifests (`account_welcomes`, `account_info`, api/hooks.py):
+# what a newly registered account is given (run in the registration's transaction), and the parts of
+# accountInfo other areas answer (name -> function of the account id).
+WELCOMES: list[Callable[[Account], None]] = []
+ACCOUNT_INFO_PARTS: dict[str, Callable[[int], Any]] = {}
 
 
 def hash_password(password: str) -> str:
@@ -43,10 +50,7 @@ def _dummy_hash() -> str:
 
 
 def password_matches(account: Account | None, password: str) -> bool:
-    try:
-        return password_hasher.verify(account.password_hash if account else _dummy_hash(), password) and bool(account)
-    except (VerificationError, InvalidHashError):
-        return False
+    return password_hasher.matches(account.password_hash if account else _dummy_hash(), password) and bool(account)
 
 
 # ---- lookups --------------------------------------------------------------------------------------
@@ -85,25 +89,15 @@ def login_with_password(identifier: str, password: str, captcha_key: str | None,
     return sessions.issue_token(_admit_sign_in(authenticate(identifier, password)), current_platform())
 
 
-# Rules an area adds to every sign-in, given the account the credentials opened (FDA mode's password
-# ageing); each raises its refusal.
-_sign_in_policies: list[Callable[[Account], None]] = []
-
-
-def register_sign_in_policy(policy: Callable[[Account], None]) -> None:
-    if policy not in _sign_in_policies:
-        _sign_in_policies.append(policy)
-
-
-def _admit_sign_in(account: Account) -> Account:
-    for policy in _sign_in_policies:
-        policy(account)
-    return account
+# Every sign-in path admits the account in sessions.issue_token; binding a social identity admits it
+# before binding, so a refused account gets no identity either.
+register_sign_in_policy = sessions.register_sign_in_policy
+_admit_sign_in = sessions.admit
 
 
 def authenticate(identifier: str, password: str) -> Account:
     """The account these credentials open. Wrong passwords count per account and requester, with a
-    slower global backoff (api/account/throttle.py); a name no account has goes through the same
+    slower global backoff (api/identity/throttle.py); a name no account has goes through the same
     steps (its own counts, a dummy hash check), so the answers and the work are the same."""
     account = find_by_identifier(identifier)
     platform_id, subject = data_platform_id(), throttle.subject_of(*sign_in_key(identifier))
@@ -116,17 +110,20 @@ def authenticate(identifier: str, password: str) -> Account:
             raise _locked(lock)
         raise ApiError(gettext("Incorrect account or password."), code=1001)
     throttle.succeeded(platform_id, subject)
-    if password_hasher.check_needs_rehash(account.password_hash):
+    if password_hasher.needs_rehash(account.password_hash):
         account.password_hash = hash_password(password)
     return account
 
 
 def _locked(until) -> ApiError:
+    # Worded as every lock is (api/extensions/i18n.lock_end_text), in the site's zone: not the caller's
+    # header, and not the account's, whose zone would tell a name that has an account from one that has none.
+    zone = zone_named(None)
     return ApiError(
         gettext(
             "Too many wrong passwords: password sign-in is locked until %(time)s. "
             "Sign in with an email code or reset the password.",
-            time=format_datetime(until, "HH:mm"),
+            time=lock_end_text(until, zone),
         ),
         code=429,
         http_status=429,
@@ -172,8 +169,8 @@ def create_account(data: dict) -> Account:
         # A business refusal, not HTTP 403: the web's catalogue logs the user out on a 403.
         raise ApiError(gettext("Registration is closed on this site."), code=1008)
     channel, target = (CodeChannel.PHONE, data["phone"]) if data.get("phone") else (CodeChannel.EMAIL, data["email"])
-    taken = db.session.scalar(_accounts().where(Account.user_name == data["userName"]))
-    if taken is not None or find_by_contact(channel, target) is not None:
+    refuse_a_used_user_name(data["userName"])
+    if find_by_contact(channel, target) is not None:
         raise ApiError(gettext("The user already exists"), code=1004)
     verification.verify_code(platform, channel, target, CodePurpose.REGISTER, data["code"])
     account = Account(
@@ -189,7 +186,8 @@ def create_account(data: dict) -> Account:
     db.session.add(account)
     db.session.flush()
 
-    welcome_new_account(account)  # pending organisation invitations and device shares of its contact
+    for welcome in WELCOMES:  # e.g. pending organisation invitations and device shares of its contact
+        welcome(account)
     return account
 
 
@@ -217,6 +215,7 @@ def _set_password(account: Account, new_password: str) -> None:
         raise ApiError(gettext("The new password must differ from the original one."), code=1006)
     account.password_hash = hash_password(new_password)
     account.prev_reset_at = utcnow()
+    account.password_origin = PasswordOrigin.OWN
     sessions.revoke_all(account)
 
 
@@ -260,10 +259,9 @@ def logout() -> None:
 
 
 def cancel(account: Account) -> None:
-    """Account cancellation: the account can no longer sign in; its name, phone and email are freed."""
+    """Account cancellation: the account can no longer sign in; its phone and email are freed, its user
+    name never is (refuse_a_used_user_name)."""
     account.cancelled = True
-    suffix = f"#cancelled{account.id}"
-    account.user_name = (account.user_name[: 50 - len(suffix)]) + suffix
     account.phone = None
     account.email = None
     sessions.revoke_all(account)
@@ -309,7 +307,7 @@ def account_info() -> dict:
     return {
         "baseAccount": account,
         "permissionRoutes": keys,
-        "orgWithMyRole": organizations_with_my_role(account.id),
+        **{name: part(account.id) for name, part in ACCOUNT_INFO_PARTS.items()},
         "userProfile": {"homePage": account.home_page or style.get("landing", "/home")},
     }
 
@@ -336,6 +334,7 @@ def ensure_account(
     if not account.password_hash or not password_matches(account, password):
         account.password_hash = hash_password(password)
         account.prev_reset_at = utcnow()
+        account.password_origin = PasswordOrigin.OWN  # the demo's published password, for its users
     account.account_type = account_type
     account.staff_role = staff_role
     account.cancelled = False
@@ -366,7 +365,11 @@ def login_to_old_platform(data: dict) -> str:
     if not base_url:
         raise ApiError(gettext("This sign-in method is not available on this site."), code=1010)
     try:
-        response = requests.post(
+        outbound.check_url(base_url)
+    except outbound.OutboundRefusedError as refused:
+        raise ApiError(gettext("The old platform did not answer, please try again later."), code=1013) from refused
+    try:
+        response = outbound.session().post(
             f"{base_url.rstrip('/')}/api/base/BaseAccount/login",
             json={"userName": data["userName"], "password": data["password"]},
             timeout=15,
@@ -378,6 +381,7 @@ def login_to_old_platform(data: dict) -> str:
         raise ApiError(gettext("Incorrect account or password."), code=1001)
     account = db.session.scalar(_accounts().where(Account.user_name == data["userName"]))
     if account is None:
+        refuse_a_used_user_name(data["userName"][:50])
         account = Account(
             platform_id=data_platform_id(),
             user_name=data["userName"][:50],

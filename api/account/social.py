@@ -9,6 +9,7 @@ again when the code is exchanged, so a code minted for another site or URI is re
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -21,12 +22,14 @@ from flask import request
 from flask_babel import gettext
 from sqlalchemy import delete, select
 
-from api.account import sessions
-from api.account.models import Account, OAuthState, SocialIdentity
+from api.extensions import outbound
 from api.extensions.db import db, utcnow
 from api.extensions.smorest import ApiError
+from api.identity import sessions
+from api.identity.models import Account, OAuthState, SocialIdentity
 from api.tenancy import current_platform
 
+log = logging.getLogger(__name__)
 STATE_TTL = timedelta(minutes=10)
 BINDING_TTL = timedelta(minutes=10)
 HTTP_TIMEOUT = 15
@@ -140,7 +143,7 @@ def _subject(provider: Provider, config: dict, token: dict) -> tuple[str, str | 
     else:
         params["fields"] = "id,name"
     try:
-        response = requests.get(userinfo_url, params=params, timeout=HTTP_TIMEOUT)
+        response = outbound.session().get(userinfo_url, params=params, timeout=HTTP_TIMEOUT)
         info = response.json()
     except (requests.RequestException, ValueError) as exc:
         raise ApiError(gettext("The sign-in provider did not answer, please try again."), code=1012) from exc
@@ -161,12 +164,19 @@ def complete(provider_name: str, code: str, state: str) -> dict:
         redirect_uri=pending.redirect_uri,
         token_endpoint_auth_method="client_secret_post",
     )
+    outbound.guard(client)  # the token request checks the address it connects to
     if provider.param_names:
         client.register_client_auth_method(("renamed_secret_post", _renamed_secret_post(provider)))
         client.token_endpoint_auth_method = "renamed_secret_post"
     try:
+        token_url = outbound.check_url(config.get("tokenUrl", provider.token_url))
+        outbound.check_url(config.get("userinfoUrl", provider.userinfo_url))
+    except outbound.OutboundRefusedError as refused:
+        log.warning("%s sign-in: provider address refused (%s)", provider.name, refused)
+        raise ApiError(gettext("The sign-in provider refused the request, please try again."), code=1012) from None
+    try:
         token = client.fetch_token(
-            config.get("tokenUrl", provider.token_url),
+            token_url,
             method=provider.token_method,
             code=code,
             grant_type="authorization_code",

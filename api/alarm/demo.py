@@ -1,6 +1,7 @@
 """Alarm demo facts for `flask seed-demo`: limits, push settings and balances for the demo fleet, and
 two real alarms raised through the ingestion service (one open and pending, one recovered and
-processed). Idempotent: what exists is left alone."""
+processed); the limits are set before the history is replayed (`seed_limits`), so the history's
+excursions raise their alarms as they would have live. Idempotent: what exists is left alone."""
 
 from __future__ import annotations
 
@@ -55,18 +56,24 @@ def _push_setting(device: Device, email: str) -> dict:
     }
 
 
+def seed_limits(device: Device) -> None:
+    """The device's limits, set before its history is replayed: the alarms of the history are raised
+    by the same limits its reports apply (both read the limits' history, valid since ever)."""
+    for sensor, (upper, lower, delay) in LIMITS.get(device.name or "", {}).items():
+        found = db.session.scalar(
+            select(SensorLimit).where(SensorLimit.device_id == device.id, SensorLimit.sensor == sensor)
+        )
+        if found is None:
+            limit = SensorLimit(device_id=device.id, sensor=sensor, upper=upper, lower=lower, delay_minutes=delay)
+            db.session.add(limit)
+    db.session.commit()
+
+
 def seed_alarms(devices: list[Device], owner_emails: dict[int, str]) -> None:
     for device in devices:
         if device.sms_count == 0 and device.voice_count == 0:
             device.sms_count, device.voice_count = BALANCE
-        for sensor, (upper, lower, delay) in LIMITS.get(device.name or "", {}).items():
-            found = db.session.scalar(
-                select(SensorLimit).where(SensorLimit.device_id == device.id, SensorLimit.sensor == sensor)
-            )
-            if found is None:
-                db.session.add(
-                    SensorLimit(device_id=device.id, sensor=sensor, upper=upper, lower=lower, delay_minutes=delay)
-                )
+        seed_limits(device)
         if device.name in LIMITS and db.session.get(PushSetting, device.id) is None:
             push.save(device, _push_setting(device, owner_emails.get(device.owner_account_id or 0, "demo@example.com")))
     db.session.commit()
@@ -76,8 +83,11 @@ def seed_alarms(devices: list[Device], owner_emails: dict[int, str]) -> None:
 
 
 def _excursion(device: Device | None, temperatures: list[float], process: tuple[str, str] | None) -> None:
-    """Readings through the ingestion service (which raises the alarm), once per device."""
-    if device is None or db.session.scalar(select(exists().where(Alarm.device_id == device.id))):
+    """Readings through the ingestion service (which raises the alarm), once per device (the history's
+    own alarms aside: this one starts at the first of these values)."""
+    if device is None or db.session.scalar(
+        select(exists().where(Alarm.device_id == device.id, Alarm.first_value == temperatures[0]))
+    ):
         return
     now = utcnow()
     records = [

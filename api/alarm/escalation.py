@@ -5,47 +5,23 @@ key (alarm, level, channel, recipient, repeat), so planning twice writes nothing
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from flask_babel import force_locale, gettext
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 
+from api.alarm.guests import Guest, device_conditions, guests
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message, MessageType, ProcessState, PushSetting
-from api.alarm.rules import Rule, rules_for_type, template
+from api.alarm.rules import Rule, rules_for_type
+from api.alarm.texts import render, render_back_in_range, webhook_body
 from api.device.models import Device
 from api.extensions.db import db, one_of, utcnow
-from api.extensions.i18n import local_text
 from api.notify.models import Channel, OutboundMessage
 from api.notify.services import add_message, give_up, send_after_commit
 
 MAX_LEVELS = 3
 WEBHOOK_SECRET = "push_setting"  # the outbox's secret_ref kind of alarm webhooks
 BALANCE = {Channel.SMS: "sms_count", Channel.VOICE: "voice_count"}
-KIND_TEXT = {
-    AlarmKind.UPPER: "Above the upper limit",
-    AlarmKind.LOWER: "Below the lower limit",
-    AlarmKind.OFFLINE: "Device offline",
-    AlarmKind.BATTERY: "Low battery",
-    AlarmKind.FAULT: "Probe fault",
-    AlarmKind.FENCE: "Electric fence crossed",
-}
-
-
-def kind_text(kind: AlarmKind) -> str:
-    return gettext(KIND_TEXT[kind])
-
-
-# Extraction markers for the texts above (gettext needs the literal strings).
-_MARKERS = (
-    lambda: gettext("Above the upper limit"),
-    lambda: gettext("Below the lower limit"),
-    lambda: gettext("Device offline"),
-    lambda: gettext("Low battery"),
-    lambda: gettext("Probe fault"),
-    lambda: gettext("Electric fence crossed"),
-)
 
 
 def in_schedule(setting: PushSetting, now: datetime, zone_name: str) -> bool:
@@ -75,17 +51,36 @@ _LOOK_UP = object()
 
 def plan_sends(alarm: Alarm, now: datetime, setting: PushSetting | object | None = _LOOK_UP) -> list[int]:
     """Write the outbox rows due now for this alarm; returns the ids of new rows (sent after commit).
-    `setting`: the device's push setting when the caller loaded it already (None: it has none)."""
+    `setting`: the device's push setting when the caller loaded it already (None: it has none).
+    Guests (api/alarm/guests.py) are told at the first level's mark even when the device has no setting."""
     if alarm.status != AlarmStatus.OPEN or alarm.process_state != ProcessState.PENDING or alarm.opened_at is None:
         return []
     if setting is _LOOK_UP:
         setting = db.session.get(PushSetting, alarm.device_id)
-    if setting is None or not setting.enabled or not setting.channels:
+    if setting is not None and (not setting.enabled or not setting.channels):
+        setting = None
+    visitors = guests(alarm, now)
+    if setting is None and not visitors:
         return []
     device = db.session.get(Device, alarm.device_id)
-    if not in_schedule(setting, now, device.time_zone) and alarm.kind.value not in (setting.urgent_kinds or []):
+    if retired(device):
+        return []  # a disabled or scrapped device sends nothing (its alarms are closed with the reason)
+    if (
+        setting is not None
+        and not in_schedule(setting, now, device.time_zone)
+        and alarm.kind.value not in (setting.urgent_kinds or [])
+    ):
         return []
     rule = rules_for_type(device.device_type_id)[alarm.kind]
+    created: list[int] = []
+    if setting is not None:
+        created += _plan_setting(alarm, device, rule, setting, now)
+    if visitors:
+        created += _plan_guests(alarm, device, rule, setting, visitors, now)
+    return created
+
+
+def _plan_setting(alarm: Alarm, device: Device, rule: Rule, setting: PushSetting, now: datetime) -> list[int]:
     levels = (setting.level_minutes or [0])[: MAX_LEVELS if setting.multi_level else 1]
     base = alarm.opened_at + timedelta(minutes=setting.delay_minutes)
     created: list[int] = []
@@ -113,14 +108,92 @@ def plan_sends(alarm: Alarm, now: datetime, setting: PushSetting | object | None
     return created
 
 
+def _plan_guests(
+    alarm: Alarm, device: Device, rule: Rule, setting: PushSetting | None, visitors: list[Guest], now: datetime
+) -> list[int]:
+    """Level 1 for the guests: an SMS to each phone and an email to each address, at the setting's first
+    mark and repeats (no setting: at once, once). The dedupe key is the one a push-setting recipient with
+    the same address gets, so nobody is told twice."""
+    if setting is None:
+        repeat = 0 if now >= alarm.opened_at else None
+    else:
+        first = (setting.level_minutes or [0])[0]
+        mark = alarm.opened_at + timedelta(minutes=setting.delay_minutes + first)
+        repeat = due_repeat(mark, now, setting)
+    if repeat is None:
+        return []
+    alarm.level_reached = max(alarm.level_reached, 1)
+    created: list[int] = []
+    for guest in visitors:
+        for channel, address in ((Channel.SMS, guest.phone), (Channel.EMAIL, guest.email)):
+            if not address:
+                continue
+            subject, body = render(alarm, device, rule, channel, guest.lang, 1)
+            created += _write(alarm, device, channel, 1, address, address, repeat, subject, body, guest.lang)
+    return created
+
+
+def plan_back_in_range(alarm: Alarm, value: float | None, at: datetime) -> list[int]:
+    """The value is within its limits again: a notice, once, to the recipients of every level that was
+    notified (levels 1..level_reached, on the setting's channels), through the outbox like the alarm's
+    sends (dedupe key alarm:{id}:back:{channel}:{recipient}); nothing for a disabled or scrapped device."""
+    if alarm.level_reached < 1 or alarm.kind not in (AlarmKind.UPPER, AlarmKind.LOWER):
+        return []
+    setting = db.session.get(PushSetting, alarm.device_id)
+    device = db.session.get(Device, alarm.device_id)
+    if setting is None or not setting.enabled or retired(device):
+        return []
+    rule = rules_for_type(device.device_type_id)[alarm.kind]
+    created: list[int] = []
+    for value_of_channel in setting.channels:
+        channel = Channel(value_of_channel)
+        if channel == Channel.WEBHOOK:
+            if setting.webhook_url:
+                body = webhook_body(alarm, device, rule, alarm.level_reached, "alarm.back_in_range", backValue=value)
+                created += _write_notice(alarm, device, channel, "webhook", setting.webhook_url, None, body)
+            continue
+        for recipient in setting.recipients:
+            address = recipient.email if channel == Channel.EMAIL else recipient.phone
+            if recipient.level > alarm.level_reached or not address:
+                continue
+            subject, body = render_back_in_range(alarm, device, rule, recipient.lang, value, at)
+            created += _write_notice(alarm, device, channel, address, address, subject, body, recipient.lang)
+    return created
+
+
+def _write_notice(alarm, device, channel, who, address, subject, body, lang=None) -> list[int]:
+    return _queue(alarm, device, channel, address, subject, body, lang, f"alarm:{alarm.id}:back:{channel.value}:{who}")
+
+
+def retired(device: Device | None) -> bool:
+    return device is None or not device.enabled or device.scrapped_at is not None or device.deleted
+
+
+def retired_device_send(message: OutboundMessage) -> str | None:
+    """Send guard of the outbox (registered in api.alarm): an alarm's send whose device was disabled or
+    scrapped after it was planned is withheld (checked at send time, not only at disable time)."""
+    if message.alarm_id is None:
+        return None
+    device_id = db.session.scalar(select(Alarm.device_id).where(Alarm.id == message.alarm_id))
+    device = db.session.get(Device, device_id) if device_id is not None else None
+    return "device disabled or scrapped" if device is not None and retired(device) else None
+
+
 def _write(alarm, device, channel, level, who, address, repeat, subject, body, lang=None) -> list[int]:
+    key = f"alarm:{alarm.id}:L{level}:{channel.value}:{who}:R{repeat}"
+    return _queue(alarm, device, channel, address, subject, body, lang, key, tell_balance=True)
+
+
+def _queue(alarm, device, channel, address, subject, body, lang, dedupe_key, tell_balance=False) -> list[int]:
+    """One outbox row of the alarm, once per dedupe key, paid from the device's SMS / voice balance
+    (none left: given up, and with `tell_balance` the owner is told); sent after the commit."""
     new_id = add_message(
         alarm.platform_id,
         channel,
         address,
         body,
         subject=subject,
-        dedupe_key=f"alarm:{alarm.id}:L{level}:{channel.value}:{who}:R{repeat}",
+        dedupe_key=dedupe_key,
         alarm_id=alarm.id,
         lang=lang,
         secret_ref=f"{WEBHOOK_SECRET}:{device.id}" if channel == Channel.WEBHOOK else None,
@@ -130,7 +203,8 @@ def _write(alarm, device, channel, level, who, address, repeat, subject, body, l
         return []  # planned before: nothing twice
     if channel in BALANCE and not _spend(device, channel):
         give_up(new_id, f"{channel.value} balance exhausted")
-        _balance_message(alarm, device, channel)
+        if tell_balance:
+            _balance_message(alarm, device, channel)
         return []
     send_after_commit(new_id)
     return [new_id]
@@ -202,80 +276,19 @@ def _balance_message(alarm: Alarm, device: Device, channel: Channel) -> None:
         )
 
 
-# ---- rendering ---------------------------------------------------------------------------------------
-
-
-def _fmt(value: float | None) -> str:
-    return "-" if value is None else f"{value:g}"
-
-
-def text_fields(alarm: Alarm, device: Device, rule: Rule, level: int) -> dict[str, str]:
-    """The placeholders of a template; call inside the recipient's locale."""
-    # With its offset: a time in the DST change hour is otherwise ambiguous.
-    opened = local_text(alarm.opened_at, ZoneInfo(device.time_zone), seconds=False)
-    return {
-        "device": device.name or device.guid,
-        "guid": device.guid,
-        "sensor": "" if alarm.sensor is None else str(alarm.sensor),
-        "value": _fmt(alarm.last_value),
-        "limit": _fmt(alarm.limit_value),
-        "time": opened,
-        "level": str(level),
-        "alarm": rule.name or kind_text(alarm.kind),
-    }
-
-
-def render(alarm: Alarm, device: Device, rule: Rule, channel: Channel, lang: str, level: int) -> tuple[str, str]:
-    """(subject, body) in the recipient's language: the rule's template for this channel if it has
-    one in that language, else the built-in text."""
-    locale = "en_US" if lang.lower().startswith("en") else "zh_CN"
-    with force_locale(locale):
-        fields = text_fields(alarm, device, rule, level)
-        subject = gettext("Alarm: %(alarm)s - %(device)s", alarm=fields["alarm"], device=fields["device"])
-        chosen = template(rule.template_id)
-        pattern = None
-        if chosen is not None and chosen.type == channel.value:
-            pattern = chosen.content.get(lang) or chosen.content.get("zh-CN" if locale == "zh_CN" else "en-US")
-        if pattern:
-            try:
-                return subject, pattern.format_map(fields)
-            except (KeyError, ValueError, IndexError):
-                pass  # a broken template must not lose the alarm: fall back to the built-in text
-        extra = " " + rule.content if rule.content else ""
-        body = gettext(
-            "%(alarm)s: %(device)s (%(guid)s) sensor %(sensor)s value %(value)s, limit %(limit)s, since %(time)s "
-            "(level %(level)s).",
-            **fields,
-        )
-        return subject, body + extra
-
-
-def webhook_body(alarm: Alarm, device: Device, rule: Rule, level: int) -> str:
-    return json.dumps(
-        {
-            "event": "alarm.opened",
-            "alarmId": alarm.id,
-            "level": level,
-            "kind": alarm.kind.value,
-            "deviceGuid": device.guid,
-            "deviceName": device.name,
-            "sensor": alarm.sensor,
-            "value": alarm.last_value,
-            "peak": alarm.peak_value,
-            "limit": alarm.limit_value,
-            "openedAt": alarm.opened_at.isoformat(),
-        },
-        ensure_ascii=False,
-    )
-
-
 def escalate(now: datetime, batch: int = 1000) -> int:
-    """The periodic pass: every open, unprocessed alarm gets the sends now due (level marks,
-    repeats, sends held back by the scheduled hours). Returns the number of new outbox rows."""
+    """The periodic pass: every open, unprocessed alarm of a device with a push setting or guests gets
+    the sends now due (level marks, repeats, sends held back by the scheduled hours). Returns the number
+    of new outbox rows."""
     rows = db.session.scalars(
         select(Alarm)
-        .where(Alarm.status == AlarmStatus.OPEN, Alarm.process_state == ProcessState.PENDING)
-        .join(PushSetting, PushSetting.device_id == Alarm.device_id)
+        .where(
+            Alarm.status == AlarmStatus.OPEN,
+            Alarm.process_state == ProcessState.PENDING,
+            or_(Alarm.device_id.in_(select(PushSetting.device_id)), *device_conditions(now)),
+        )
+        .join(Device, Device.id == Alarm.device_id)
+        .where(Device.enabled.is_(True), Device.scrapped_at.is_(None), Device.deleted.is_(False))
         .order_by(Alarm.id)
         .limit(batch)
     ).all()

@@ -14,7 +14,7 @@ from api.alarm.rules import LIMIT_COLUMNS, LOW_BATTERY_PERCENT, enabled_limits_q
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, one_of, one_of_param, per_dialect, utcnow
 from api.telemetry.device_auth import IngestedDevice
-from api.telemetry.ingest import BatchLookup, batch_context
+from api.telemetry.ingest import REPLAY, BatchLookup, batch_context
 from api.telemetry.records import Record
 
 
@@ -71,13 +71,15 @@ def on_readings(device: IngestedDevice, records: list[Record], now: datetime | N
     active = prepared_active.pop(device.id) if device.id in prepared_active else lifecycle.active_alarms(device.id)
     if not active and _within_limits(records, limits, rules):
         return  # nothing to open, and no alarm to close
+    replay = bool(context.get(REPLAY))  # a replay of live data: each reading as of its own time
     for record in sorted(records, key=lambda r: r.ts):
+        at = record.ts if replay else now
         for sensor, value in record.readings.items():
-            _sensor(device, active, rules, limits.get(sensor), sensor, value, record.ts, now)
+            _sensor(device, active, rules, limits.get(sensor), sensor, value, record.ts, at)
         battery = rules[AlarmKind.BATTERY]
         if record.battery is not None and battery.active and battery.threshold is not None:
             if record.battery < battery.threshold:
-                breach(device, active, AlarmKind.BATTERY, None, record.battery, record.ts, now, limit=battery.threshold)
+                breach(device, active, AlarmKind.BATTERY, None, record.battery, record.ts, at, limit=battery.threshold)
             else:
                 recover(device, active, AlarmKind.BATTERY, None, record.ts)
     latest = max(r.ts for r in records)
@@ -123,11 +125,11 @@ def _sensor(device, active, rules, limit, sensor: int, value: float | None, ts: 
     if upper is not None and value > upper and rules[AlarmKind.UPPER].active:
         breach(device, active, AlarmKind.UPPER, sensor, value, ts, now, limit=upper, delay_minutes=limit.delay_minutes)
     elif active:
-        recover(device, active, AlarmKind.UPPER, sensor, ts)
+        recover(device, active, AlarmKind.UPPER, sensor, ts, value)
     if lower is not None and value < lower and rules[AlarmKind.LOWER].active:
         breach(device, active, AlarmKind.LOWER, sensor, value, ts, now, limit=lower, delay_minutes=limit.delay_minutes)
     elif active:
-        recover(device, active, AlarmKind.LOWER, sensor, ts)
+        recover(device, active, AlarmKind.LOWER, sensor, ts, value)
 
 
 def _live_devices():

@@ -10,8 +10,9 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import exists, select
 
-from api.alarm.escalation import plan_sends, push_settings
-from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message, MessageType
+from api.alarm.escalation import plan_back_in_range, plan_sends, push_settings
+from api.alarm.holds import held
+from api.alarm.models import Alarm, AlarmKind, AlarmStatus, CloseReason, Message, MessageType
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, insert_rows, utcnow
 from api.telemetry.device_auth import IngestedDevice
@@ -58,8 +59,10 @@ def breach(
         alarm.last_seen_at = ts
         if limit is not None:
             alarm.limit_value = limit
-    if alarm.status == AlarmStatus.DELAYING and alarm.last_seen_at - alarm.breach_started_at >= timedelta(
-        minutes=delay_minutes
+    if (
+        alarm.status == AlarmStatus.DELAYING
+        and alarm.last_seen_at - alarm.breach_started_at >= timedelta(minutes=delay_minutes)
+        and not (kind in (AlarmKind.UPPER, AlarmKind.LOWER) and held(device.id, sensor, now))
     ):
         open_alarm(device, alarm, now)
     return alarm
@@ -162,7 +165,16 @@ def _flag_and_plan(opened: list[tuple[AlarmedDevice, Alarm]], now: datetime) -> 
         plan_sends(alarm, now, setting=settings.get(device.id))
 
 
-def recover(device: AlarmedDevice, active: dict[Key, Alarm], kind: AlarmKind, sensor: int | None, ts: datetime) -> None:
+def recover(
+    device: AlarmedDevice,
+    active: dict[Key, Alarm],
+    kind: AlarmKind,
+    sensor: int | None,
+    ts: datetime,
+    value: float | None = None,
+) -> None:
+    """The breach is over: a delaying one leaves nothing, an open alarm closes (a limit alarm whose
+    levels were notified sends its back-in-range notice to them, once)."""
     alarm = active.get((kind, sensor))
     if alarm is None or ts < alarm.last_seen_at:
         return
@@ -179,6 +191,7 @@ def recover(device: AlarmedDevice, active: dict[Key, Alarm], kind: AlarmKind, se
     alarm.last_seen_at = ts
     db.session.flush()
     refresh_flag(device.id)
+    plan_back_in_range(alarm, value, ts)
 
 
 def refresh_flag(device_id: int) -> None:
@@ -193,17 +206,45 @@ def _set_flag(device_id: int, value: bool) -> None:
         state.alarm_active = value
 
 
+def close_for(alarm_ids: list[int], reason: CloseReason, ts: datetime) -> int:
+    """Close these alarms (the ones still open or delaying) at `ts` for `reason` (shown in the alarm
+    record): escalation stops with them and the devices' alarm flags follow. Returns how many closed."""
+    if not alarm_ids:
+        return 0
+    closed, devices = 0, set()
+    for alarm in db.session.scalars(select(Alarm).where(Alarm.id.in_(alarm_ids), Alarm.status.in_(ACTIVE))):
+        devices.add(alarm.device_id)
+        if alarm.status == AlarmStatus.DELAYING:
+            db.session.delete(alarm)
+            continue
+        alarm.status, alarm.close_reason = AlarmStatus.CLOSED, CloseReason(reason).value
+        alarm.closed_at = max(ts, alarm.opened_at) if alarm.opened_at else ts
+        closed += 1
+    db.session.flush()
+    for device_id in devices:
+        refresh_flag(device_id)
+    return closed
+
+
 def switch_off_alarms(device_ids: list[int], enabled: bool) -> None:
     """An asset's devices were switched off: close their open alarms (escalation stops with them),
     drop pending breaches and clear the devices' alarm flag. Runs in the asset's transaction."""
     if enabled or not device_ids:
         return
-    now = utcnow()
-    for alarm in db.session.scalars(select(Alarm).where(Alarm.device_id.in_(device_ids), Alarm.status.in_(ACTIVE))):
-        if alarm.status == AlarmStatus.DELAYING:
-            db.session.delete(alarm)
-        else:
-            alarm.status = AlarmStatus.CLOSED
-            alarm.closed_at = max(now, alarm.opened_at) if alarm.opened_at else now
+    close_device_alarms(device_ids, CloseReason.ASSET_DISABLED)
+
+
+def close_retired(device_id: int, reason: str) -> None:
+    """A device was disabled or scrapped (api/device/hooks): its open alarms close with the reason."""
+    close_device_alarms([device_id], CloseReason(reason))
+
+
+def close_device_alarms(device_ids: list[int], reason: CloseReason) -> None:
+    """Close the devices' open alarms with `reason`, drop their pending breaches and clear their alarm
+    flag, in the caller's transaction."""
+    alarm_ids = db.session.scalars(
+        select(Alarm.id).where(Alarm.device_id.in_(device_ids), Alarm.status.in_(ACTIVE))
+    ).all()
+    close_for(list(alarm_ids), reason, utcnow())
     for device_id in device_ids:
         _set_flag(device_id, False)

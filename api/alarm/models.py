@@ -36,6 +36,15 @@ class ProcessState(enum.StrEnum):
     ON_HOLD = "on_hold"
 
 
+class CloseReason(enum.StrEnum):
+    """Why an alarm closed without its value recovering (shown in the alarm record)."""
+
+    DEVICE_DISABLED = "device_disabled"
+    DEVICE_SCRAPPED = "device_scrapped"
+    ASSET_DISABLED = "asset_disabled"
+    WAYBILL_COMPLETED = "waybill_completed"  # a trip's fence alarms, when its waybill completes
+
+
 class RuleClass(enum.StrEnum):
     ALARM = "alarm"
     WARNING = "warning"
@@ -60,6 +69,27 @@ class SensorLimit(Model):
     lower: Mapped[float | None] = mapped_column(Float)
     delay_minutes: Mapped[int] = mapped_column(default=0)
     enabled: Mapped[bool] = mapped_column(default=True)
+
+
+class SensorLimitHistory(Model):
+    """The limits of one sensor over time (valid from, to; who changed them and why): a report applies
+    the limits in force at each reading's time. Written with every change of a SensorLimit
+    (api/alarm/limit_history), never edited afterwards."""
+
+    __tablename__ = "sensor_limit_history"
+    __table_args__ = (Index("ix_sensor_limit_history_device", "device_id", "sensor", "valid_from"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    device_id: Mapped[int] = mapped_column(ForeignKey("device.id", ondelete="CASCADE"))
+    sensor: Mapped[int] = mapped_column()
+    upper: Mapped[float | None] = mapped_column(Float)
+    lower: Mapped[float | None] = mapped_column(Float)
+    delay_minutes: Mapped[int] = mapped_column(default=0)
+    enabled: Mapped[bool] = mapped_column(default=True)
+    valid_from: Mapped[datetime] = mapped_column(default=utcnow)
+    valid_to: Mapped[datetime | None] = mapped_column()
+    changed_by: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="SET NULL"))
+    reason: Mapped[str | None] = mapped_column(String(200))
 
 
 class MessageTemplate(TimestampMixin, Model):
@@ -123,6 +153,8 @@ class Alarm(TenantOwned, Model):
     processed_at: Mapped[datetime | None] = mapped_column()
     # Escalation bookkeeping: the highest level notified so far (0: none yet).
     level_reached: Mapped[int] = mapped_column(default=0)
+    # Why it closed when that was not a recovery (CloseReason); NULL: the value came back within limits.
+    close_reason: Mapped[str | None] = mapped_column(String(40))
 
 
 class AlarmDisposition(Model):

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from flask import current_app
 from flask_babel import gettext
 from sqlalchemy import select
 
 from api.alarm.models import AlarmRecipient, PushSetting, SensorLimit
 from api.device.models import Device
+from api.extensions import outbound
 from api.extensions.db import db
 from api.extensions.field_rules import level_minutes_problem
 from api.extensions.smorest import ApiError
-from api.notify.adapters import DeliveryError, check_webhook_target
 from api.notify.models import Channel
 
 
@@ -27,22 +26,15 @@ def field_error(field: str, message: str) -> ApiError:
 def as_dict(device: Device, setting: PushSetting | None) -> dict:
     """The setting as the tab shows it; a device without one gets the empty single-level form."""
     if setting is None:
+        # Nothing saved: the first save's defaults, shown switched off.
         return {
             "device_id": device.id,
+            **FIRST_SAVE,
             "enabled": False,
-            "multi_level": False,
-            "levels": [],
-            "channels": [],
-            "repeat_count": 0,
-            "interval_minutes": 10,
-            "delay_minutes": 0,
-            "schedule_start": None,
-            "schedule_end": None,
-            "urgent_kinds": [],
-            "webhook_url": None,
             "webhook_secret_set": False,
             "sms_count": device.sms_count,
             "voice_count": device.voice_count,
+            "saved": False,
         }
     levels = []
     for number, minutes in enumerate(setting.level_minutes, 1):
@@ -68,18 +60,60 @@ def as_dict(device: Device, setting: PushSetting | None) -> dict:
         "webhook_secret_set": bool(setting.webhook_secret),
         "sms_count": device.sms_count,
         "voice_count": device.voice_count,
+        "saved": True,
     }
 
 
-def validate_levels(multi_level: bool, levels: list[dict]) -> None:
+# What a first save starts from (the schema's former defaults); a later save starts from what is stored.
+FIRST_SAVE = {
+    "enabled": True,
+    "multi_level": False,
+    "levels": [],
+    "channels": [],
+    "repeat_count": 0,
+    "interval_minutes": 10,
+    "delay_minutes": 0,
+    "schedule_start": None,
+    "schedule_end": None,
+    "urgent_kinds": [],
+    "webhook_url": None,
+}
+SETTING_FIELDS = tuple(key for key in FIRST_SAVE if key != "levels")
+
+
+def merged(device: Device, setting: PushSetting | None, data: dict) -> dict:
+    """The whole setting a save asks for: what it sends over what is stored, so a partial form never
+    drops what it does not show. Levels merge by number (a level's omitted minutes or recipients keep
+    the stored ones; stored levels the save does not name are kept); `level_count`, when sent, is the
+    number of levels kept (the way to remove levels 2 and 3)."""
+    stored = FIRST_SAVE if setting is None else as_dict(device, setting)
+    whole = {key: (data[key] if key in data else stored[key]) for key in SETTING_FIELDS}
+    by_number = {level["level"]: dict(level) for level in stored["levels"]}
+    for level in data.get("levels") or []:
+        by_number[level["level"]] = {**by_number.get(level["level"], {}), **level}
+    count = data.get("level_count")
+    levels = [by_number[n] for n in sorted(by_number) if count is None or n <= count]
+    for index, level in enumerate(levels):
+        for field in ("minutes", "recipients"):
+            if field not in level:
+                raise field_error(f"levels.{index}.{field}", gettext("This field is required."))
+    if not levels:
+        raise field_error("levels", gettext("This field is required."))
+    whole["levels"] = levels
+    whole["webhook_secret"] = data.get("webhook_secret")
+    return whole
+
+
+def validate_levels(multi_level: bool, levels: list[dict], sent: list[dict] | None = None) -> None:
     """Levels numbered 1..n in order, one for single-level; minutes rising strictly 1 < 2 < 3;
-    recipients' phones and emails unique within a level."""
-    if not multi_level and len(levels) != 1:
+    recipients' phones and emails unique within a level. A single-level setting keeps its stored
+    levels 2 and 3 (unused until it is multi-level again), but a save may not send them."""
+    if not multi_level and sent is not None and len(sent) > 1:
         raise field_error("levels", gettext("A single-level setting has exactly one level."))
     if [level["level"] for level in levels] != list(range(1, len(levels) + 1)):
         raise field_error("levels", gettext("Levels must be numbered 1 to %(n)s in order.", n=len(levels)))
     # The shared rule (rules/fields.json, the web applies the same one): within range, rising strictly.
-    if level_minutes_problem([level["minutes"] for level in levels]):
+    if level_minutes_problem([level["minutes"] for level in (levels if multi_level else levels[:1])]):
         raise ApiError(gettext("Alarm time setting error"), code=4201)
     for index, level in enumerate(levels):
         for field in ("phone", "email"):
@@ -90,39 +124,41 @@ def validate_levels(multi_level: bool, levels: list[dict]) -> None:
 
 
 def save(device: Device, data: dict) -> PushSetting:
-    """Replace the device's push setting; nothing is stored unless all of it is valid."""
-    validate_levels(data["multi_level"], data["levels"])
-    if data.get("webhook_url") and Channel.WEBHOOK.value in data["channels"]:
-        try:
-            check_webhook_target(data["webhook_url"], allow_private=current_app.config["WEBHOOK_ALLOW_PRIVATE"])
-        except DeliveryError:
-            raise field_error("webhookUrl", gettext("The webhook address must be a public HTTPS address.")) from None
+    """Save the device's push setting as one object: the fields and levels sent over the stored ones
+    (see `merged`); nothing is stored unless all of it is valid."""
     setting = db.session.get(PushSetting, device.id)
+    whole = merged(device, setting, data)
+    validate_levels(whole["multi_level"], whole["levels"], data.get("levels"))
+    if whole["webhook_url"] and Channel.WEBHOOK.value in whole["channels"]:
+        try:
+            outbound.check_url(whole["webhook_url"])
+        except outbound.OutboundRefusedError as refused:
+            raise field_error("webhookUrl", refused.message) from None
+    if bool(whole["schedule_start"]) != bool(whole["schedule_end"]):
+        message = gettext("Enter both the start and the end of the scheduled hours.")
+        raise field_error("scheduleEnd", message)
+    if Channel.WEBHOOK.value in whole["channels"] and not whole["webhook_url"]:
+        raise field_error("webhookUrl", gettext("This field is required."))
     if setting is None:
         setting = PushSetting(device_id=device.id)
         db.session.add(setting)
-    for key in (
-        "enabled",
-        "multi_level",
-        "channels",
-        "repeat_count",
-        "interval_minutes",
-        "delay_minutes",
-        "schedule_start",
-        "schedule_end",
-        "urgent_kinds",
-        "webhook_url",
-    ):
-        setattr(setting, key, data[key])
-    setting.channels = sorted(set(data["channels"]))
-    setting.level_minutes = [level["minutes"] for level in data["levels"]]
-    if data.get("webhook_secret"):
-        setting.webhook_secret = data["webhook_secret"]
+    for key in SETTING_FIELDS:
+        setattr(setting, key, whole[key])
+    setting.channels = sorted(set(whole["channels"]))
+    setting.level_minutes = [level["minutes"] for level in whole["levels"]]
+    if whole.get("webhook_secret"):
+        setting.webhook_secret = whole["webhook_secret"]
     if setting.webhook_url and not setting.webhook_secret:
         raise field_error("webhookSecret", gettext("This field is required."))
     setting.recipients = [
-        AlarmRecipient(level=level["level"], name=r["name"], phone=r["phone"], email=r["email"], lang=r["lang"])
-        for level in data["levels"]
+        AlarmRecipient(
+            level=level["level"],
+            name=r["name"],
+            phone=r.get("phone"),
+            email=r.get("email"),
+            lang=r.get("lang", "zh-CN"),
+        )
+        for level in whole["levels"]
         for r in level["recipients"]
     ]
     db.session.flush()

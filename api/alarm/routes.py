@@ -19,6 +19,7 @@ from api.alarm.schemas import (
     PushSettingSchema,
     ReadSchema,
     RuleQuerySchema,
+    SensorLimitPeriodSchema,
     SensorLimitSaveSchema,
     SensorLimitSchema,
     UnreadSchema,
@@ -140,6 +141,17 @@ class LimitList(MethodView):
     def get(self, args):
         """The device's per-sensor upper and lower limits and delays."""
         return services.limits(args["deviceId"])
+
+
+@blp.route("/SensorLimit/history")
+class LimitHistory(MethodView):
+    @blp.requires("alarm.limit.query", device="deviceId", block="alarm")
+    @blp.arguments(DeviceQuerySchema, location="query")
+    @blp.response(200, SensorLimitPeriodSchema(many=True))
+    @missing()
+    def get(self, args):
+        """Every period of the device's limits, newest first: valid from / to, who changed them and why."""
+        return services.limit_history(args["deviceId"])
 
 
 @blp.route("/SensorLimit/save")

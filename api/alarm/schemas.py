@@ -6,12 +6,14 @@ import marshmallow as ma
 from flask_babel import gettext
 from marshmallow import validate
 
-from api.account.validators import LowerEmail, Phone
-from api.alarm.escalation import kind_text
 from api.alarm.models import AlarmKind, AlarmStatus, MessageType, ProcessState, RuleClass
+from api.alarm.texts import kind_text
+from api.extensions.crud import RECORD_ID
 from api.extensions.db import utcnow
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.extensions.validation_messages import ItemCount
+from api.identity.validators import LowerEmail, Phone
 from api.notify.models import Channel
 
 HHMM = validate.Regexp(r"^([01]\d|2[0-3]):[0-5]\d$")
@@ -24,7 +26,7 @@ PROCESSED = "processed"  # state filter: any of agreed / rejected / on hold
 
 class MessagePageQuerySchema(PageQuerySchema):
     type = ma.fields.String(load_default=None, validate=validate.OneOf([t.value for t in MessageType]))
-    deviceId = ma.fields.Integer(load_default=None)
+    deviceId = Integer(load_default=None)
     state = ma.fields.String(load_default=None, validate=validate.OneOf([s.value for s in ProcessState] + [PROCESSED]))
     startTime = ma.fields.AwareDateTime(load_default=None)
     endTime = ma.fields.AwareDateTime(load_default=None)
@@ -36,15 +38,23 @@ class MessagePageQuerySchema(PageQuerySchema):
 
 
 class AlarmSchema(Schema):
-    id = ma.fields.Integer()
-    deviceId = ma.fields.Integer(attribute="device_id")
+    id = Integer()
+    deviceId = Integer(attribute="device_id")
     kind = ma.fields.Function(lambda a: a.kind.value)
     kindText = ma.fields.Function(lambda a: _kind_text(a.kind))
-    sensor = ma.fields.Integer(allow_none=True)
+    sensor = Integer(allow_none=True)
     status = ma.fields.Function(lambda a: a.status.value)
     startTime = LocalDateTime(attribute="breach_started_at")
     openTime = LocalDateTime(attribute="opened_at", allow_none=True)
     closeTime = LocalDateTime(attribute="closed_at", allow_none=True)
+    closeReason = ma.fields.String(
+        attribute="close_reason",
+        allow_none=True,
+        metadata={
+            "description": "why it closed without recovering: device_disabled, device_scrapped, asset_disabled, "
+            "waybill_completed; null: recovered"
+        },
+    )
     durationSeconds = ma.fields.Function(lambda a: _duration(a))
     limitValue = ma.fields.Float(attribute="limit_value", allow_none=True)
     firstValue = ma.fields.Float(attribute="first_value", allow_none=True)
@@ -55,8 +65,15 @@ class AlarmSchema(Schema):
     # Loaded with the page (api.alarm.services.with_details), never one query per row.
     processedBy = ma.fields.Function(lambda a: _details(a).get("processedBy"))
     processTime = LocalDateTime(attribute="processed_at", allow_none=True)
-    levelReached = ma.fields.Integer(attribute="level_reached")
+    levelReached = Integer(attribute="level_reached")
     messageId = ma.fields.Function(lambda a: _details(a).get("messageId"))
+    # The probe's name, room · zone · probe, and the unit of the values (api/alarm/places.describe).
+    sensorName = ma.fields.Function(lambda a: _details(a).get("sensorName"))
+    place = ma.fields.Function(lambda a: _details(a).get("place"))
+    unit = ma.fields.Function(
+        lambda a: _details(a).get("unit"), metadata={"description": "the unit of the sensor's values and limit"}
+    )
+    unitCode = ma.fields.Function(lambda a: _details(a).get("unitCode"))
     history = ma.fields.Function(
         lambda a: _details(a).get("history", []),
         metadata={"description": "every processing decision, oldest first: [{state, result, by, time}]"},
@@ -79,9 +96,9 @@ def _duration(alarm) -> int | None:
 
 
 class MessageSchema(Schema):
-    id = ma.fields.Integer(attribute="message.id")
+    id = Integer(attribute="message.id")
     type = ma.fields.Function(lambda row: row["message"].type.value)
-    deviceId = ma.fields.Integer(attribute="message.device_id", allow_none=True)
+    deviceId = Integer(attribute="message.device_id", allow_none=True)
     deviceName = ma.fields.String(attribute="device_name", allow_none=True)
     deviceGuid = ma.fields.String(attribute="device_guid", allow_none=True)
     title = ma.fields.String()
@@ -92,7 +109,7 @@ class MessageSchema(Schema):
 
 
 class ProcessSchema(Schema):
-    ids = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=200))
+    ids = ma.fields.List(Integer(), required=True, validate=ItemCount(min=1, max=200))
     processState = ma.fields.String(
         required=True,
         validate=validate.OneOf([ProcessState.AGREED.value, ProcessState.REJECTED.value, ProcessState.ON_HOLD.value]),
@@ -101,53 +118,53 @@ class ProcessSchema(Schema):
 
 
 class ProcessResultSchema(Schema):
-    processed = ma.fields.Integer()
+    processed = Integer()
 
 
 class ReadSchema(Schema):
-    ids = ma.fields.List(ma.fields.Integer(), load_default=None, validate=ItemCount(max=500))
+    ids = ma.fields.List(Integer(), load_default=None, validate=ItemCount(max=500))
 
 
 class UnreadSchema(Schema):
-    total = ma.fields.Integer()
-    alarm = ma.fields.Integer()
-    system = ma.fields.Integer()
-    pendingAlarm = ma.fields.Integer()
+    total = Integer()
+    alarm = Integer()
+    system = Integer()
+    pendingAlarm = Integer()
 
 
 # ---- device alarm status and history ------------------------------------------------------------------
 
 
 class DeviceQuerySchema(Schema):
-    deviceId = ma.fields.Integer(required=True)
+    deviceId = Integer(required=True)
 
 
 class AlarmPageQuerySchema(PageQuerySchema):
-    deviceId = ma.fields.Integer(required=True)
+    deviceId = Integer(required=True)
     status = ma.fields.String(load_default=None, validate=validate.OneOf([AlarmStatus.OPEN, AlarmStatus.CLOSED]))
 
 
 class DeviceAlarmStatusSchema(Schema):
-    deviceId = ma.fields.Integer()
+    deviceId = Integer()
     alarmActive = ma.fields.Boolean()
     open = ma.fields.List(ma.fields.Nested(AlarmSchema))
-    pendingCount = ma.fields.Integer()
-    smsCount = ma.fields.Integer()
-    voiceCount = ma.fields.Integer()
+    pendingCount = Integer()
+    smsCount = Integer()
+    voiceCount = Integer()
 
 
 class AlarmQuerySchema(Schema):
-    alarmId = ma.fields.Integer(required=True)
+    alarmId = Integer(required=True)
 
 
 class OutboxSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     channel = ma.fields.Function(lambda m: m.channel.value)
     recipient = ma.fields.String()
     subject = ma.fields.String(allow_none=True)
     body = ma.fields.String()
     status = ma.fields.Function(lambda m: m.status.value)
-    attempts = ma.fields.Integer()
+    attempts = Integer()
     lastError = ma.fields.String(attribute="last_error", allow_none=True)
     providerRef = ma.fields.String(attribute="provider_ref", allow_none=True)
     gmtCreate = LocalDateTime(attribute="created_at")
@@ -158,10 +175,10 @@ class OutboxSchema(Schema):
 
 
 class SensorLimitSchema(Schema):
-    sensor = ma.fields.Integer(required=True, validate=validate.Range(min=0, max=255))
+    sensor = Integer(required=True, validate=validate.Range(min=0, max=255))
     upperLimit = ma.fields.Float(attribute="upper", load_default=None, allow_none=True, allow_nan=False)
     lowerLimit = ma.fields.Float(attribute="lower", load_default=None, allow_none=True, allow_nan=False)
-    delayMinutes = ma.fields.Integer(attribute="delay_minutes", load_default=0, validate=validate.Range(0, 1440))
+    delayMinutes = Integer(attribute="delay_minutes", load_default=0, validate=validate.Range(0, 1440))
     enabled = ma.fields.Boolean(load_default=True)
 
     @ma.validates_schema
@@ -172,8 +189,22 @@ class SensorLimitSchema(Schema):
 
 
 class SensorLimitSaveSchema(Schema):
-    deviceId = ma.fields.Integer(required=True)
+    deviceId = Integer(required=True)
     limits = ma.fields.List(ma.fields.Nested(SensorLimitSchema), required=True, validate=ItemCount(max=64))
+
+
+class SensorLimitPeriodSchema(Schema):
+    """One period of a sensor's limits: in force from validFrom until validTo (open: still in force)."""
+
+    sensor = Integer()
+    upperLimit = ma.fields.Float(attribute="upper", allow_none=True)
+    lowerLimit = ma.fields.Float(attribute="lower", allow_none=True)
+    delayMinutes = Integer(attribute="delay_minutes")
+    enabled = ma.fields.Boolean()
+    validFrom = LocalDateTime(attribute="valid_from")
+    validTo = LocalDateTime(attribute="valid_to", allow_none=True)
+    changedBy = ma.fields.String(attribute="changed_by_name", allow_none=True)
+    reason = ma.fields.String(allow_none=True)
 
 
 # ---- push settings -----------------------------------------------------------------------------------
@@ -198,30 +229,37 @@ class RecipientSchema(Schema):
 
 
 class LevelSchema(Schema):
-    level = ma.fields.Integer(required=True, validate=validate.Range(1, 3))
-    minutes = ma.fields.Integer(required=True, validate=validate.Range(0, 10080))
-    recipients = ma.fields.List(ma.fields.Nested(RecipientSchema), required=True, validate=ItemCount(1, 20))
+    """One level; omitted minutes or recipients keep the stored level's (api/alarm/push.merged)."""
+
+    level = Integer(required=True, validate=validate.Range(1, 3))
+    minutes = Integer(validate=validate.Range(0, 10080))
+    recipients = ma.fields.List(ma.fields.Nested(RecipientSchema), validate=ItemCount(1, 20))
 
 
 class PushSettingSchema(Schema):
-    deviceId = ma.fields.Integer(attribute="device_id", required=True)
-    enabled = ma.fields.Boolean(load_default=True)
-    multiLevel = ma.fields.Boolean(attribute="multi_level", load_default=False)
-    levels = ma.fields.List(ma.fields.Nested(LevelSchema), required=True, validate=ItemCount(1, 3))
-    channels = ma.fields.List(ma.fields.String(validate=validate.OneOf([c.value for c in Channel])), load_default=list)
-    repeatCount = ma.fields.Integer(attribute="repeat_count", load_default=0, validate=validate.Range(0, 10))
-    intervalMinutes = ma.fields.Integer(attribute="interval_minutes", load_default=10, validate=validate.Range(1, 1440))
-    delayMinutes = ma.fields.Integer(attribute="delay_minutes", load_default=0, validate=validate.Range(0, 1440))
-    scheduleStart = ma.fields.String(attribute="schedule_start", load_default=None, allow_none=True, validate=HHMM)
-    scheduleEnd = ma.fields.String(attribute="schedule_end", load_default=None, allow_none=True, validate=HHMM)
+    """A save sends what its form shows: every omitted field keeps its stored value (a first save
+    starts from enabled, single-level, no channels, no repeats, a 10-minute interval, no delay)."""
+
+    deviceId = Integer(attribute="device_id", required=True)
+    enabled = ma.fields.Boolean()
+    multiLevel = ma.fields.Boolean(attribute="multi_level")
+    levels = ma.fields.List(ma.fields.Nested(LevelSchema), validate=ItemCount(1, 3))
+    levelCount = Integer(
+        attribute="level_count",
+        load_only=True,
+        validate=validate.Range(1, 3),
+        metadata={"description": "levels kept (those numbered above are removed); omitted: all stored levels"},
+    )
+    channels = ma.fields.List(ma.fields.String(validate=validate.OneOf([c.value for c in Channel])))
+    repeatCount = Integer(attribute="repeat_count", validate=validate.Range(0, 10))
+    intervalMinutes = Integer(attribute="interval_minutes", validate=validate.Range(1, 1440))
+    delayMinutes = Integer(attribute="delay_minutes", validate=validate.Range(0, 1440))
+    scheduleStart = ma.fields.String(attribute="schedule_start", allow_none=True, validate=HHMM)
+    scheduleEnd = ma.fields.String(attribute="schedule_end", allow_none=True, validate=HHMM)
     urgentKinds = ma.fields.List(
-        ma.fields.String(validate=validate.OneOf([k.value for k in AlarmKind])),
-        attribute="urgent_kinds",
-        load_default=list,
+        ma.fields.String(validate=validate.OneOf([k.value for k in AlarmKind])), attribute="urgent_kinds"
     )
-    webhookUrl = ma.fields.String(
-        attribute="webhook_url", load_default=None, allow_none=True, validate=validate.Length(max=500)
-    )
+    webhookUrl = ma.fields.String(attribute="webhook_url", allow_none=True, validate=validate.Length(max=500))
     # Write-only: the receiver's signing secret is entered, never sent back; answers say whether one is set.
     webhookSecret = ma.fields.String(
         attribute="webhook_secret",
@@ -231,23 +269,18 @@ class PushSettingSchema(Schema):
         validate=validate.Length(16, 128),
     )
     webhookSecretSet = ma.fields.Boolean(attribute="webhook_secret_set", dump_only=True)
-    smsCount = ma.fields.Integer(attribute="sms_count", dump_only=True)
-    voiceCount = ma.fields.Integer(attribute="voice_count", dump_only=True)
-
-    @ma.validates_schema
-    def _consistent(self, data, **kwargs):
-        if bool(data.get("schedule_start")) != bool(data.get("schedule_end")):
-            raise ma.ValidationError(gettext("Enter both the start and the end of the scheduled hours."), "scheduleEnd")
-        if Channel.WEBHOOK.value in data.get("channels", []) and not data.get("webhook_url"):
-            raise ma.ValidationError(gettext("This field is required."), "webhookUrl")
+    smsCount = Integer(attribute="sms_count", dump_only=True)
+    voiceCount = Integer(attribute="voice_count", dump_only=True)
+    # Whether anything is saved (the tab shows "off, nothing saved" rather than a default form).
+    saved = ma.fields.Boolean(dump_only=True)
 
 
 # ---- operator rules and templates ---------------------------------------------------------------------
 
 
 class AlarmRuleSchema(Schema):
-    id = ma.fields.Integer(dump_only=True)
-    deviceTypeId = ma.fields.Integer(attribute="device_type_id", required=True)
+    id = Integer(dump_only=True)
+    deviceTypeId = Integer(attribute="device_type_id", required=True)
     alarmKind = ma.fields.String(
         attribute="alarm_kind", required=True, validate=validate.OneOf([k.value for k in AlarmKind])
     )
@@ -258,25 +291,40 @@ class AlarmRuleSchema(Schema):
     )
     ruleName = ma.fields.String(attribute="rule_name", required=True, validate=validate.Length(min=1, max=100))
     content = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=500))
-    alarmLevel = ma.fields.Integer(attribute="alarm_level", load_default=1, validate=validate.Range(1, 3))
+    alarmLevel = Integer(attribute="alarm_level", load_default=1, validate=validate.Range(1, 3))
     activeDefault = ma.fields.Boolean(attribute="active_default", load_default=True)
     threshold = ma.fields.Float(load_default=None, allow_none=True, allow_nan=False)
-    templateId = ma.fields.Integer(attribute="template_id", load_default=None, allow_none=True)
+    templateId = Integer(attribute="template_id", load_default=None, allow_none=True)
 
 
 class RuleQuerySchema(Schema):
-    deviceTypeId = ma.fields.Integer(load_default=None)
+    deviceTypeId = Integer(load_default=None)
     ruleClass = ma.fields.String(load_default=None, validate=validate.OneOf([c.value for c in RuleClass]))
 
 
-# The placeholders a template may use (api/alarm/escalation.text_fields).
-TEMPLATE_FIELDS = ("device", "guid", "sensor", "value", "limit", "time", "level", "alarm")
+# The placeholders a template may use (api/alarm/texts.text_fields): {sensor} is the probe's name, {value}
+# and {limit} carry the unit, {place} is room · zone · probe.
+TEMPLATE_FIELDS = (
+    "device",
+    "guid",
+    "sensor",
+    "value",
+    "limit",
+    "time",
+    "level",
+    "alarm",
+    "room",
+    "zone",
+    "place",
+    "unit",
+)
 TEMPLATE_NAMES = " ".join(f"{{{name}}}" for name in TEMPLATE_FIELDS)
 _PLACEHOLDER = re.compile(r"{([^{}]*)}")
 
 
 class MessageTemplateSchema(Schema):
-    id = ma.fields.Integer(load_default=None)
+    # Absent or null: a new template; else the template changed (0 is a 422, never "new").
+    id = Integer(load_default=None, allow_none=True, validate=RECORD_ID)
     msgName = ma.fields.String(attribute="msg_name", required=True, validate=validate.Length(min=1, max=20))
     type = ma.fields.String(required=True, validate=validate.OneOf([c.value for c in Channel]))
     content = ma.fields.Dict(

@@ -8,10 +8,8 @@ from flask_babel import gettext
 from sqlalchemy import func, select
 
 from api.access.reach import hidden_sensors
-from api.account.auth import owned, require_account
-from api.account.models import Account
 from api.alarm import push
-from api.alarm.escalation import kind_text
+from api.alarm.limit_history import limit_periods
 from api.alarm.models import (
     Alarm,
     AlarmDisposition,
@@ -23,12 +21,16 @@ from api.alarm.models import (
     ProcessState,
     PushSetting,
 )
+from api.alarm.places import describe
 from api.alarm.schemas import PROCESSED
-from api.device.models import Device, DeviceState, DeviceType
+from api.alarm.texts import kind_text
+from api.device.models import Device, DeviceParam, DeviceState, DeviceType, ParamUnit
 from api.device.services import owned_device
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.i18n import caller_zone
 from api.extensions.smorest import ApiError
+from api.identity.auth import owned, require_account
+from api.identity.models import Account
 from api.notify.models import OutboundMessage
 
 SYSTEM_TEXT = {
@@ -36,6 +38,9 @@ SYSTEM_TEXT = {
     "webhook in the device's notification settings, or ask your service provider for more SMS.",
     "balance.voice": "The voice-call balance of %(device)s is used up: alarm %(alarm)s was not sent by voice call. Add "
     "email or webhook in the device's notification settings, or ask your service provider for more calls.",
+    # api/sharing/transfers.py: a device offered to this account.
+    "transfer.offered": "%(sender)s offers to transfer the device %(device)s to you. Accept or refuse it under User "
+    "Center > Sharer management > Transfers.",
 }
 _MARKERS = (
     lambda: gettext(
@@ -70,25 +75,33 @@ def _render(message: Message, device_name: str | None, guid: str | None) -> dict
         alarm = message.alarm
         title = kind_text(alarm.kind)
         if alarm.sensor is not None:
+            shown = _details_of(alarm)
+            unit = shown.get("unit") or ""
             content = gettext(
-                "%(device)s sensor %(sensor)s: %(alarm)s (value %(value)s, limit %(limit)s).",
+                "%(place)s (%(device)s): %(alarm)s, value %(value)s, limit %(limit)s.",
+                place=shown.get("place") or f"#{alarm.sensor}",
                 device=device,
-                sensor=alarm.sensor,
                 alarm=title,
-                value=_fmt(alarm.last_value),
-                limit=_fmt(alarm.limit_value),
+                value=_fmt(alarm.last_value, unit),
+                limit=_fmt(alarm.limit_value, unit),
             )
         else:
             content = gettext("%(device)s: %(alarm)s.", device=device, alarm=title)
     else:
         title = gettext("System message")
         pattern = SYSTEM_TEXT.get(message.code)
-        content = gettext(pattern, device=device, alarm=message.params.get("alarmId", "")) if pattern else message.code
+        params = message.params
+        values = {"device": device, "alarm": params.get("alarmId", ""), "sender": params.get("sender", "")}
+        content = gettext(pattern, **values) if pattern else message.code
     return {"message": message, "device_name": device_name, "device_guid": guid, "title": title, "content": content}
 
 
-def _fmt(value: float | None) -> str:
-    return "-" if value is None else f"{value:g}"
+def _fmt(value: float | None, unit: str = "") -> str:
+    return "-" if value is None else (f"{value:g} {unit}" if unit else f"{value:g}")
+
+
+def _details_of(alarm: Alarm) -> dict:
+    return getattr(alarm, "details", None) or {}
 
 
 def message_page(args: dict) -> dict:
@@ -136,15 +149,32 @@ def with_details(alarms: list[Alarm]) -> list[Alarm]:
                 "time": disposition.created_at.astimezone(zone).isoformat(),
             }
         )
+    # The unit code of each alarm's sensor (the web converts °C / °F with it); the unit's name comes
+    # with the place (describe).
+    unit_codes = dict(
+        db.session.execute(
+            select(Alarm.id, ParamUnit.unit_code)
+            .join(Device, Device.id == Alarm.device_id)
+            .join(
+                DeviceParam,
+                (DeviceParam.device_type_id == Device.device_type_id) & (DeviceParam.probe_id == Alarm.sensor),
+            )
+            .join(ParamUnit, ParamUnit.id == DeviceParam.unit_id)
+            .where(Alarm.id.in_(ids))
+        ).all()
+    )
     processors = {a.processed_by for a in alarms if a.processed_by is not None}
     names = (
         dict(db.session.execute(select(Account.id, name).where(Account.id.in_(processors))).all()) if processors else {}
     )
+    described = describe(alarms)
     for alarm in alarms:
         alarm.details = {
+            **described.get(alarm.id, {}),
             "messageId": messages.get(alarm.id),
             "processedBy": names.get(alarm.processed_by),
             "history": history.get(alarm.id, []),
+            "unitCode": unit_codes.get(alarm.id),
         }
     return alarms
 
@@ -284,6 +314,12 @@ def limits(device_id: int):
     return [limit for limit in push.limits(device) if str(limit.sensor) not in hidden]
 
 
+def limit_history(device_id: int) -> list[dict]:
+    device = owned_device(device_id)
+    hidden = hidden_sensors(device)
+    return [period for period in limit_periods(device.id) if str(period["sensor"]) not in hidden]
+
+
 def save_limits(device_id: int, rows: list[dict]):
     device = owned_device(device_id, manage=True)
     saved = push.save_limits(device, rows)
@@ -334,7 +370,7 @@ def templates() -> list[MessageTemplate]:
 
 
 def save_template(data: dict) -> MessageTemplate:
-    template = db.session.get(MessageTemplate, data["id"]) if data.get("id") else MessageTemplate()
+    template = db.session.get(MessageTemplate, data["id"]) if data.get("id") is not None else MessageTemplate()
     if template is None:
         raise not_found()
     clash = db.session.scalar(

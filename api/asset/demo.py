@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from api.account.models import Account
 from api.asset.models import Asset, AssetDevice
 from api.device.models import Device
 from api.extensions.db import db
+from api.identity.models import Account
 from api.project.models import Project, ProjectDevice
 
 # (project name, names of its devices)

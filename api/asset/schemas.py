@@ -4,6 +4,8 @@ import marshmallow as ma
 from flask_babel import gettext
 from marshmallow import validate
 
+from api.extensions.crud import record_id
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.extensions.validation_messages import ItemCount
 
@@ -14,14 +16,14 @@ class CustomItemSchema(Schema):
 
 
 class AssetDeviceSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     deviceName = ma.fields.String(attribute="name", allow_none=True)
     deviceGuid = ma.fields.String(attribute="guid")
     useFlag = ma.fields.Boolean(attribute="enabled")
 
 
 class AssetSchema(Schema):
-    id = ma.fields.Integer(attribute="asset.id")
+    id = Integer(attribute="asset.id")
     combName = ma.fields.String(attribute="asset.comb_name")
     combTypeName = ma.fields.String(attribute="asset.comb_type_name", allow_none=True)
     combNum = ma.fields.String(attribute="asset.comb_num", allow_none=True)
@@ -29,7 +31,7 @@ class AssetSchema(Schema):
     model = ma.fields.String(attribute="asset.model", allow_none=True)
     volume = ma.fields.String(attribute="asset.volume", allow_none=True)
     remark = ma.fields.String(attribute="asset.remark", allow_none=True)
-    organizationId = ma.fields.Integer(attribute="asset.organization_id", allow_none=True)
+    organizationId = Integer(attribute="asset.organization_id", allow_none=True)
     custom = ma.fields.List(ma.fields.Nested(CustomItemSchema), attribute="asset.custom")
     enabled = ma.fields.Boolean(attribute="asset.enabled")
     devices = ma.fields.List(ma.fields.Nested(AssetDeviceSchema))
@@ -46,9 +48,9 @@ class AssetInputSchema(Schema):
     model = ma.fields.String(load_default=None, validate=validate.Length(max=50))
     volume = ma.fields.String(load_default=None, validate=validate.Length(max=50))
     remark = ma.fields.String(load_default=None, validate=validate.Length(max=200))
-    organizationId = ma.fields.Integer(load_default=None)
+    organizationId = Integer(load_default=None)
     custom = ma.fields.List(ma.fields.Nested(CustomItemSchema), load_default=list, validate=ItemCount(max=20))
-    deviceIds = ma.fields.List(ma.fields.Integer(), load_default=list, validate=ItemCount(max=5))
+    deviceIds = ma.fields.List(Integer(), load_default=list, validate=ItemCount(max=5))
 
     @ma.validates_schema
     def custom_keys_unique(self, data, **kwargs):
@@ -58,10 +60,10 @@ class AssetInputSchema(Schema):
 
 
 class AssetUpdateSchema(AssetInputSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 class AssetPageQuerySchema(PageQuerySchema):
     combName = ma.fields.String(load_default=None, validate=validate.Length(max=100))
-    organizationId = ma.fields.Integer(load_default=None)
+    organizationId = Integer(load_default=None)
     enabled = ma.fields.Boolean(load_default=None)

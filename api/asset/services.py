@@ -11,8 +11,8 @@ from api.device.models import Device
 from api.device.services import log_event
 from api.extensions.db import db, paginate
 from api.extensions.smorest import ApiError
+from api.organization.hierarchy import find_organization
 from api.organization.manager import manager_id
-from api.organization.services import find_organization
 from api.project.services import visible_device_ids
 from api.tenancy import data_platform_id, scoped
 
@@ -85,7 +85,7 @@ def save(args: dict) -> dict:
         )
     if args.get("organizationId") is not None:
         find_organization(args["organizationId"])
-    asset = find(args["id"]) if args.get("id") else None
+    asset = find(args["id"]) if "id" in args else None
     taken = db.session.scalar(
         select(AssetDevice.device_id)
         .where(AssetDevice.device_id.in_(device_ids), AssetDevice.asset_id != (asset.id if asset else 0))

@@ -40,6 +40,9 @@ class OperationLog(TenantOwned, Model):
     seq: Mapped[int | None] = mapped_column(BigInteger)
     prev_hash: Mapped[str | None] = mapped_column(String(64))
     entry_hash: Mapped[str | None] = mapped_column(String(64))
+    # The id of the HMAC key the entry hash was made with (api/extensions/hashkeys.py); NULL on
+    # entries hashed with plain SHA-256 before keys existed (accepted up to HashLegacyCutoff only).
+    hash_key_id: Mapped[str | None] = mapped_column(String(16))
 
 
 class AuditChainHead(Model):
@@ -51,6 +54,16 @@ class AuditChainHead(Model):
     platform_id: Mapped[int] = mapped_column(ForeignKey("platform.id", ondelete="CASCADE"), primary_key=True)
     seq: Mapped[int] = mapped_column(BigInteger, default=0)
     last_hash: Mapped[str] = mapped_column(String(64))
+
+
+class HashLegacyCutoff(Model):
+    """The last row of a table hashed before keyed hashes began (written by migration 0035, never
+    changed): a row after it without a key id was hashed by someone without the key, and is refused."""
+
+    __tablename__ = "hash_legacy_cutoff"
+
+    table_name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    last_id: Mapped[int] = mapped_column(BigInteger, default=0)
 
 
 class ReadOnlyLogError(RuntimeError):

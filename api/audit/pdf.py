@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from api.audit.models import OperationLog
+from api.audit.redaction import redact
 from api.extensions.pdf_fonts import font_name
 
 PAGE = landscape(A4)
@@ -33,8 +34,16 @@ def _styles() -> tuple[ParagraphStyle, ParagraphStyle, ParagraphStyle]:
     return title, body, cell
 
 
+def named(user_name: str, account_id: int | None) -> str:
+    """A person as every trail entry prints them: the user name and the account id that never changes
+    nor passes to anyone else (21 CFR 11.100(a))."""
+    return f"{user_name} (#{account_id})" if account_id is not None else user_name
+
+
 def _values(rows: list[dict]) -> str:
-    return "\n".join(json.dumps(row, ensure_ascii=False, sort_keys=True) for row in rows) if rows else "-"
+    """Old or new values, never a secret (entries written before secrets were redacted at any depth
+    are redacted as they are printed)."""
+    return "\n".join(json.dumps(row, ensure_ascii=False, sort_keys=True) for row in redact(rows)) if rows else "-"
 
 
 def _cell(text: str, style: ParagraphStyle) -> Paragraph:
@@ -44,9 +53,13 @@ def _cell(text: str, style: ParagraphStyle) -> Paragraph:
 class _NumberedDoc(SimpleDocTemplate):
     """Two passes: the first counts the pages, the second prints "page n of m"."""
 
-    def __init__(self, *args, footer: str, **kwargs):
+    def __init__(self, *args, footer: str, progress=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.footer, self.page_count = footer, 0
+        self.footer, self.page_count, self.progress = footer, 0, progress
+
+    def afterFlowable(self, flowable) -> None:  # noqa: N802 - reportlab's hook
+        if self.progress is not None:
+            self.progress.tick(1)
 
     def draw_footer(self, canvas, doc) -> None:
         canvas.saveState()
@@ -95,7 +108,7 @@ def _story(entries: list[OperationLog], *, account: str, filters: str, zone: tzi
         row = [
             str(entry.seq or ""),
             entry.created_at.astimezone(zone).isoformat(timespec="seconds"),
-            entry.user_name + (f"\n{entry.ip}" if entry.ip else ""),
+            named(entry.user_name, entry.account_id) + (f"\n{entry.ip}" if entry.ip else ""),
             what,
             entry.reason or "-",
             f"{entry.prev_hash or '-'}\n{entry.entry_hash or '-'}",
@@ -108,7 +121,10 @@ def _story(entries: list[OperationLog], *, account: str, filters: str, zone: tzi
     return story
 
 
-def trail_pdf(entries: list[OperationLog], *, account: str, filters: str, zone: tzinfo, now: datetime) -> bytes:
+def trail_pdf(
+    entries: list[OperationLog], *, account: str, filters: str, zone: tzinfo, now: datetime, progress=None
+) -> bytes:
+    """The PDF; `progress` (api.report.formats.Progress) is told of every flowable laid out (two passes)."""
     generated = now.astimezone(zone).isoformat(timespec="seconds")
     footer = gettext("Audit trail of %(account)s, generated %(time)s", account=account, time=generated)
 
@@ -123,9 +139,12 @@ def trail_pdf(entries: list[OperationLog], *, account: str, filters: str, zone: 
             bottomMargin=14 * mm,
             footer=footer,
             title=gettext("Audit trail"),
+            progress=progress,
         )
         doc.page_count = page_count
         story = _story(entries, account=account, filters=filters, zone=zone, generated=generated)
+        if progress is not None:
+            progress.total = max(2 * len(story), 1)
         doc.build(story, onFirstPage=doc.draw_footer, onLaterPages=doc.draw_footer)
         return out.getvalue(), doc.page
 

@@ -6,6 +6,8 @@ from flask_babel import gettext
 from marshmallow import validate
 
 from api.access.gate import declared_need
+from api.audit.redaction import redact
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 
 
@@ -17,9 +19,16 @@ def permission_key_of(entry) -> str | None:
     return need.key if need is not None else None
 
 
+class RedactedRows(ma.fields.List):
+    """Old or new values as the page shows them: never a secret, whenever the entry was written."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return super()._serialize(redact(value or []), attr, obj, **kwargs)
+
+
 class OperationLogSchema(Schema):
-    id = ma.fields.Integer()
-    accountId = ma.fields.Integer(attribute="account_id", allow_none=True)
+    id = Integer()
+    accountId = Integer(attribute="account_id", allow_none=True)
     userName = ma.fields.String(attribute="user_name")
     action = ma.fields.String()
     summary = ma.fields.String(metadata={"description": "what the call does, as its developer wrote it (English)"})
@@ -31,8 +40,8 @@ class OperationLogSchema(Schema):
     method = ma.fields.String()
     path = ma.fields.String()
     target = ma.fields.String(allow_none=True)
-    before = ma.fields.List(ma.fields.Dict())
-    after = ma.fields.List(ma.fields.Dict())
+    before = RedactedRows(ma.fields.Dict())
+    after = RedactedRows(ma.fields.Dict())
     ip = ma.fields.String(allow_none=True)
     reason = ma.fields.String(allow_none=True)
     gmtCreate = LocalDateTime(attribute="created_at")

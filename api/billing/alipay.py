@@ -12,6 +12,8 @@ from decimal import Decimal, InvalidOperation
 from alipay import AliPay
 from alipay.utils import AliPayConfig
 
+from api.extensions import outbound
+
 GATEWAY = "https://openapi.alipay.com/gateway.do"
 PAID_STATES = ("TRADE_SUCCESS", "TRADE_FINISHED")
 
@@ -33,7 +35,10 @@ def client(config: dict, notify_url: str | None = None) -> AliPay:
     except (KeyError, ValueError, IndexError, TypeError) as error:
         raise AlipayError(f"bad merchant configuration: {error}") from error
     # The SDK knows only production and its sandbox; a configured gateway (the local fake) replaces it.
-    pay._gateway = config.get("gateway") or GATEWAY
+    try:
+        pay._gateway = outbound.check_url(config.get("gateway") or GATEWAY)
+    except outbound.OutboundRefusedError as refused:
+        raise AlipayError(f"gateway refused: {refused}") from None
     return pay
 
 
@@ -48,6 +53,12 @@ def cents_of(amount: str | None) -> int | None:
     except InvalidOperation:
         return None
     return int(value) if value == value.to_integral_value() else None
+
+
+def currency_of(answer: dict) -> str:
+    """The currency of a notification or trade query: a domestic trade is in yuan (no currency field);
+    a cross-border one names its trade currency."""
+    return answer.get("trans_currency") or "CNY"
 
 
 def pay_url(config: dict, mode: str, notify_url: str, order_code: str, subject: str, cents: int) -> str:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from flask_babel import gettext
 from sqlalchemy import select, update
 
-from api.account.auth import require_account
 from api.billing import catalogue, coupons, orders
 from api.billing.models import Order, OrderDevice, PayType, RechargeCard
 from api.extensions.db import db, utcnow
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
 from api.tenancy import current_platform
 
 

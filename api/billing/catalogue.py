@@ -6,11 +6,11 @@ from __future__ import annotations
 from flask_babel import gettext
 from sqlalchemy import func, select
 
-from api.account.auth import require_account
 from api.billing.models import Activity, MessagePack, PackKind, ServicePackage
 from api.device.models import Device, DeviceType
 from api.extensions.db import db, escape_like, paginate, utcnow
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
 from api.tenancy import current_platform
 
 MAX_PACKS = 5  # business-domain section 9: five SMS and five voice packages
@@ -58,7 +58,7 @@ def find_package(package_id: int) -> ServicePackage:
 
 
 def save_package(args: dict) -> ServicePackage:
-    package = find_package(args["id"]) if args.get("id") else ServicePackage(platform_id=current_platform().id)
+    package = find_package(args["id"]) if "id" in args else ServicePackage(platform_id=current_platform().id)
     clash = db.session.scalar(
         select(ServicePackage.id).where(
             ServicePackage.platform_id == current_platform().id,
@@ -140,7 +140,7 @@ def find_pack(pack_id: int, kind: PackKind | None = None) -> MessagePack:
 
 
 def save_pack(args: dict) -> MessagePack:
-    pack = find_pack(args["id"]) if args.get("id") else MessagePack(platform_id=current_platform().id)
+    pack = find_pack(args["id"]) if "id" in args else MessagePack(platform_id=current_platform().id)
     if pack.id is None or pack.kind != args["kind"]:
         count = db.session.scalar(
             select(func.count())
@@ -177,7 +177,7 @@ def find_activity(activity_id: int) -> Activity:
 
 
 def save_activity(args: dict) -> Activity:
-    activity = find_activity(args["id"]) if args.get("id") else Activity(platform_id=current_platform().id)
+    activity = find_activity(args["id"]) if "id" in args else Activity(platform_id=current_platform().id)
     find_package(args["packageId"])
     activity.package_id, activity.name, activity.discount = args["packageId"], args["name"], args["discount"]
     activity.starts_at, activity.ends_at = args["startTime"], args["endTime"]

@@ -8,11 +8,11 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from api.account.models import Account
 from api.billing import orders
 from api.billing.models import Activity, MessagePack, Order, OrderDevice, PackKind, PayType, ServicePackage
 from api.device.models import Device, DeviceType
 from api.extensions.db import db, utcnow
+from api.identity.models import Account
 from api.platform.models import Platform
 
 DEMO_PACKAGE_CODE = "10000001"

@@ -6,10 +6,10 @@ from __future__ import annotations
 from flask_babel import gettext
 from sqlalchemy import select, update
 
-from api.account.auth import require_account
 from api.billing.models import BillMode, InvoiceInfo, InvoiceRequest, InvoiceStatus, Order, PayStatus
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
 from api.tenancy import current_platform
 
 INFO_FIELDS = {
@@ -50,7 +50,7 @@ def my_info(info_id: int) -> InvoiceInfo:
 
 def save_info(args: dict) -> InvoiceInfo:
     me = require_account().id
-    info = my_info(args["id"]) if args.get("id") else InvoiceInfo(owner_account_id=me)
+    info = my_info(args["id"]) if "id" in args else InvoiceInfo(owner_account_id=me)
     info.bill_mode = BillMode(args["billMode"])
     for field, column in INFO_FIELDS.items():
         setattr(info, column, args.get(field))
@@ -119,9 +119,32 @@ def all_requests(args: dict) -> dict:
 
 
 def issue(request_id: int) -> InvoiceRequest:
-    found = load_request(request_id)
+    """Mark a request issued, unless one of its orders was refunded meanwhile (then nothing is issued:
+    the request must be dealt with first). The orders are locked, so a refund racing waits."""
+    found = db.session.scalar(
+        select(InvoiceRequest)
+        .where(InvoiceRequest.id == request_id, InvoiceRequest.platform_id == current_platform().id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
     if found is None:
         raise missing()
+    # Every order of the request locked (a refund locks its order too: the two take turns), then judged.
+    chosen = db.session.execute(
+        select(Order.order_code, Order.pay_status)
+        .where(Order.id.in_(found.order_ids))
+        .order_by(Order.id)
+        .with_for_update()
+    ).all()
+    refunded = [code for code, status in chosen if status != PayStatus.PAID]
+    if refunded:
+        raise ApiError(
+            gettext(
+                "No invoice can be issued for refunded orders (%(orders)s).",
+                orders=", ".join(refunded),
+            ),
+            code=3303,
+        )
     if found.status != InvoiceStatus.ISSUED:
         found.status, found.issued_at, found.issued_by = InvoiceStatus.ISSUED, utcnow(), require_account().id
         db.session.execute(

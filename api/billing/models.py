@@ -10,7 +10,7 @@ import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from api.extensions.db import Model, TimestampMixin, str_enum, utcnow
@@ -143,6 +143,14 @@ class Order(TimestampMixin, Model):
     __table_args__ = (
         Index("ix_billing_order_owner", "owner_account_id", "id"),
         Index("ix_billing_order_subject", "purpose", "subject_id"),
+        # A coupon counts on one order at a time: the order that holds it until that order closes unpaid.
+        Index(
+            "uq_billing_order_coupon_live",
+            "coupon_id",
+            unique=True,
+            postgresql_where=text("coupon_id IS NOT NULL AND pay_status <> 'closed'"),
+            sqlite_where=text("coupon_id IS NOT NULL AND pay_status <> 'closed'"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -174,6 +182,8 @@ class Order(TimestampMixin, Model):
     pay_time: Mapped[datetime | None] = mapped_column()
     refund_time: Mapped[datetime | None] = mapped_column()
     refund_id: Mapped[str | None] = mapped_column(String(64))  # the provider's id of the refund
+    # What the refund took back, per device: [{deviceId, guid, days, sms, voice, smsShort, voiceShort, ...}]
+    reversed_items: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     description: Mapped[str | None] = mapped_column(String(200))
     confirmed_by: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="SET NULL"))
 
@@ -195,6 +205,21 @@ class OrderDevice(Model):
     applied_at: Mapped[datetime | None] = mapped_column()
 
 
+class FreeServiceUse(Model):
+    """A level's free service taken for a device: once per device, package and level, held by the
+    unique constraint (a second order for the same free service fails its insert, however many race).
+    The row goes when its order closes unpaid."""
+
+    __tablename__ = "free_service_use"
+    __table_args__ = (UniqueConstraint("device_id", "package_id", "level_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    device_id: Mapped[int] = mapped_column(ForeignKey("device.id", ondelete="CASCADE"))
+    package_id: Mapped[int] = mapped_column(ForeignKey("service_package.id", ondelete="CASCADE"))
+    level_id: Mapped[int] = mapped_column()
+    order_id: Mapped[int] = mapped_column(ForeignKey("billing_order.id", ondelete="CASCADE"), index=True)
+
+
 class PaymentNotice(Model):
     """Every payment notification received, verified or not: the record of what the providers told us."""
 
@@ -205,7 +230,8 @@ class PaymentNotice(Model):
     order_code: Mapped[str | None] = mapped_column(String(64), index=True)
     transaction_id: Mapped[str | None] = mapped_column(String(64))
     amount: Mapped[int | None] = mapped_column()
-    outcome: Mapped[str] = mapped_column(String(20))  # applied, duplicate, forged, amount_mismatch, unknown
+    # applied, duplicate, forged, amount_mismatch, currency_mismatch, unknown, late_refunded, late_unrefunded
+    outcome: Mapped[str] = mapped_column(String(20))
     detail: Mapped[str | None] = mapped_column(String(200))
     received_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -8,12 +8,12 @@ from datetime import datetime
 from flask_babel import gettext
 from sqlalchemy import select
 
-from api.account.auth import require_account
 from api.billing import catalogue, orders
 from api.billing.models import OfflinePurchase, OfflineState, Order, OrderDevice, PayType, ServicePackage
 from api.device.models import Device
 from api.extensions.db import db, paginate
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
 from api.platform.models import Platform
 from api.tenancy import current_platform
 
@@ -47,7 +47,13 @@ def record(args: dict, now: datetime) -> OfflinePurchase:
 
 
 def retry(purchase_id: int, now: datetime) -> OfflinePurchase:
-    purchase = db.session.get(OfflinePurchase, purchase_id)
+    """Try a purchase again; its row is locked, so a retry racing the periodic job recharges once."""
+    purchase = db.session.scalar(
+        select(OfflinePurchase)
+        .where(OfflinePurchase.id == purchase_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
     if purchase is None or purchase.platform_id != current_platform().id:
         raise ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
     if purchase.state != OfflineState.RECHARGED:
@@ -109,8 +115,13 @@ def apply(purchase: OfflinePurchase, now: datetime) -> None:
 
 
 def apply_pending(now: datetime) -> int:
+    # Locked (those an operator's retry holds are skipped, for the next run), so each is applied once.
     pending = db.session.scalars(
-        select(OfflinePurchase).where(OfflinePurchase.state == OfflineState.NOT_RECHARGED).limit(500)
+        select(OfflinePurchase)
+        .where(OfflinePurchase.state == OfflineState.NOT_RECHARGED)
+        .limit(500)
+        .with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)
     ).all()
     for purchase in pending:
         apply(purchase, now)

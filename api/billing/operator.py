@@ -11,12 +11,13 @@ from flask import Response
 from flask_babel import gettext
 from sqlalchemy import select
 
-from api.account.auth import require_account
 from api.billing import orders, payments, settlements
-from api.billing.models import Order, PayStatus, PayType
-from api.device.models import Device
+from api.billing.models import Order, OrderDevice, PayStatus, PayType
+from api.device.expiry import reverse_service
+from api.device.models import Device, DeviceEvent
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
 from api.tenancy import current_platform
 
 NON_REFUNDABLE = (PayType.FREE, PayType.OFFLINE)
@@ -31,8 +32,13 @@ def page(args: dict) -> dict:
     return paginate(orders.filtered(_site_orders(), args), args, Order.id.desc())
 
 
-def find(order_id: int) -> Order:
-    order = db.session.get(Order, order_id)
+def find(order_id: int, *, lock: bool = False) -> Order:
+    """An order of this site; `lock` takes its row (FOR UPDATE, read afresh): whoever changes its
+    status next waits for this transaction, so a refund or a confirmation happens once."""
+    stmt = select(Order).where(Order.id == order_id)
+    if lock:
+        stmt = stmt.with_for_update().execution_options(populate_existing=True)
+    order = db.session.scalar(stmt)
     if order is None or order.platform_id != current_platform().id:
         raise orders.missing()
     return order
@@ -126,25 +132,58 @@ def refund_order(order: Order, reason: str | None) -> None:
 
 
 def refund(order_id: int, reason: str | None) -> Order:
-    """Refund a paid online order: the payment goes back through its provider, then the service it
-    added is taken back from devices whose expiry it still sets (a later order's extension stays)."""
-    order = find(order_id)
+    """Refund a paid online order, once however many operators ask at once (the order's row is locked
+    first: the others wait, then find it refunded): the payment goes back through its provider, then
+    exactly what the order gave each device is taken back, even when later orders extended it since
+    (theirs stays). What was taken back is the refund's record (`reversed_items`, a device event)."""
+    order = find(order_id, lock=True)
     refund_order(order, reason)
-    for line in order.devices:
-        device = db.session.scalar(select(Device).where(Device.id == line.device_id).with_for_update())
-        if device is not None and line.applied_at and device.service_expires_at == line.expires_after:
-            device.service_expires_at = line.expires_before
-            device.data_expires_at = device.data_expires_at and (
-                line.expires_before + (device.data_expires_at - line.expires_after) if line.expires_before else None
-            )
-            device.sms_count = max(0, device.sms_count - order.sms_count)
-            device.voice_count = max(0, device.voice_count - order.voice_count)
+    order.reversed_items = [item for line in order.devices if (item := _reverse(order, line)) is not None]
     db.session.commit()
     return order
 
 
+def _reverse(order: Order, line: OrderDevice) -> dict | None:
+    if line.applied_at is None or line.expires_after is None:
+        return None
+    device = db.session.scalar(
+        select(Device)
+        .where(Device.id == line.device_id)
+        .with_for_update(key_share=True)  # as settle: an order being created for it holds a key-share lock
+        .execution_options(populate_existing=True)
+    )
+    if device is None:
+        return None
+    # The order extended from its end then, or from the moment it was applied when that end had passed.
+    start = line.expires_before if line.expires_before and line.expires_before > line.applied_at else line.applied_at
+    before, after, sms, voice = reverse_service(
+        device, line.expires_after - start, sms=order.sms_count, voice=order.voice_count
+    )
+    item = {
+        "deviceId": device.id,
+        "guid": device.guid,
+        "months": order.months,
+        "days": order.free_days,
+        "sms": sms,
+        "voice": voice,
+        "smsUsed": order.sms_count - sms,  # already sent: could not be taken back
+        "voiceUsed": order.voice_count - voice,
+        "expiresBefore": before.isoformat() if before else None,
+        "expiresAfter": after.isoformat() if after else None,
+    }
+    db.session.add(
+        DeviceEvent(
+            device_id=device.id,
+            account_id=require_account().id,
+            action="refund",
+            detail={"orderCode": order.order_code, **{k: v for k, v in item.items() if k not in ("deviceId", "guid")}},
+        )
+    )
+    return item
+
+
 def confirm_offline(order_id: int, reference: str) -> Order:
-    order = find(order_id)
+    order = find(order_id, lock=True)
     if order.pay_status != PayStatus.UNPAID:
         raise ApiError(gettext("This order cannot be processed manually"), code=3007)
     order.confirmed_by = require_account().id

@@ -8,13 +8,13 @@ import secrets
 from datetime import datetime, timedelta
 
 from flask_babel import gettext
-from sqlalchemy import select, update
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from api.access.reach import visible
-from api.account.auth import require_account
 from api.billing import catalogue, coupons, settlements
 from api.billing.models import (
+    FreeServiceUse,
     Order,
     OrderDevice,
     PackKind,
@@ -29,6 +29,7 @@ from api.device.models import Device, DeviceEvent
 from api.extensions.countries import country_of_zone
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
 from api.tenancy import current_platform
 
 log = logging.getLogger(__name__)
@@ -131,23 +132,42 @@ def _draft(args: dict) -> tuple[Order, list[Device]]:
 
 
 def _free_service(order: Order, level: dict, devices: list[Device]) -> None:
-    """A level's free service: once per device and level."""
+    """A level's free service: once per device and level. This answers early; what holds the rule is
+    free_service_use's unique constraint, taken when the order is created (`_claim_free`)."""
     if not level.get("free"):
         raise ApiError(gettext("This service level has no free service."), code=3104)
     used = db.session.scalar(
-        select(OrderDevice.device_id)
-        .join(Order, Order.id == OrderDevice.order_id)
+        select(FreeServiceUse.device_id)
         .where(
-            OrderDevice.device_id.in_([d.id for d in devices]),
-            Order.package_id == order.package_id,
-            Order.level_id == order.level_id,
-            Order.free_days > 0,
-            Order.pay_status == PayStatus.PAID,
+            FreeServiceUse.device_id.in_([d.id for d in devices]),
+            FreeServiceUse.package_id == order.package_id,
+            FreeServiceUse.level_id == order.level_id,
         )
         .limit(1)
     )
     if used is not None:
-        raise ApiError(gettext("The free service of this level was already used for one of these devices."), code=3105)
+        raise free_service_used()
+
+
+def free_service_used() -> ApiError:
+    return ApiError(gettext("The free service of this level was already used for one of these devices."), code=3105)
+
+
+def _claim_free(order: Order) -> None:
+    """Take the order's free service for each of its devices: an insert the unique constraint lets
+    through once per device and level, however many orders race (the losers wait, then fail here)."""
+    rows = [
+        FreeServiceUse(
+            device_id=line.device_id, package_id=order.package_id, level_id=order.level_id, order_id=order.id
+        )
+        for line in order.devices
+    ]
+    try:
+        with db.session.begin_nested():
+            db.session.add_all(rows)
+    except IntegrityError:
+        db.session.rollback()
+        raise free_service_used() from None
 
 
 def price(args: dict) -> Order:
@@ -166,6 +186,8 @@ def create(args: dict) -> Order:
     try:
         db.session.add(order)
         db.session.flush()
+        if order.free_days:
+            _claim_free(order)
         if order.pay_fee == 0:
             settle(order, PayType.FREE, None, now)
         db.session.commit()
@@ -255,11 +277,12 @@ def load_order(order_id: int) -> Order | None:
 
 
 def settle(order: Order, pay_type: PayType, transaction_id: str | None, now: datetime) -> bool:
-    """Mark the order paid and extend its devices, exactly once: the conditional update lets one caller
-    through, however many notifications race. Returns False when it was already settled."""
+    """Mark an unpaid order paid and extend its devices, exactly once: the conditional update lets one
+    caller through, however many notifications race. Returns False for any order not unpaid (paid
+    already, closed: its coupon may be on another order now, refunded): nothing is applied twice."""
     moved = db.session.execute(
         update(Order)
-        .where(Order.id == order.id, Order.pay_status.in_((PayStatus.UNPAID, PayStatus.CLOSED)))
+        .where(Order.id == order.id, Order.pay_status == PayStatus.UNPAID)
         .values(pay_status=PayStatus.PAID, pay_type=pay_type, transaction_id=transaction_id, pay_time=now)
         .execution_options(synchronize_session=False)
     )
@@ -273,7 +296,14 @@ def settle(order: Order, pay_type: PayType, transaction_id: str | None, now: dat
     for line in order.devices:
         if line.applied_at is not None:
             continue
-        device = db.session.scalar(select(Device).where(Device.id == line.device_id).with_for_update())
+        # FOR NO KEY UPDATE: an order being created for this device holds a key-share lock (its
+        # order line's foreign key), which this must not wait for (two such orders would deadlock).
+        device = db.session.scalar(
+            select(Device)
+            .where(Device.id == line.device_id)
+            .with_for_update(key_share=True)
+            .execution_options(populate_existing=True)
+        )
         if device is None:
             continue
         before, after = extend_service(
@@ -296,16 +326,22 @@ def by_code(code: str) -> Order | None:
 
 
 def close_stale(now: datetime) -> int:
-    """Close unpaid orders past their payment window and give their coupons back."""
-    stale = db.session.scalars(
-        select(Order).where(Order.pay_status == PayStatus.UNPAID, Order.created_at < now - PAYMENT_WINDOW)
+    """Close unpaid orders past their payment window and give their coupons and free services back.
+    One conditional update: an order a notification settles meanwhile stays paid (and keeps its coupon)."""
+    closed = db.session.execute(
+        update(Order)
+        .where(Order.pay_status == PayStatus.UNPAID, Order.created_at < now - PAYMENT_WINDOW)
+        .values(pay_status=PayStatus.CLOSED)
+        .returning(Order.id, Order.coupon_id)
+        .execution_options(synchronize_session=False)
     ).all()
-    for order in stale:
-        order.pay_status = PayStatus.CLOSED
-        if order.coupon_id:
-            coupons.release(order.coupon_id)
+    for _order_id, coupon_id in closed:
+        if coupon_id:
+            coupons.release(coupon_id)
+    if closed:
+        db.session.execute(delete(FreeServiceUse).where(FreeServiceUse.order_id.in_([row[0] for row in closed])))
     db.session.commit()
-    return len(stale)
+    return len(closed)
 
 
 def package_of(order: Order) -> ServicePackage | None:

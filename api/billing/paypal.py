@@ -7,7 +7,6 @@ Merchant config: clientId, clientSecret, webhookId; optional gateway (the sandbo
 
 from __future__ import annotations
 
-import requests
 from paypalserversdk.configuration import Configuration, Environment, Server
 from paypalserversdk.http.auth.o_auth_2 import ClientCredentialsAuthCredentials
 from paypalserversdk.models.amount_with_breakdown import AmountWithBreakdown
@@ -18,6 +17,7 @@ from paypalserversdk.models.purchase_unit_request import PurchaseUnitRequest
 from paypalserversdk.paypal_serversdk_client import PaypalServersdkClient
 
 from api.billing.alipay import cents_of, yuan
+from api.extensions import outbound
 
 GATEWAY = "https://api-m.paypal.com"
 TIMEOUT = 20
@@ -36,8 +36,16 @@ def client(config: dict) -> PaypalServersdkClient:
         ),
     )
     # The SDK's environments are PayPal's two hosts; a configured gateway (the local fake) replaces them.
-    configuration.environments = {Environment.PRODUCTION: {Server.DEFAULT: config.get("gateway") or GATEWAY}}
+    configuration.environments = {Environment.PRODUCTION: {Server.DEFAULT: gateway(config)}}
     return PaypalServersdkClient(config=configuration)
+
+
+def gateway(config: dict) -> str:
+    """The configured gateway (the sandbox, the local fake) or PayPal's host, checked before use."""
+    try:
+        return outbound.check_url(config.get("gateway") or GATEWAY)
+    except outbound.OutboundRefusedError as refused:
+        raise PayPalError(f"gateway refused: {refused}") from None
 
 
 def create_checkout(config: dict, order_code: str, currency: str, cents: int, return_url: str, cancel_url: str):
@@ -122,8 +130,8 @@ def verify_webhook(config: dict, headers, event: dict) -> bool:
         return False
     try:
         token = client(config).auth_managers["Oauth2"].fetch_token().access_token
-        response = requests.post(
-            (config.get("gateway") or GATEWAY) + "/v1/notifications/verify-webhook-signature",
+        response = outbound.session().post(
+            gateway(config) + "/v1/notifications/verify-webhook-signature",
             json={**fields, "webhook_id": config["webhookId"], "webhook_event": event},
             headers={"Authorization": f"Bearer {token}"},
             timeout=TIMEOUT,

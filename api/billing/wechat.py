@@ -21,6 +21,8 @@ import requests
 from cryptography import x509
 from wechatpayv3 import WeChatPay, WeChatPayType
 
+from api.extensions import outbound
+
 GATEWAY = "https://api.mch.weixin.qq.com"
 OAUTH_GATEWAY = "https://api.weixin.qq.com"
 TIMEOUT = (5, 20)
@@ -64,8 +66,16 @@ def client(config: dict, trade_type: str = "native", notify_url: str | None = No
     except Exception as error:  # the SDK raises bare Exceptions for bad keys and missing certificates
         raise WeChatError(str(error)) from error
     # The SDK has no gateway option; a sandbox or the local fake replaces the production host here.
-    pay._core._gate_way = config.get("gateway") or GATEWAY
+    pay._core._gate_way = gateway(config, "gateway", GATEWAY)
     return pay
+
+
+def gateway(config: dict, key: str, default: str) -> str:
+    """A configured gateway (a sandbox, the local fake) or the production host, checked before use."""
+    try:
+        return outbound.check_url(config.get(key) or default)
+    except outbound.OutboundRefusedError as refused:
+        raise WeChatError(f"{key} refused: {refused}") from None
 
 
 @dataclass(frozen=True)
@@ -151,9 +161,10 @@ def refund(config: dict, order_code: str, refund_no: str, cents: int, total: int
 
 def open_id(config: dict, oauth_code: str) -> str:
     """The payer's open id from the code the messaging browser's OAuth redirect carried."""
+    base = gateway(config, "oauthGateway", OAUTH_GATEWAY)
     try:
-        response = requests.get(
-            (config.get("oauthGateway") or OAUTH_GATEWAY) + "/sns/oauth2/access_token",
+        response = outbound.session().get(
+            base + "/sns/oauth2/access_token",
             params={
                 "appid": config["appid"],
                 "secret": config.get("appSecret", ""),

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from api.access.gate import register_kind
 from api.access.keys import register_extra_keys
-from api.calibration import payment, services
+from api.calibration import services
 from api.calibration.models import Application
 from api.extensions.db import db
 from api.tenancy import data_platform_id
@@ -27,4 +27,3 @@ def load_application(application_id: int) -> Application | None:
 def register() -> None:
     register_kind("calibration_application", load_application)
     register_extra_keys("calibration", services.lab_keys)
-    payment.register()  # billing's orders may pay for applications (api/billing/settlements.py)

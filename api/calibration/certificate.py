@@ -17,9 +17,9 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from api.account.models import Account
 from api.calibration.models import Application, ApplicationItem, CalibrationLab, Certificate, ServiceLevel
 from api.extensions.i18n import N_, caller_zone
+from api.identity.models import Account
 from api.report.pdf import font_name, qr_drawing
 
 FRAME_WIDTH = A4[0] - 36 * mm

@@ -12,9 +12,9 @@ from datetime import timedelta
 from flask import current_app
 from sqlalchemy import select
 
-from api.account.models import Account, AccountType
 from api.account.services import ensure_account
 from api.calibration import certificate, states
+from api.calibration.certificates import VERIFY_PATH
 from api.calibration.models import (
     Application,
     ApplicationItem,
@@ -28,9 +28,10 @@ from api.calibration.models import (
     ServiceLevel,
     StatusHistory,
 )
-from api.calibration.services import DEFAULT_PRICES, VERIFY_PATH
+from api.calibration.services import DEFAULT_PRICES
 from api.device.models import Device
 from api.extensions.db import db, utcnow
+from api.identity.models import Account, AccountType
 from api.platform.links import public_url
 from api.platform.models import Platform
 

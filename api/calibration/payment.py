@@ -9,7 +9,8 @@ implementation, one more thing billing orders pay for.
 - Billing calls `on_paid` exactly once per order when the money is in: a submitted application moves
   to confirmed (paid), with the pay type and order code in its status history. A payment arriving for
   an application no longer waiting for one (paid already, cancelled) is recorded as an extra payment
-  for the lab to give back.
+  for the lab to give back. A payment of an order closed unpaid is never settled: billing refunds it
+  through the provider (api/billing/notices.py).
 - The lab's offline confirmation (a bank transfer: applicationStatus 1 -> 2) settles the same way with
   pay type `offline`, so an application is confirmed once whichever comes first.
 - An approved cancellation of a paid application refunds it through the provider it came through
@@ -25,16 +26,16 @@ from flask import g, has_request_context
 from flask_babel import gettext
 from sqlalchemy import select
 
-from api.account.auth import require_account
 from api.billing import operator, orders
 from api.billing.models import Order, PayStatus, PayType
 from api.billing.settlements import register_settlement
-from api.calibration import services, states
+from api.calibration import certificates, services, states
 from api.calibration.models import Application, StatusHistory
 from api.calibration.states import Action, Actor
 from api.extensions.db import db, utcnow
 from api.extensions.i18n import N_
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
 
 log = logging.getLogger(__name__)
 PURPOSE = "calibration"
@@ -139,7 +140,7 @@ def payment_of(application: Application) -> dict | None:
 
 
 def detail(application: Application) -> dict:
-    return {**services.detail_dict(application), "payment": payment_of(application)}
+    return {**certificates.detail_dict(application), "payment": payment_of(application)}
 
 
 # ---- billing tells us --------------------------------------------------------------------------------
@@ -204,7 +205,7 @@ def set_status(args: dict) -> Application:
     if args["status"] != states.CONFIRMED:
         return services.set_status(args)
     application = services.any_of_site(args["applicationId"])
-    open_orders = orders.orders_of(PURPOSE, application.id, PayStatus.UNPAID, PayStatus.CLOSED, lock=True)
+    open_orders = orders.orders_of(PURPOSE, application.id, PayStatus.UNPAID, lock=True)
     _locked(application.id)
     if not states.allowed(application.status, states.CONFIRMED, Actor.LAB, Action.STATUS):
         services.move(application, states.CONFIRMED, Actor.LAB, Action.STATUS)  # refused as any other move
@@ -231,7 +232,7 @@ def cancel_check(args: dict) -> Application:
 def refund_all(application: Application) -> None:
     """Give back every payment of a cancelled application: online ones through their provider (a
     refusal there refuses the cancellation: nothing changes), bank transfers by the lab (recorded)."""
-    for order in orders.orders_of(PURPOSE, application.id, PayStatus.PAID):
+    for order in orders.orders_of(PURPOSE, application.id, PayStatus.PAID, lock=True):
         if order.pay_type == PayType.OFFLINE:
             _record(application, REFUND_BY_LAB, order, _who())
         elif operator.refundable(order):

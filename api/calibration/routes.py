@@ -14,7 +14,7 @@ import io
 from flask import send_file
 from flask.views import MethodView
 
-from api.calibration import payment, services
+from api.calibration import certificates, payment, quick_orders, results, services
 from api.calibration.schemas import (
     ApplicationDetailSchema,
     ApplicationFileQuerySchema,
@@ -227,7 +227,7 @@ class Confirm(MethodView):
     def put(self, args):
         """Lab: the calibration is done; every instrument gets a uniquely numbered certificate,
         generated as PDF from its results (or the imported certificate), due again after validMonths."""
-        return services.confirm(args)
+        return certificates.confirm(args)
 
 
 @blp.route("/Application/download/order")
@@ -239,7 +239,7 @@ class DownloadOrder(MethodView):
     def get(self, args):
         """The order's certificate PDF (or one instrument's). A cancelled order (status above 6):
         refused with 'this order has been cancelled'."""
-        content, name = services.order_pdf(args["applicationId"], args.get("itemId"))
+        content, name = certificates.order_pdf(args["applicationId"], args.get("itemId"))
         return pdf_response(content, name)
 
 
@@ -254,7 +254,7 @@ class UploadReport(MethodView):
     @missing()
     def post(self, query, args):
         """Lab: upload the order's report (PDF, 10 MB)."""
-        return services.upload_report(query, args["file"])
+        return certificates.upload_report(query, args["file"])
 
 
 @blp.route("/Application/download/report")
@@ -265,7 +265,7 @@ class DownloadReport(MethodView):
     @missing()
     def get(self, args):
         """The lab's report of an order."""
-        content, name = services.report_pdf(args["applicationId"])
+        content, name = certificates.report_pdf(args["applicationId"])
         return pdf_response(content, name)
 
 
@@ -277,7 +277,7 @@ class Explain(MethodView):
     @missing()
     def get(self, args):
         """The results in words, per instrument, with the uncertainty statement."""
-        return services.explain(args["applicationId"])
+        return certificates.explain(args["applicationId"])
 
 
 @blp.route("/Application/getQR")
@@ -288,7 +288,7 @@ class QR(MethodView):
     @missing()
     def get(self, args):
         """The verification links of an order's certificates (what their QR codes open)."""
-        return services.qr_codes(args["applicationId"])
+        return certificates.qr_codes(args["applicationId"])
 
 
 @blp.route("/Application/applyQuickOrder")
@@ -298,7 +298,7 @@ class ApplyQuick(MethodView):
     @blp.response(200, QuickOrderSchema)
     def post(self, args):
         """A quick order: contact details and what to calibrate; the lab calls back."""
-        return services.apply_quick(args)
+        return quick_orders.apply_quick(args)
 
 
 @blp.route("/Application/page/allQuickOrder")
@@ -308,7 +308,7 @@ class AllQuick(MethodView):
     @blp.response(200, QuickOrderSchema, page=True)
     def post(self, args):
         """Lab: the site's quick orders."""
-        return services.quick_page(args)
+        return quick_orders.quick_page(args)
 
 
 @blp.route("/Application/handleQuickOrder")
@@ -319,7 +319,7 @@ class HandleQuick(MethodView):
     @missing()
     def put(self, args):
         """Lab: mark a quick order handled (the customer was contacted) or closed."""
-        return services.handle_quick(args)
+        return quick_orders.handle_quick(args)
 
 
 @blp.route("/ResultInfo/queryResultList")
@@ -330,7 +330,7 @@ class Results(MethodView):
     @missing()
     def get(self, args):
         """The recorded results of an order, per instrument and point."""
-        return services.results_of(args["applicationId"])
+        return results.results_of(args["applicationId"])
 
 
 @blp.route("/ResultInfo/insert")
@@ -342,7 +342,7 @@ class ResultInsert(MethodView):
     def post(self, args):
         """Lab: record results of an instrument per point (reference, reading, error (reading -
         reference when left out), expanded uncertainty, pass / fail). The first results start the calibration."""
-        return services.insert_results(args)
+        return results.insert_results(args)
 
 
 @blp.route("/ResultInfo/update")
@@ -353,7 +353,7 @@ class ResultUpdate(MethodView):
     @missing()
     def put(self, args):
         """Lab: correct one point's result (until the certificate is issued)."""
-        return services.update_result(args)
+        return results.update_result(args)
 
 
 @blp.route("/ResultInfo/importCert")
@@ -368,7 +368,7 @@ class ImportCert(MethodView):
     def post(self, query, args):
         """Lab: import an instrument's certificate PDF (stands in for its results, or replaces the
         generated certificate once issued)."""
-        return services.import_cert(query, args["file"])
+        return certificates.import_cert(query, args["file"])
 
 
 @blp.route("/Certificate/verify")
@@ -381,7 +381,7 @@ class Verify(MethodView):
     @missing()
     def get(self, args):
         """Public: confirm a certificate (number, lab, instrument, dates, result, still valid)."""
-        return services.verify(args["code"])
+        return certificates.verify(args["code"])
 
 
 @blp.route("/Certificate/device")
@@ -392,4 +392,4 @@ class DeviceCertificate(MethodView):
     @missing()
     def get(self, args):
         """A device's latest calibration certificate and next due date (null when it has none)."""
-        return services.device_certificate(args["deviceId"])
+        return certificates.device_certificate(args["deviceId"])

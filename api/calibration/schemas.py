@@ -9,7 +9,9 @@ from marshmallow import validate
 
 from api.calibration import states
 from api.calibration.models import QuickOrderStatus, ServiceLevel
+from api.extensions.crud import record_id
 from api.extensions.i18n import N_
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.extensions.validation_messages import ItemCount
 
@@ -28,11 +30,11 @@ def _status_name_of(obj) -> str:
 
 class PriceSchema(Schema):
     level = ma.fields.String(metadata={"enum": LEVELS})
-    basePrice = ma.fields.Integer(metadata={"description": "cents per instrument, covering includedPoints"})
-    includedPoints = ma.fields.Integer()
-    pointPrice = ma.fields.Integer(metadata={"description": "cents per extra point"})
+    basePrice = Integer(metadata={"description": "cents per instrument, covering includedPoints"})
+    includedPoints = Integer()
+    pointPrice = Integer(metadata={"description": "cents per extra point"})
     currency = ma.fields.String()
-    days = ma.fields.Integer(metadata={"description": "working days at the lab"})
+    days = Integer(metadata={"description": "working days at the lab"})
 
 
 class InvoiceSchema(Schema):
@@ -47,7 +49,7 @@ class ItemInputSchema(Schema):
     serial = ma.fields.String(
         required=True, validate=validate.Length(min=1, max=50), metadata={"description": "serial number or GUID"}
     )
-    quantity = ma.fields.Integer(load_default=1, validate=validate.Range(min=1, max=100))
+    quantity = Integer(load_default=1, validate=validate.Range(min=1, max=100))
     points = ma.fields.List(
         ma.fields.Float(allow_nan=False, validate=validate.Range(min=-273.15, max=1000)),
         required=True,
@@ -79,17 +81,17 @@ class ApplyInputSchema(BaseInfoSchema):
 
 
 class BaseInfoUpdateSchema(BaseInfoSchema):
-    applicationId = ma.fields.Integer(required=True)
+    applicationId = record_id()
 
 
 class InvoiceUpdateSchema(Schema):
-    applicationId = ma.fields.Integer(required=True)
+    applicationId = record_id()
     invoice = ma.fields.Nested(InvoiceSchema, required=True)
 
 
 class ResultSchema(Schema):
-    resultId = ma.fields.Integer(attribute="id")
-    pointNo = ma.fields.Integer(attribute="point_no")
+    resultId = Integer(attribute="id")
+    pointNo = Integer(attribute="point_no")
     reference = ma.fields.Float()
     reading = ma.fields.Float()
     error = ma.fields.Float()
@@ -99,21 +101,21 @@ class ResultSchema(Schema):
 
 
 class ItemSchema(Schema):
-    itemId = ma.fields.Integer(attribute="id")
+    itemId = Integer(attribute="id")
     deviceModel = ma.fields.String(attribute="device_model")
     serial = ma.fields.String()
-    deviceId = ma.fields.Integer(attribute="device_id", allow_none=True)
-    quantity = ma.fields.Integer()
+    deviceId = Integer(attribute="device_id", allow_none=True)
+    quantity = Integer()
     points = ma.fields.List(ma.fields.Float())
     range = ma.fields.String(attribute="range_text", allow_none=True)
     unit = ma.fields.String()
     level = ma.fields.String()
-    price = ma.fields.Integer(metadata={"description": "cents"})
+    price = Integer(metadata={"description": "cents"})
 
 
 class HistorySchema(Schema):
-    fromStatus = ma.fields.Integer(attribute="from_status", allow_none=True)
-    toStatus = ma.fields.Integer(attribute="to_status")
+    fromStatus = Integer(attribute="from_status", allow_none=True)
+    toStatus = Integer(attribute="to_status")
     statusName = ma.fields.Function(lambda h: status_name(h.to_status))
     note = ma.fields.String(allow_none=True)
     payment = ma.fields.String(
@@ -130,9 +132,9 @@ class HistorySchema(Schema):
 
 
 class ApplicationSchema(Schema):
-    applicationId = ma.fields.Integer(attribute="id")
+    applicationId = Integer(attribute="id")
     orderNo = ma.fields.String(attribute="order_no")
-    calibrationStatus = ma.fields.Integer(
+    calibrationStatus = Integer(
         attribute="status", metadata={"description": "1-6 in progress (6 completed); above 6 cancelled"}
     )
     statusName = ma.fields.Function(_status_name_of)
@@ -143,7 +145,7 @@ class ApplicationSchema(Schema):
     address = ma.fields.String(allow_none=True)
     remark = ma.fields.String(allow_none=True)
     invoice = ma.fields.Dict(allow_none=True)
-    totalPrice = ma.fields.Integer(attribute="total_price", metadata={"description": "cents"})
+    totalPrice = Integer(attribute="total_price", metadata={"description": "cents"})
     currency = ma.fields.String()
     trackingCompany = ma.fields.String(attribute="tracking_company", allow_none=True)
     trackingNumber = ma.fields.String(attribute="tracking_number", allow_none=True)
@@ -156,7 +158,7 @@ class ApplicationSchema(Schema):
 
 
 class CertificateBriefSchema(Schema):
-    itemId = ma.fields.Integer()
+    itemId = Integer()
     certificateNumber = ma.fields.String()
     serial = ma.fields.String()
     url = ma.fields.String(metadata={"description": "public verification page (the QR code's link)"})
@@ -165,9 +167,9 @@ class CertificateBriefSchema(Schema):
 class ApplicationPaymentSchema(Schema):
     """The payment area's order paying an application (pay it with /api/payment/payment/*)."""
 
-    applicationId = ma.fields.Integer()
+    applicationId = Integer()
     orderCode = ma.fields.String()
-    payFee = ma.fields.Integer(metadata={"description": "cents, computed by the server"})
+    payFee = Integer(metadata={"description": "cents, computed by the server"})
     currency = ma.fields.String()
     payStatus = ma.fields.String(metadata={"enum": ["unpaid", "paid", "refunded", "closed"]})
     payType = ma.fields.String(allow_none=True)
@@ -186,27 +188,27 @@ class ApplicationDetailSchema(ApplicationSchema):
 
 
 class ApplicationQuerySchema(PageQuerySchema):
-    status = ma.fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=8))
+    status = Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=8))
     orderNo = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=32))
     keyword = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=50))
 
 
 class ApplicationIdSchema(Schema):
-    applicationId = ma.fields.Integer(required=True)
+    applicationId = Integer(required=True)
 
 
 class OrderDownloadSchema(ApplicationIdSchema):
-    itemId = ma.fields.Integer(load_default=None, allow_none=True, metadata={"description": "one instrument only"})
+    itemId = Integer(load_default=None, allow_none=True, metadata={"description": "one instrument only"})
 
 
 class StatusInputSchema(Schema):
-    applicationId = ma.fields.Integer(required=True)
-    status = ma.fields.Integer(required=True, validate=validate.Range(min=1, max=8))
+    applicationId = Integer(required=True)
+    status = Integer(required=True, validate=validate.Range(min=1, max=8))
     note = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
 
 
 class TrackingInputSchema(Schema):
-    applicationId = ma.fields.Integer(required=True)
+    applicationId = Integer(required=True)
     trackingCompany = ma.fields.String(required=True, validate=validate.Length(min=1, max=50))
     trackingNumber = ma.fields.String(
         required=True, validate=[validate.Length(min=4, max=50), validate.Regexp(r"^[A-Za-z0-9-]+$")]
@@ -214,19 +216,19 @@ class TrackingInputSchema(Schema):
 
 
 class CancelApplySchema(Schema):
-    applicationId = ma.fields.Integer(required=True)
+    applicationId = Integer(required=True)
     reason = ma.fields.String(required=True, validate=validate.Length(min=1, max=200))
 
 
 class CancelCheckSchema(Schema):
-    applicationId = ma.fields.Integer(required=True)
+    applicationId = Integer(required=True)
     approve = ma.fields.Boolean(required=True)
     answer = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
 
 
 class ConfirmInputSchema(Schema):
-    applicationId = ma.fields.Integer(required=True)
-    validMonths = ma.fields.Integer(load_default=12, validate=validate.Range(min=1, max=60))
+    applicationId = Integer(required=True)
+    validMonths = Integer(load_default=12, validate=validate.Range(min=1, max=60))
     note = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
 
 
@@ -237,27 +239,27 @@ class FileUploadSchema(Schema):
 
 
 class ApplicationFileQuerySchema(Schema):
-    applicationId = ma.fields.Integer(required=True)
+    applicationId = Integer(required=True)
 
 
 class ItemFileQuerySchema(Schema):
-    itemId = ma.fields.Integer(required=True)
+    itemId = Integer(required=True)
 
 
 class UploadAnswerSchema(Schema):
-    applicationId = ma.fields.Integer()
-    itemId = ma.fields.Integer()
+    applicationId = Integer()
+    itemId = Integer()
     fileName = ma.fields.String()
-    size = ma.fields.Integer()
+    size = Integer()
     certificateNumber = ma.fields.String(allow_none=True)
 
 
 class ExplainItemSchema(Schema):
-    itemId = ma.fields.Integer()
+    itemId = Integer()
     deviceModel = ma.fields.String()
     serial = ma.fields.String()
     passed = ma.fields.Boolean(allow_none=True)
-    points = ma.fields.Integer()
+    points = Integer()
     maxError = ma.fields.Float(allow_none=True)
     maxUncertainty = ma.fields.Float(allow_none=True)
     explanation = ma.fields.String()
@@ -269,7 +271,7 @@ class ExplainSchema(Schema):
 
 
 class PointInputSchema(Schema):
-    pointNo = ma.fields.Integer(required=True, validate=validate.Range(min=1, max=50))
+    pointNo = Integer(required=True, validate=validate.Range(min=1, max=50))
     reference = ma.fields.Float(required=True, allow_nan=False, validate=validate.Range(min=-1000, max=1000))
     reading = ma.fields.Float(required=True, allow_nan=False, validate=validate.Range(min=-1000, max=1000))
     error = ma.fields.Float(
@@ -280,13 +282,13 @@ class PointInputSchema(Schema):
 
 
 class ResultInsertSchema(Schema):
-    itemId = ma.fields.Integer(required=True)
+    itemId = Integer(required=True)
     results = ma.fields.List(ma.fields.Nested(PointInputSchema), required=True, validate=validate.Length(min=1, max=50))
 
 
 class ResultUpdateSchema(PointInputSchema):
-    resultId = ma.fields.Integer(required=True)
-    pointNo = ma.fields.Integer(load_default=None, allow_none=True)
+    resultId = record_id()
+    pointNo = Integer(load_default=None, allow_none=True)
 
 
 class ItemResultsSchema(Schema):
@@ -312,7 +314,7 @@ class VerificationSchema(Schema):
 
 
 class DeviceQuerySchema(Schema):
-    deviceId = ma.fields.Integer(required=True)
+    deviceId = Integer(required=True)
 
 
 class DeviceCertificateSchema(Schema):
@@ -321,8 +323,8 @@ class DeviceCertificateSchema(Schema):
     nextDueAt = LocalDateTime()
     passed = ma.fields.Boolean()
     overdue = ma.fields.Boolean()
-    applicationId = ma.fields.Integer(allow_none=True)
-    itemId = ma.fields.Integer(allow_none=True)
+    applicationId = Integer(allow_none=True)
+    itemId = Integer(allow_none=True)
     verifyUrl = ma.fields.String()
 
 
@@ -331,18 +333,18 @@ class QuickOrderInputSchema(Schema):
     contact = ma.fields.String(required=True, validate=validate.Length(min=1, max=50))
     phone = ma.fields.String(required=True, validate=validate.Length(min=3, max=30))
     deviceModel = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=50))
-    quantity = ma.fields.Integer(load_default=1, validate=validate.Range(min=1, max=10000))
+    quantity = Integer(load_default=1, validate=validate.Range(min=1, max=10000))
     remark = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=500))
 
 
 class QuickOrderSchema(Schema):
-    quickOrderId = ma.fields.Integer(attribute="id")
+    quickOrderId = Integer(attribute="id")
     orderNo = ma.fields.String(attribute="order_no")
     company = ma.fields.String(allow_none=True)
     contact = ma.fields.String()
     phone = ma.fields.String()
     deviceModel = ma.fields.String(attribute="device_model", allow_none=True)
-    quantity = ma.fields.Integer()
+    quantity = Integer()
     remark = ma.fields.String(allow_none=True)
     status = ma.fields.String()
     handleNote = ma.fields.String(attribute="handle_note", allow_none=True)
@@ -357,7 +359,7 @@ class QuickOrderQuerySchema(PageQuerySchema):
 
 
 class QuickOrderHandleSchema(Schema):
-    quickOrderId = ma.fields.Integer(required=True)
+    quickOrderId = Integer(required=True)
     status = ma.fields.String(
         required=True, validate=validate.OneOf([QuickOrderStatus.HANDLED.value, QuickOrderStatus.CLOSED.value])
     )

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from api.account.staff import staff_scope
-from api.customization import services
+from api.customization import seals, services
 from api.customization.schemas import (
+    CustomPageCloseSchema,
     CustomPageIdSchema,
     CustomPageInputSchema,
     CustomPagePageQuerySchema,
     CustomPageSchema,
     CustomPageUpdateSchema,
+    SealSchema,
+    SealUploadSchema,
     UploadedSchema,
     UploadFileSchema,
     UploadFormSchema,
 )
 from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
+from api.identity.staff import staff_scope
 
 blp = Blueprint(
     "customization",
@@ -79,6 +82,19 @@ class CustomPageUpdate(MethodView):
         return services.update(staff_scope(), args)
 
 
+@blp.route("/close")
+class CustomPageClose(MethodView):
+    @blp.requires(f"{KEY}.edit")
+    @blp.arguments(CustomPageCloseSchema)
+    @blp.response(200, CustomPageSchema)
+    @refused(403, "Only the operator switches sites off")
+    @refused(404, "No such platform")
+    @refused(409, "The operator's own platform")
+    def put(self, args):
+        """Switch a site off (its domains show "site closed" and nobody signs in there) or on again."""
+        return services.set_closed(staff_scope(), args["id"], args["closed"])
+
+
 @blp.route("/delete")
 class CustomPageDelete(MethodView):
     @blp.requires(f"{KEY}.delete")
@@ -86,9 +102,9 @@ class CustomPageDelete(MethodView):
     @blp.response(200)
     @refused(403, "Only the operator deletes platforms")
     @refused(404, "No such platform")
-    @refused(409, "The platform still owns accounts or devices")
+    @refused(409, "The site has paying customers (switch it off instead)")
     def delete(self, args):
-        """Delete a platform that owns no accounts or devices (besides its admin)."""
+        """Remove a site nobody paid on, with its registered accounts and devices."""
         services.delete(staff_scope(), args["id"])
 
 
@@ -105,3 +121,29 @@ class CustomPageUpload(MethodView):
         """Upload a logo, the login background or the browser icon; answers the url the form saves."""
         staff_scope()
         return services.upload(form["field"], files.get("file"))
+
+
+@blp.route("/seal/<int:platform_id>")
+class SiteSeal(MethodView):
+    @blp.requires(f"{KEY}.query")
+    @blp.response(200, SealSchema)
+    @refused(403, "Not platform staff")
+    @refused(404, "No such platform (or not yours)")
+    def get(self, platform_id: int):
+        """The certificate that seals the site's signed PDFs and trail heads (made on first use)."""
+        return seals.current(staff_scope(), platform_id)
+
+
+@blp.route("/seal/upload")
+class SiteSealUpload(MethodView):
+    @blp.requires(f"{KEY}.edit")
+    @blp.arguments(SealUploadSchema)
+    @blp.response(200, SealSchema)
+    @refused(403, "Not platform staff")
+    @refused(404, "No such platform (or not yours)")
+    @refused(422, "The certificate or key is refused (the field is named in data.errors)")
+    def post(self, args):
+        """Seal the site's documents with its own certificate (PEM or PKCS#12): checked (the key belongs
+        to it, valid now, allowed to sign); the previous seal is retired, never deleted. The key is
+        kept encrypted and never returned."""
+        return seals.upload(staff_scope(), args)

@@ -9,8 +9,11 @@ from flask import current_app
 from flask_babel import gettext
 from marshmallow import validate
 
-from api.account.validators import LowerEmail, Phone, validate_colour, validate_user_name
-from api.extensions.smorest import PageQuerySchema, Schema
+from api.extensions.crud import record_id
+from api.extensions.field_rules import validate_colour
+from api.extensions.integers import Integer
+from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
+from api.identity.validators import LowerEmail, Phone, validate_user_name
 from api.platform.schemas import LOCALES, BrandingSchema
 from api.platform.styles import style_model_names
 
@@ -96,7 +99,7 @@ class CustomPageInputSchema(Schema):
 class CustomPageUpdateSchema(CustomPageInputSchema):
     """Only the fields sent change (a reseller admin may send only those of the reduced form)."""
 
-    id = ma.fields.Integer(required=True, validate=validate.Range(min=1, max=2**31 - 1))
+    id = record_id()
 
     def __init__(self, *args, **kwargs):
         optional = tuple(name for name in CustomPageInputSchema._declared_fields if name != "id")
@@ -108,7 +111,7 @@ class CustomPagePageQuerySchema(PageQuerySchema):
 
 
 class CustomPageIdSchema(Schema):
-    id = ma.fields.Integer(required=True, validate=validate.Range(min=1, max=2**31 - 1))
+    id = Integer(required=True, validate=validate.Range(min=1, max=2**31 - 1))
 
 
 class UploadFormSchema(Schema):
@@ -129,5 +132,42 @@ class CustomPageSchema(BrandingSchema):
 
     titles = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String())
     pageManaged = ma.fields.Boolean(attribute="page_managed")
-    adminAccountId = ma.fields.Integer(attribute="admin_account_id", allow_none=True)
+    adminAccountId = Integer(attribute="admin_account_id", allow_none=True)
     adminUserName = ma.fields.String(attribute="admin_user_name", allow_none=True)
+    closedTime = LocalDateTime(
+        attribute="closed_at", allow_none=True, metadata={"description": "switched off since (null: open)"}
+    )
+
+
+class CustomPageCloseSchema(Schema):
+    id = Integer(required=True, validate=validate.Range(min=1, max=2**31 - 1))
+    closed = ma.fields.Boolean(required=True, metadata={"description": "true switches the site off"})
+
+
+class SealSchema(Schema):
+    """A site's seal certificate (never its key)."""
+
+    id = Integer()
+    platformId = Integer(attribute="platform_id")
+    subject = ma.fields.String()
+    issuer = ma.fields.String()
+    serialNumber = ma.fields.String(attribute="serial_number")
+    notBefore = ma.fields.DateTime(attribute="not_before")
+    notAfter = ma.fields.DateTime(attribute="not_after")
+    origin = ma.fields.String()
+    keyId = ma.fields.String(attribute="key_id")
+    createdAt = ma.fields.DateTime(attribute="created_at")
+    createdBy = Integer(attribute="created_by", allow_none=True)
+    certificatePem = ma.fields.String(attribute="certificate_pem")
+    chainPem = ma.fields.String(attribute="chain_pem")
+
+
+class SealUploadSchema(Schema):
+    """The site's own certificate: PEM (certificate then chain, and the private key) or PKCS#12."""
+
+    platformId = record_id()
+    certificate = ma.fields.String(validate=validate.Length(max=65_536))
+    privateKey = ma.fields.String(load_only=True, validate=validate.Length(max=16_384))
+    keyPassword = ma.fields.String(load_only=True, validate=validate.Length(max=256))
+    # The PKCS#12 (.p12 / .pfx) file, base64.
+    pkcs12 = ma.fields.String(load_only=True, validate=validate.Length(max=131_072))

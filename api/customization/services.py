@@ -3,7 +3,7 @@
 The operator runs every platform; a reseller admin changes only their own platform's branding (the
 reduced form of schemas.RESELLER_FIELDS). A change is live on every process within about a second
 (api/extensions/snapshots.py). A platform the page touched is `page_managed`: `flask sync-tenants`
-leaves it alone from then on (README: the page wins over tenants/).
+leaves it alone from then on (docs/tenants.md: the page wins over tenants/).
 """
 
 from __future__ import annotations
@@ -17,14 +17,15 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.datastructures import FileStorage
 
-from api.account.models import Account, AccountType, StaffRole
 from api.account.services import hash_password
-from api.account.staff import StaffScope, access_denied
+from api.billing.models import Order, PayStatus
 from api.customization.schemas import RESELLER_FIELDS, UPLOAD_FIELDS
 from api.device.models import Device
 from api.extensions import uploads
-from api.extensions.db import db, escape_like, paginate
+from api.extensions.db import db, escape_like, paginate, utcnow
 from api.extensions.smorest import ApiError
+from api.identity.models import Account, AccountType, StaffRole
+from api.identity.staff import StaffScope, access_denied
 from api.notify.models import Channel
 from api.notify.services import add_message
 from api.platform.models import Platform, PlatformDomain
@@ -228,7 +229,7 @@ def update(scope: StaffScope, args: dict) -> Platform:
     return get(scope, platform.id)
 
 
-def delete(scope: StaffScope, platform_id: int) -> None:
+def _removable(scope: StaffScope, platform_id: int) -> Platform:
     if not scope.is_operator:
         raise access_denied()
     platform = db.session.get(Platform, platform_id)
@@ -236,28 +237,44 @@ def delete(scope: StaffScope, platform_id: int) -> None:
         raise not_found()
     if platform.slug == current_app.config["OPERATOR_TENANT"]:
         raise ApiError(gettext("The operator's own platform cannot be deleted."), code=409, http_status=409)
-    accounts = db.session.scalar(
-        select(func.count(Account.id)).where(
-            Account.platform_id == platform.id, Account.id != (platform.admin_account_id or 0)
+    return platform
+
+
+def set_closed(scope: StaffScope, platform_id: int, closed: bool) -> Platform:
+    """Switch a site off (its domains answer "site closed", nobody signs in there) or on again."""
+    platform = _removable(scope, platform_id)
+    platform.closed_at = (platform.closed_at or utcnow()) if closed else None
+    db.session.commit()
+    return get(scope, platform.id)
+
+
+def delete(scope: StaffScope, platform_id: int) -> None:
+    """Remove a site nobody paid on: with its accounts and devices (registered, never paying). A site
+    with paying customers can only be switched off (set_closed)."""
+    platform = _removable(scope, platform_id)
+    paying = db.session.scalar(
+        select(func.count(func.distinct(Order.owner_account_id))).where(
+            Order.platform_id == platform.id, Order.pay_status.in_((PayStatus.PAID, PayStatus.REFUNDED))
         )
     )
-    devices = db.session.scalar(select(func.count(Device.id)).where(Device.platform_id == platform.id))
-    if accounts or devices:
+    if paying:
         raise ApiError(
             gettext(
-                "This platform still owns %(accounts)s accounts and %(devices)s devices: move or delete them first.",
-                accounts=accounts,
-                devices=devices,
+                "This site has %(count)s paying customers: it cannot be removed; switch it off instead.",
+                count=paying,
             ),
             code=409,
             http_status=409,
         )
     admin = db.session.get(Account, platform.admin_account_id) if platform.admin_account_id else None
-    if admin is not None:
-        if admin.platform_id == platform.id:
-            db.session.delete(admin)
-        else:  # an account of the operator's data space stays, without the staff rights of the site
-            admin.staff_role = None
+    if admin is not None and admin.platform_id != platform.id:
+        admin.staff_role = None  # an account of the operator's data space stays, without the site's rights
+    for device in db.session.scalars(select(Device).where(Device.platform_id == platform.id)):
+        db.session.delete(device)
+    db.session.flush()
+    for account in db.session.scalars(select(Account).where(Account.platform_id == platform.id)):
+        db.session.delete(account)
+    db.session.flush()
     db.session.delete(platform)
     try:
         db.session.commit()

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import requests
-from flask import current_app
 from sqlalchemy import or_, select, tuple_, update
 
 from api.datainterface.models import Connector, ConnectorDelivery, ConnectorMapping, DeliveryStatus
 from api.device.models import Device, DeviceParam
+from api.extensions import outbound
 from api.extensions.db import db, utcnow
-from api.notify.adapters import DeliveryError, UnsafeTargetError, check_webhook_target, sign
+from api.notify.adapters import DeliveryError, UnsafeTargetError, check_target, sign
 from api.storage.models import StorageProbe
 from api.telemetry.readings import reading_source
 
@@ -184,7 +184,7 @@ def _claim(delivery_id: int, now: datetime) -> int | None:
 def post(connector: Connector, batch_no: str, body: bytes) -> Outcome:
     """POST the body signed with HMAC-SHA256(secret, "timestamp.body") and read the province's answer."""
     try:
-        check_webhook_target(connector.endpoint, allow_private=current_app.config["WEBHOOK_ALLOW_PRIVATE"])
+        check_target(connector.endpoint)
     except UnsafeTargetError as exc:
         return Outcome(DeliveryStatus.REFUSED, None, str(exc))
     except DeliveryError as exc:
@@ -199,7 +199,7 @@ def post(connector: Connector, batch_no: str, body: bytes) -> Outcome:
         "X-Signature": sign(connector.secret, timestamp, body),
     }
     try:
-        response = requests.post(
+        response = outbound.session().post(
             connector.endpoint, data=body, headers=headers, timeout=HTTP_TIMEOUT_S, allow_redirects=False
         )
     except requests.RequestException as exc:

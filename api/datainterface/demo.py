@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from api.account.models import Account
 from api.datainterface.models import Connector, ConnectorMapping
 from api.device.models import Device
 from api.extensions.db import db
+from api.identity.models import Account
 from api.storage.models import ColdStorage
 
 DEMO_CODES = {"Vaccine Fridge": "ZJ330100-FRG-0001", "Pharmacy Fridge": "ZJ330100-FRG-0002"}

@@ -1,12 +1,13 @@
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 import marshmallow as ma
 from flask_babel import gettext
 from marshmallow import validate
 
 from api.datainterface.models import DeliveryStatus
+from api.extensions import outbound
+from api.extensions.crud import record_id
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 
 ID = validate.Range(min=1, max=2**31 - 1)
@@ -18,9 +19,8 @@ MIN_SECRET = 8
 
 
 def validate_endpoint(value: str) -> None:
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ma.ValidationError(gettext("Enter an http(s) address with a host."))
+    """Checked when saved as when used (api/extensions/outbound.py): a public HTTPS address."""
+    outbound.validate_url(value)
 
 
 def validate_new_secret(value: str) -> None:
@@ -30,12 +30,12 @@ def validate_new_secret(value: str) -> None:
 
 
 class ConnectorSchema(Schema):
-    connectorId = ma.fields.Integer(attribute="id")
+    connectorId = Integer(attribute="id")
     name = ma.fields.String()
     endpoint = ma.fields.String()
     appId = ma.fields.String(attribute="app_id")
     secretSet = ma.fields.Function(lambda connector: bool(connector.secret))
-    intervalMinutes = ma.fields.Integer(attribute="interval_minutes")
+    intervalMinutes = Integer(attribute="interval_minutes")
     enabled = ma.fields.Boolean()
     mappingCount = ma.fields.Function(lambda connector: len(connector.mappings))
     gmtCreate = LocalDateTime(attribute="created_at")
@@ -47,29 +47,29 @@ class ConnectorInsertSchema(Schema):
     endpoint = ma.fields.String(required=True, validate=[validate.Length(min=1, max=255), validate_endpoint])
     appId = ma.fields.String(required=True, validate=validate.Length(min=1, max=64))
     secret = ma.fields.String(required=True, load_only=True, validate=validate.Length(min=MIN_SECRET, max=128))
-    intervalMinutes = ma.fields.Integer(load_default=5, validate=validate.OneOf(INTERVALS))
+    intervalMinutes = Integer(load_default=5, validate=validate.OneOf(INTERVALS))
     enabled = ma.fields.Boolean(load_default=False)
 
 
 class ConnectorUpdateSchema(Schema):
     """The fields sent change; an empty or absent secret keeps the stored one (it is write-only)."""
 
-    connectorId = ma.fields.Integer(required=True, validate=ID)
+    connectorId = record_id()
     name = ma.fields.String(validate=validate.Length(min=1, max=50))
     endpoint = ma.fields.String(validate=[validate.Length(min=1, max=255), validate_endpoint])
     appId = ma.fields.String(validate=validate.Length(min=1, max=64))
     secret = ma.fields.String(load_only=True, validate=[validate.Length(max=128), validate_new_secret])
-    intervalMinutes = ma.fields.Integer(validate=validate.OneOf(INTERVALS))
+    intervalMinutes = Integer(validate=validate.OneOf(INTERVALS))
     enabled = ma.fields.Boolean()
 
 
 class ConnectorIdSchema(Schema):
-    connectorId = ma.fields.Integer(required=True, validate=ID)
+    connectorId = Integer(required=True, validate=ID)
 
 
 class MappingItemSchema(Schema):
     targetType = ma.fields.String(required=True, validate=validate.OneOf(TARGET_TYPES))
-    targetId = ma.fields.Integer(required=True, validate=ID)
+    targetId = Integer(required=True, validate=ID)
     equipmentCode = ma.fields.String(
         required=True, validate=[validate.Length(min=1, max=64), validate.Regexp(r"^[A-Za-z0-9_.:-]+$")]
     )
@@ -77,7 +77,7 @@ class MappingItemSchema(Schema):
 
 
 class MappingSetSchema(Schema):
-    connectorId = ma.fields.Integer(required=True, validate=ID)
+    connectorId = Integer(required=True, validate=ID)
     items = ma.fields.List(
         ma.fields.Nested(MappingItemSchema), required=True, validate=validate.Length(max=MAX_MAPPINGS)
     )
@@ -85,23 +85,23 @@ class MappingSetSchema(Schema):
 
 class TargetSchema(Schema):
     targetType = ma.fields.String()
-    targetId = ma.fields.Integer()
+    targetId = Integer()
     targetName = ma.fields.String()
 
 
 class DeliveryQuerySchema(PageQuerySchema):
-    connectorId = ma.fields.Integer(required=True, validate=ID)
+    connectorId = Integer(required=True, validate=ID)
     status = ma.fields.String(load_default=None, validate=validate.OneOf([s.value for s in DeliveryStatus]))
 
 
 class DeliverySchema(Schema):
-    deliveryId = ma.fields.Integer(attribute="id")
+    deliveryId = Integer(attribute="id")
     batchNo = ma.fields.String(attribute="batch_no")
     windowStart = LocalDateTime(attribute="window_start")
     windowEnd = LocalDateTime(attribute="window_end")
     status = ma.fields.String()
-    attempts = ma.fields.Integer()
-    recordCount = ma.fields.Integer(attribute="record_count", allow_none=True)
+    attempts = Integer()
+    recordCount = Integer(attribute="record_count", allow_none=True)
     remoteCode = ma.fields.String(attribute="remote_code", allow_none=True)
     remoteMessage = ma.fields.String(attribute="remote_message", allow_none=True)
     sentAt = LocalDateTime(attribute="sent_at", allow_none=True)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from flask_babel import gettext
 from sqlalchemy import select
 
-from api.account.auth import require_account
 from api.datainterface.delivery import align
 from api.datainterface.models import Connector, ConnectorDelivery, ConnectorMapping
 from api.device.models import Device
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
 from api.storage.models import ColdStorage
 from api.tenancy import data_platform_id, scoped
 

@@ -8,12 +8,12 @@ from flask_babel import gettext
 from sqlalchemy import select
 
 from api.access.reach import require_block
-from api.account.auth import require_account
 from api.device.jobs import publish_command
 from api.device.models import Device, DeviceCommand, DeviceType, ReadWrite
 from api.device.services import log_event, owned_device
 from api.extensions.db import db
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
 
 
 def _codes(values: dict[str, object]) -> list[str]:
@@ -46,12 +46,25 @@ def _queue(device: Device, params: dict[str, object]) -> DeviceCommand:
     return command
 
 
-def send_command(device_id: int, values: dict[str, object]) -> DeviceCommand:
-    """Validate the changed settings against the type's writable parameters and queue them."""
+def queue_command(device_id: int, values: dict[str, object]) -> DeviceCommand:
+    """Validate the changed settings against the type's writable parameters and add the command to
+    the caller's transaction; `publish` it once that commits."""
     device = owned_device(device_id, manage=True, codes=_codes(values))
     command = _queue(device, _check(device.device_type, values))
-    db.session.commit()
+    db.session.flush()
+    return command
+
+
+def publish(command: DeviceCommand) -> None:
+    """Hand a committed command to the worker that publishes it to the device."""
     publish_command.enqueue(command.id, job_id=f"command-{command.id}")
+
+
+def send_command(device_id: int, values: dict[str, object]) -> DeviceCommand:
+    """Validate the changed settings against the type's writable parameters and queue them."""
+    command = queue_command(device_id, values)
+    db.session.commit()
+    publish(command)
     return command
 
 

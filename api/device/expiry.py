@@ -11,10 +11,10 @@ from zoneinfo import ZoneInfo
 from flask_babel import force_locale, gettext
 from sqlalchemy import select
 
-from api.account.models import Account
 from api.device.models import Device
 from api.extensions.db import db
 from api.extensions.i18n import local_text
+from api.identity.models import Account
 from api.notify.models import Channel
 from api.notify.services import add_message
 from api.platform.models import Platform
@@ -44,6 +44,23 @@ def extend_service(
     device.sms_count += sms
     device.voice_count += voice
     return before, device.service_expires_at
+
+
+def reverse_service(
+    device: Device, given: timedelta, *, sms: int = 0, voice: int = 0
+) -> tuple[datetime | None, datetime | None, int, int]:
+    """Take back what one extension gave (a refund): `given` off the device's service end, wherever
+    later extensions moved it since (they keep what they gave), the data window following, and the SMS
+    / voice counts credited, as far as they are unused. Returns the expiry before and after and the SMS
+    and voice counts actually taken back."""
+    before = device.service_expires_at
+    if before is not None:
+        device.service_expires_at = before - given
+        device.data_expires_at = device.service_expires_at + DATA_GRACE
+    sms_taken, voice_taken = min(sms, max(device.sms_count, 0)), min(voice, max(device.voice_count, 0))
+    device.sms_count -= sms_taken
+    device.voice_count -= voice_taken
+    return before, device.service_expires_at, sms_taken, voice_taken
 
 
 def due_reminder(expires_at: datetime, now: datetime) -> int | None:

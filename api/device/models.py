@@ -4,7 +4,7 @@ import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Index, String, Text, UniqueConstraint, select
+from sqlalchemy import JSON, Float, ForeignKey, Index, String, Text, UniqueConstraint, select, text
 from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -194,15 +194,23 @@ class GuidBatch(Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+LIVE = "NOT deleted"
+
+
 class Device(TenantOwned, TimestampMixin, Model):
     """A device from issuance on. Unclaimed until an account adds it by its complete GUID."""
 
     __tablename__ = "device"
     # Lists walk an owner's devices in display order (pinned first, newest first) and stop early.
-    __table_args__ = (Index("ix_device_owner_order", "owner_account_id", "focus", "id"),)
+    __table_args__ = (
+        Index("ix_device_owner_order", "owner_account_id", "focus", "id"),
+        # A GUID names one live device; a deleted device keeps its record (and history) beside the one
+        # that added the GUID again (api/device/services.add_device).
+        Index("uq_device_guid_live", "guid", unique=True, postgresql_where=text(LIVE), sqlite_where=text(LIVE)),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    guid: Mapped[str] = mapped_column(String(20), unique=True)
+    guid: Mapped[str] = mapped_column(String(20), index=True)
     device_type_id: Mapped[int] = mapped_column(ForeignKey("device_type.id"), index=True)
     batch_id: Mapped[int | None] = mapped_column(ForeignKey("guid_batch.id"))
     # Bumped to rotate the device credential (the secret is derived from GUID and version).
@@ -215,6 +223,11 @@ class Device(TenantOwned, TimestampMixin, Model):
     enabled: Mapped[bool] = mapped_column(default=True)
     scrapped_at: Mapped[datetime | None] = mapped_column()
     deleted: Mapped[bool] = mapped_column(default=False)
+    # An issued GUID the operator voided before anyone added it (api/product/guid_void.py): it can no
+    # longer be added and its uploads are refused.
+    voided_at: Mapped[datetime | None] = mapped_column()
+    void_reason: Mapped[str | None] = mapped_column(String(200))
+    voided_by: Mapped[int | None] = mapped_column()
     focus: Mapped[bool] = mapped_column(default=False)
     # Quick-search flag (business-domain section 3): the public quick query answers for this device
     # only when its owner turned it on; off by default, so a GUID alone reveals nothing.
@@ -313,3 +326,21 @@ class MaintenanceRecord(TimestampMixin, Model):
     standard: Mapped[str | None] = mapped_column(Text)
     result: Mapped[str | None] = mapped_column(Text)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="SET NULL"))
+
+
+class DeviceHistory(Model):
+    """A device's name and time zone over time (valid from, to; who changed them and why): a report
+    prints the name and zone in force over its period and each change inside it. Written with every
+    change of either (api/device/history.py), never edited afterwards."""
+
+    __tablename__ = "device_history"
+    __table_args__ = (Index("ix_device_history_device", "device_id", "valid_from"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    device_id: Mapped[int] = mapped_column(ForeignKey("device.id", ondelete="CASCADE"))
+    name: Mapped[str | None] = mapped_column(String(15))
+    time_zone: Mapped[str] = mapped_column(String(64))
+    valid_from: Mapped[datetime] = mapped_column(default=utcnow)
+    valid_to: Mapped[datetime | None] = mapped_column()
+    changed_by: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="SET NULL"))
+    reason: Mapped[str | None] = mapped_column(String(200))

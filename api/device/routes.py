@@ -5,7 +5,7 @@ import re
 from flask.views import MethodView
 
 from api.access.reach import PARAMETERS
-from api.device import commands, services
+from api.device import commands, listing, records, services
 from api.device.schemas import (
     BatchActionSchema,
     BatchCommandSchema,
@@ -54,7 +54,7 @@ class DevicePage(MethodView):
     @blp.response(200, DeviceItemSchema, page=True)
     def post(self, args):
         """The account's devices with latest state; filters name/GUID, status, category, expiry."""
-        return services.page(args, caller_zone())
+        return listing.page(args, caller_zone())
 
 
 @blp.route("/Device/statusCount")
@@ -63,7 +63,7 @@ class StatusCount(MethodView):
     @blp.response(200, StatusCountSchema)
     def get(self):
         """Home status counts, from the latest-state table."""
-        return services.status_counts()
+        return listing.status_counts()
 
 
 @blp.route("/Device/detail/<int:device_id>")
@@ -73,7 +73,7 @@ class DeviceDetail(MethodView):
     @missing()
     def get(self, device_id: int):
         """One device with its type's parameters and latest state."""
-        return services.detail(device_id)
+        return listing.detail(device_id)
 
 
 @blp.route("/Device/add")
@@ -86,7 +86,7 @@ class DeviceAdd(MethodView):
         device = services.add_device(
             args["deviceGuid"], args["deviceName"], args["timeZone"], args["remark"], args["source"]
         )
-        return services.with_state(device, device.state, device.claimed_at)
+        return listing.with_state(device, device.state, device.claimed_at)
 
 
 @blp.route("/Device/update")
@@ -100,7 +100,7 @@ class DeviceUpdate(MethodView):
         columns = {"deviceName": "name", "timeZone": "time_zone", "remark": "remark", "quickSearch": "quick_search"}
         changes = {columns[key]: value for key, value in args.items() if key in columns}
         device = services.update_device(args["deviceId"], changes)
-        return services.with_state(device, device.state, device.updated_at)
+        return listing.with_state(device, device.state, device.updated_at)
 
 
 def _state_action(name: str, action, summary: str, key: str = LIST):
@@ -110,7 +110,7 @@ def _state_action(name: str, action, summary: str, key: str = LIST):
         @missing()
         def put(self, device_id: int):
             device = action(device_id)
-            return services.with_state(device, device.state, device.updated_at)
+            return listing.with_state(device, device.state, device.updated_at)
 
     StateAction.put.__doc__ = summary
     StateAction.__name__ = name
@@ -151,7 +151,7 @@ class DeviceFocus(MethodView):
     def put(self, args, device_id: int):
         """Pin a device to the top of lists, or unpin it."""
         device = services.set_focus(device_id, args["focus"])
-        return services.with_state(device, device.state, device.updated_at)
+        return listing.with_state(device, device.state, device.updated_at)
 
 
 @blp.route("/Device/delete/<int:device_id>")
@@ -217,7 +217,7 @@ class RecordPage(MethodView):
     @missing()
     def post(self, args):
         """Maintenance and warranty records of a device, newest first."""
-        return services.record_page(args)
+        return records.record_page(args)
 
 
 @blp.route("/MaintenanceRecord/insert")
@@ -228,7 +228,7 @@ class RecordInsert(MethodView):
     @missing()
     def post(self, args):
         """Add a maintenance or warranty record."""
-        return services.save_record(args)
+        return records.save_record(args)
 
 
 @blp.route("/MaintenanceRecord/update")
@@ -239,7 +239,7 @@ class RecordUpdate(MethodView):
     @missing()
     def put(self, args):
         """Change a maintenance or warranty record."""
-        return services.save_record(args)
+        return records.save_record(args)
 
 
 @blp.route("/MaintenanceRecord/delete/<int:record_id>")
@@ -249,7 +249,7 @@ class RecordDelete(MethodView):
     @missing()
     def delete(self, record_id: int):
         """Delete a maintenance or warranty record."""
-        services.delete_record(record_id)
+        records.delete_record(record_id)
 
 
 @blp.route("/DeviceExpireInfo/getExpiredInfoByType")
@@ -259,7 +259,7 @@ class ExpiryInfo(MethodView):
     @blp.response(200, ExpiryInfoSchema)
     def get(self, args):
         """Service-expiry reminder of the signed-in account (asked when a token appears)."""
-        return services.expiry_info()
+        return listing.expiry_info()
 
 
 @blp.route("/Device/getExpiredServiceDevice")
@@ -269,7 +269,7 @@ class ExpiredDevices(MethodView):
     @blp.response(200, ExpiredDeviceSchema, page=True)
     def get(self, args):
         """Devices by expiry flag (1 expiring within 30 days, 2 expired, 3 past the 3-month grace)."""
-        return services.expired_devices(args)
+        return listing.expired_devices(args)
 
 
 QUICK_GUID = re.compile(r"\d{1,20}")
@@ -286,4 +286,4 @@ class QuickQuery(MethodView):
     def get(self, args):
         """Quick query (no sign-in): by its complete GUID, a device whose owner turned quick search on:
         type, status, latest values and the last 24 h."""
-        return services.quick_query(args["guid"])
+        return listing.quick_query(args["guid"])

@@ -9,6 +9,8 @@ from api.device.catalogue import catalogue_text
 from api.device.guids import GUID_PATTERN
 from api.device.models import Category, CommandStatus
 from api.device.status import DeviceStatus
+from api.extensions.crud import record_id
+from api.extensions.integers import Integer
 from api.extensions.names import SymbolFreeString
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.extensions.validation_messages import ItemCount, not_blank
@@ -30,27 +32,27 @@ class DeviceParamSchema(Schema):
     paramKey = ma.fields.Function(lambda p: f"{p.param_key:04x}")
     paramName = ma.fields.Function(lambda p: catalogue_text(p.param_name))
     paramType = ma.fields.String(attribute="param_type")
-    probeId = ma.fields.Integer(attribute="probe_id", allow_none=True)
+    probeId = Integer(attribute="probe_id", allow_none=True)
     unit = ma.fields.Function(lambda p: catalogue_text(p.unit.unit_name) if p.unit else None)
     unitCode = ma.fields.Function(lambda p: p.unit.unit_code if p.unit else None)
-    precision = ma.fields.Integer()
+    precision = Integer()
     paramMin = ma.fields.Float(attribute="param_min", allow_none=True)
     paramMax = ma.fields.Float(attribute="param_max", allow_none=True)
     readWriteType = ma.fields.Function(lambda p: p.read_write.value)
 
 
 class SensorSchema(Schema):
-    probeId = ma.fields.Integer()
+    probeId = Integer()
     paramName = ma.fields.Function(lambda s: catalogue_text(s["paramName"]))
     unit = ma.fields.Function(lambda s: catalogue_text(s["unit"]))
     unitCode = ma.fields.String(allow_none=True)
-    precision = ma.fields.Integer()
+    precision = Integer()
 
 
 class DeviceItemSchema(Schema):
     """A device with its latest state, as lists and cards show it."""
 
-    id = ma.fields.Integer(attribute="device.id")
+    id = Integer(attribute="device.id")
     deviceGuid = ma.fields.String(attribute="device.guid")
     deviceName = ma.fields.String(attribute="device.name", allow_none=True)
     typeName = ma.fields.Function(lambda row: catalogue_text(row["device"].device_type.type_name))
@@ -73,7 +75,7 @@ class DeviceItemSchema(Schema):
         lambda row: row["device"].device_type.batch_param,
         metadata={"description": "its type takes the same settings sent to many devices at once"},
     )
-    intervalSeconds = ma.fields.Integer(attribute="device.interval_s")
+    intervalSeconds = Integer(attribute="device.interval_s")
     serviceExpiredDate = LocalDateTime(attribute="device.service_expires_at", allow_none=True)
     dataExpiredDate = LocalDateTime(attribute="device.data_expires_at", allow_none=True)
     lastDataTime = ma.fields.Function(lambda row: last_data_time(row["state"]))
@@ -106,15 +108,15 @@ class DevicePageQuerySchema(PageQuerySchema):
 
 
 class StatusCountSchema(Schema):
-    all = ma.fields.Integer()
-    online = ma.fields.Integer()
-    offline = ma.fields.Integer()
-    alarm = ma.fields.Integer()
-    disabled = ma.fields.Integer()
-    deactivated = ma.fields.Integer()
-    expired = ma.fields.Integer()
-    notEnabled = ma.fields.Integer()
-    organization = ma.fields.Integer()
+    all = Integer()
+    online = Integer()
+    offline = Integer()
+    alarm = Integer()
+    disabled = Integer()
+    deactivated = Integer()
+    expired = Integer()
+    notEnabled = Integer()
+    organization = Integer()
 
 
 class DeviceAddSchema(Schema):
@@ -130,7 +132,7 @@ class DeviceAddSchema(Schema):
 
 
 class DeviceUpdateSchema(Schema):
-    deviceId = ma.fields.Integer(required=True)
+    deviceId = record_id()
     deviceName = SymbolFreeString(validate=[validate.Length(min=1, max=15), not_blank])
     timeZone = ma.fields.String(validate=validate.OneOf(TIME_ZONES))
     remark = ma.fields.String(allow_none=True, validate=validate.Length(max=120))
@@ -141,11 +143,11 @@ class BatchActionSchema(Schema):
     action = ma.fields.String(
         required=True, validate=validate.OneOf(["enable", "stopUsing", "scrap", "delete", "pin", "unpin"])
     )
-    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=100))
+    deviceIds = ma.fields.List(Integer(), required=True, validate=ItemCount(min=1, max=100))
 
 
 class BatchResultSchema(Schema):
-    deviceId = ma.fields.Integer()
+    deviceId = Integer()
     ok = ma.fields.Boolean()
     msg = ma.fields.String(allow_none=True, metadata={"description": "why this device was refused"})
 
@@ -155,19 +157,20 @@ class FocusSchema(Schema):
 
 
 class DeviceEventSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     action = ma.fields.String()
     detail = ma.fields.Dict()
-    accountId = ma.fields.Integer(attribute="account_id", allow_none=True)
+    accountId = Integer(attribute="account_id", allow_none=True)
+    actorName = ma.fields.String(attribute="actor_name", allow_none=True, metadata={"description": "Who acted"})
     gmtCreate = LocalDateTime(attribute="created_at")
 
 
 class DeviceIdQuerySchema(Schema):
-    deviceId = ma.fields.Integer(required=True)
+    deviceId = Integer(required=True)
 
 
 class CommandSendSchema(Schema):
-    deviceId = ma.fields.Integer(required=True)
+    deviceId = Integer(required=True)
     params = ma.fields.Dict(
         keys=ma.fields.String(validate=validate.Regexp(r"^[0-9a-fA-F]{1,4}$")),
         required=True,
@@ -176,7 +179,7 @@ class CommandSendSchema(Schema):
 
 
 class BatchCommandSchema(Schema):
-    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=100))
+    deviceIds = ma.fields.List(Integer(), required=True, validate=ItemCount(min=1, max=100))
     params = ma.fields.Dict(
         keys=ma.fields.String(validate=validate.Regexp(r"^[0-9a-fA-F]{1,4}$")),
         required=True,
@@ -185,7 +188,7 @@ class BatchCommandSchema(Schema):
 
 
 class CommandSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     params = ma.fields.Dict()
     status = ma.fields.Enum(CommandStatus, by_value=True)
     error = ma.fields.String(allow_none=True)
@@ -194,7 +197,7 @@ class CommandSchema(Schema):
 
 
 class CommandAckSchema(Schema):
-    commandId = ma.fields.Integer(required=True)
+    commandId = Integer(required=True)
     ok = ma.fields.Boolean(required=True)
     error = ma.fields.String(load_default=None, validate=validate.Length(max=200))
     progress = ma.fields.String(
@@ -210,8 +213,8 @@ class CommandAckSchema(Schema):
 
 
 class MaintenanceRecordSchema(Schema):
-    id = ma.fields.Integer()
-    deviceId = ma.fields.Integer(attribute="device_id")
+    id = Integer()
+    deviceId = Integer(attribute="device_id")
     kind = ma.fields.String(attribute="kind.value")
     reportTime = LocalDateTime(attribute="report_time")
     startTime = LocalDateTime(attribute="start_time")
@@ -229,7 +232,7 @@ class MaintenanceRecordSchema(Schema):
 class MaintenanceRecordInputSchema(Schema):
     """Business-domain section 5: person 50, approver 20, reason / content / result 1000, standard 10000."""
 
-    deviceId = ma.fields.Integer(required=True)
+    deviceId = Integer(required=True)
     kind = ma.fields.String(required=True, validate=validate.OneOf(["maintenance", "warranty"]))
     reportTime = ma.fields.AwareDateTime(required=True)
     startTime = ma.fields.AwareDateTime(required=True)
@@ -251,32 +254,32 @@ class MaintenanceRecordInputSchema(Schema):
 
 
 class MaintenanceRecordUpdateSchema(MaintenanceRecordInputSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 class MaintenanceQuerySchema(PageQuerySchema):
-    deviceId = ma.fields.Integer(required=True)
+    deviceId = Integer(required=True)
     kind = ma.fields.String(load_default=None, validate=validate.OneOf(["maintenance", "warranty"]))
 
 
 class ExpiryInfoQuerySchema(Schema):
-    type = ma.fields.Integer(load_default=1, validate=validate.OneOf([1]))
+    type = Integer(load_default=1, validate=validate.OneOf([1]))
 
 
 class ExpiryInfoSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     pushMessages = ma.fields.List(ma.fields.String())
-    expiredFlag = ma.fields.Integer(metadata={"description": "0 none, 1 expiring in 30 days, 2 expired, 3 past grace"})
-    counts = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer())
+    expiredFlag = Integer(metadata={"description": "0 none, 1 expiring in 30 days, 2 expired, 3 past grace"})
+    counts = ma.fields.Dict(keys=ma.fields.String(), values=Integer())
 
 
 class ExpiredDeviceQuerySchema(PageQuerySchema):
-    accountId = ma.fields.Integer(load_default=None)
-    expiredFlag = ma.fields.Integer(load_default=2, validate=validate.OneOf([1, 2, 3]))
+    accountId = Integer(load_default=None)
+    expiredFlag = Integer(load_default=2, validate=validate.OneOf([1, 2, 3]))
 
 
 class ExpiredDeviceSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     deviceName = ma.fields.String(attribute="name", allow_none=True)
     deviceGuid = ma.fields.String(attribute="guid")
     serviceExpiredDate = LocalDateTime(attribute="service_expires_at")

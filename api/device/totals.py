@@ -18,8 +18,6 @@ import hashlib
 import logging
 
 from redis.exceptions import RedisError
-from sqlalchemy import event
-from sqlalchemy.orm import Session
 
 from api.device.models import Device
 from api.extensions.db import bulk_write_table, flushed_models
@@ -72,20 +70,17 @@ def _redis():
 # ---- the registry generation: moved on by every committed write to a device row ----------------------
 
 
-@event.listens_for(Session, "after_flush")
-def _note_device_rows(session, _context) -> None:
+def note_device_rows(session, _context) -> None:
     if Device in flushed_models(session):
         session.info["device_rows_written"] = True
 
 
-@event.listens_for(Session, "do_orm_execute")
-def _note_device_statements(orm_execute_state) -> None:
+def note_device_statements(orm_execute_state) -> None:
     if bulk_write_table(orm_execute_state) == Device.__tablename__:
         orm_execute_state.session.info["device_rows_written"] = True
 
 
-@event.listens_for(Session, "after_commit")
-def _next_generation(session) -> None:
+def next_registry_generation(session) -> None:
     if not session.info.pop("device_rows_written", False):
         return
     from flask import has_app_context

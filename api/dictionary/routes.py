@@ -5,6 +5,7 @@ from flask.views import MethodView
 from marshmallow import validate
 
 from api.dictionary import services
+from api.extensions.integers import Integer
 from api.extensions.smorest import Blueprint, Schema
 
 blp = Blueprint("dictionary", __name__, url_prefix="/api/base/BaseDict", description="Shared dictionaries")
@@ -17,7 +18,7 @@ class TimeZoneQuerySchema(Schema):
 class TimeZoneSchema(Schema):
     value = ma.fields.String(metadata={"description": "IANA name, e.g. Asia/Shanghai"})
     label = ma.fields.String(metadata={"description": "(UTC+08:00) and the place, in the caller's language"})
-    offset = ma.fields.Integer(metadata={"description": "Minutes east of UTC now"})
+    offset = Integer(metadata={"description": "Minutes east of UTC now"})
 
 
 @blp.route("/queryTimeZoneByType")

@@ -3,6 +3,7 @@ bounds to each field once): integers the database holds, times from 1970 to 2999
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import marshmallow as ma
@@ -22,15 +23,20 @@ class DatabaseRange(ma.validate.Range):
         super().__init__(min=INT64_MIN if wide else INT_MIN, max=INT64_MAX if wide else INT_MAX)
 
 
+def with_inner_fields(field: ma.fields.Field) -> Iterator[ma.fields.Field]:
+    """`field` and every field inside it (a list's items, a tuple's members, a dict's keys and values)."""
+    yield field
+    inner = [getattr(field, "inner", None), getattr(field, "key_field", None), getattr(field, "value_field", None)]
+    for child in [*inner, *(getattr(field, "tuple_fields", ()) or ())]:
+        if isinstance(child, ma.fields.Field):
+            yield from with_inner_fields(child)
+
+
 def bound_integers(field: ma.fields.Field) -> None:
     """Add the database range to an Integer field (and to those inside lists, tuples and dicts)."""
-    if isinstance(field, ma.fields.Integer) and not any(isinstance(v, DatabaseRange) for v in field.validators):
-        field.validators.append(DatabaseRange(wide=field.metadata.get("format") == "int64"))
-    inner = [getattr(field, "inner", None), getattr(field, "key_field", None), getattr(field, "value_field", None)]
-    inner += list(getattr(field, "tuple_fields", ()) or ())
-    for child in inner:
-        if isinstance(child, ma.fields.Field):
-            bound_integers(child)
+    for each in with_inner_fields(field):
+        if isinstance(each, ma.fields.Integer) and not any(isinstance(v, DatabaseRange) for v in each.validators):
+            each.validators.append(DatabaseRange(wide=each.metadata.get("format") == "int64"))
 
 
 # Times a caller may send: from the epoch to the year 2999. Outside, the answers could not be written

@@ -13,6 +13,9 @@ from functools import cache
 from itertools import pairwise
 from pathlib import Path
 
+import marshmallow as ma
+from flask_babel import gettext
+
 RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
 
 
@@ -76,3 +79,9 @@ def length(name: str) -> tuple[int | None, int | None]:
 def is_colour(value: str | None) -> bool:
     """#RRGGBB (theme colours, track lines)."""
     return bool(_compiled(field_rules()["colour"]["pattern"]).match(value or ""))
+
+
+def validate_colour(value: str) -> None:
+    """The colour rule as a schema validator (themes, fence lines): no account field, so below identity."""
+    if not is_colour(value):
+        raise ma.ValidationError(gettext("Please enter a valid colour in the form #RRGGBB."))

@@ -135,3 +135,15 @@ def local_text(moment: datetime, zone: ZoneInfo, *, seconds: bool = True) -> str
     local = moment.astimezone(zone)
     clock = f"{local:%Y-%m-%d %H:%M:%S}" if seconds else f"{local:%Y-%m-%d %H:%M}"
     return f"{clock} {utc_offset(local)}"
+
+
+def lock_end_text(moment: datetime, zone: ZoneInfo) -> str:
+    """When a lock ends, worded the same in every answer: "2026-11-28 12:53 (UTC+08:00)" in `zone` (the
+    account's), never the caller's header-dependent clock time alone."""
+    local = moment.astimezone(zone)
+    return f"{local:%Y-%m-%d %H:%M} (UTC{utc_offset(local)})"
+
+
+def zone_named(name: str | None) -> ZoneInfo:
+    """The zone of that name (an account's time zone), or the site default when it names none we know."""
+    return _zone(name if name in _KNOWN_ZONES else current_app.config["DEFAULT_TIMEZONE"])

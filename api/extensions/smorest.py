@@ -28,6 +28,7 @@ from api.extensions import jsonlimits
 from api.extensions.bounds import bound_integers, bound_times
 from api.extensions.db import db
 from api.extensions.i18n import N_, caller_zone
+from api.extensions.integers import Integer, require_canonical
 from api.extensions.names import is_name_field, validate_name
 from api.extensions.validation_messages import first_errors, localize_tree
 
@@ -84,14 +85,15 @@ def success_message(locale: Locale | None) -> str:
 
 class Schema(ma.Schema):
     """Base of every schema: unknown fields are refused, datetimes render in the caller's zone and
-    are taken from 1970 to 2999, integers stay within what the database holds, name fields refuse
-    control and bidi characters."""
+    are taken from 1970 to 2999, integers are read in their one form (api/extensions/integers.py) and
+    stay within what the database holds, name fields refuse control and bidi characters."""
 
     class Meta:
         unknown = ma.RAISE
         ordered = True
 
     def on_bind_field(self, field_name: str, field_obj: ma.fields.Field) -> None:
+        require_canonical(field_obj, f"{type(self).__name__}.{field_name}")
         bound_integers(field_obj)
         bound_times(field_obj)
         if (
@@ -113,16 +115,14 @@ class LocalDateTime(ma.fields.DateTime):
 
 
 class ErrorEnvelopeSchema(Schema):
-    code = ma.fields.Integer(required=True, metadata={"description": "Non-zero body code"})
+    code = Integer(required=True, metadata={"description": "Non-zero body code"})
     msg = ma.fields.String(required=True, metadata={"description": "Localized message"})
     data = ma.fields.Raw(allow_none=True, metadata={"description": "Details, e.g. field errors"})
 
 
 class PageQuerySchema(Schema):
-    start = ma.fields.Integer(
-        load_default=1, validate=ma.validate.Range(min=1), metadata={"description": "1-based page"}
-    )
-    pageSize = ma.fields.Integer(load_default=10, validate=ma.validate.Range(min=1, max=200))  # noqa: N815 - spec name
+    start = Integer(load_default=1, validate=ma.validate.Range(min=1), metadata={"description": "1-based page"})
+    pageSize = Integer(load_default=10, validate=ma.validate.Range(min=1, max=200))  # noqa: N815 - spec name
 
 
 _envelopes: dict[tuple[str, str], type[ma.Schema]] = {}
@@ -168,7 +168,8 @@ def install_gatekeeper(check) -> None:
 
 
 # Recorders of signed-in accounts' mutating calls (the operation log, api/audit/recorder.py):
-# objects with begin() before the view and finish(view) after it succeeded.
+# objects with begin(view) before the view, finish(view) after it returned and abandon() when it
+# raised. The recorder writes its entry in the transaction of the changes (at their commit).
 mutation_recorders: list = []
 
 
@@ -198,7 +199,7 @@ def envelope_schema(schema: type[ma.Schema] | ma.Schema | None, kind: str = "one
                 (Schema,),
                 {
                     "list": ma.fields.List(ma.fields.Nested(schema_cls), required=True),
-                    "total": ma.fields.Integer(required=True),
+                    "total": Integer(required=True),
                 },
             )
             data_field = ma.fields.Nested(page_cls, allow_none=True)
@@ -209,7 +210,7 @@ def envelope_schema(schema: type[ma.Schema] | ma.Schema | None, kind: str = "one
             f"{name}{suffix}EnvelopeSchema",
             (Schema,),
             {
-                "code": ma.fields.Integer(required=True),
+                "code": Integer(required=True),
                 "msg": ma.fields.String(required=True),
                 "data": data_field,
                 "_wrapped": schema_cls,
@@ -302,8 +303,13 @@ class Blueprint(BaseBlueprint):
                 if request.method not in MUTATING_METHODS or not mutation_recorders:
                     return view(*args, **kwargs)
                 for recorder in mutation_recorders:
-                    recorder.begin()
-                result = view(*args, **kwargs)
+                    recorder.begin(view)
+                try:
+                    result = view(*args, **kwargs)
+                except BaseException:
+                    for recorder in mutation_recorders:
+                        recorder.abandon()
+                    raise
                 for recorder in mutation_recorders:
                     recorder.finish(view)
                 return result

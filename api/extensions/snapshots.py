@@ -24,8 +24,6 @@ from typing import Generic, TypeVar
 
 from flask import has_app_context
 from redis.exceptions import RedisError
-from sqlalchemy import event
-from sqlalchemy.orm import Session
 
 from api.extensions.db import bulk_write_table, db, flushed_models
 from api.extensions.redis import redis_connection
@@ -112,16 +110,14 @@ def _forget(session, snapshots: Snapshots) -> None:
     session.info.setdefault("snapshots_written", set()).add(snapshots.name)
 
 
-@event.listens_for(Session, "after_flush")
-def _forget_flushed(session, _context) -> None:
+def forget_flushed(session, _context) -> None:
     written = flushed_models(session)
     for snapshots in _registry:
         if any(issubclass(model, snapshots.watched) for model in written):
             _forget(session, snapshots)
 
 
-@event.listens_for(Session, "do_orm_execute")
-def _forget_bulk_written(orm_execute_state) -> None:
+def forget_bulk_written(orm_execute_state) -> None:
     table = bulk_write_table(orm_execute_state)
     if table is None:
         return
@@ -130,8 +126,7 @@ def _forget_bulk_written(orm_execute_state) -> None:
             _forget(orm_execute_state.session, snapshots)
 
 
-@event.listens_for(Session, "after_commit")
-def _next_generation(session) -> None:
+def move_generation_on(session) -> None:
     """Tell the other processes, once the write is visible to them."""
     written = session.info.pop("snapshots_written", None)
     if not written:
@@ -153,8 +148,7 @@ def _next_generation(session) -> None:
         log.warning("snapshot generation not moved on: %s", exc)
 
 
-@event.listens_for(Session, "after_rollback")
-def _forget_rolled_back(session) -> None:
+def forget_rolled_back(session) -> None:
     """A copy loaded after the flush may hold rows that were never committed."""
     for snapshots in _registry:
         if snapshots.name in session.info.pop("snapshots_written", ()):

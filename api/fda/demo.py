@@ -8,11 +8,12 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from api.account.models import Account
 from api.device.models import Device
 from api.extensions.db import db, utcnow
 from api.fda.models import AssignState, DataFile, Endorsement, FdaSetting, Signature, SignState, SubjectType
-from api.fda.services import record_hash, signature_hash
+from api.fda.services import record_hash
+from api.fda.signature_hash import seal_signature
+from api.identity.models import Account
 
 ENDORSEMENTS = (
     ("Reviewed", "Data reviewed for completeness"),
@@ -77,6 +78,6 @@ def seed_fda(owner: Account, device: Device) -> None:
         record_hash=digest,
         readings=count,
     )
-    signature.signature_hash = signature_hash(signature)
+    seal_signature(signature)
     db.session.add(signature)
     db.session.commit()

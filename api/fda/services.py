@@ -6,7 +6,7 @@
 - A data file is a device's (storage's, waybill's) readings over a window. Its creator assigns it to
   a checker (the account itself or a member of its organisations); the checker signs it by entering
   user name AND password again (11.200(a)(1)). A wrong password is refused, counted toward the
-  sign-in lockout (api/account/throttle: 5 wrong passwords lock for 15 minutes) and audited.
+  sign-in lockout (api/identity/throttle: 5 wrong passwords lock for 15 minutes) and audited.
 - The signature records printed name, date and time with its zone and meaning (11.50) and is bound to
   the record by the hash of the window's readings (11.70): the window cannot change once signed, and
   a reading that arrives later inside it is kept but shows on the signed record.
@@ -23,8 +23,6 @@ from flask import g
 from flask_babel import gettext
 from sqlalchemy import and_, func, or_, select
 
-from api.account.auth import require_account
-from api.account.models import Account, AccountType
 from api.account.services import authenticate
 from api.audit.recorder import record_event
 from api.device.models import Device
@@ -32,16 +30,22 @@ from api.extensions.db import db, paginate, utcnow
 from api.extensions.field_rules import field_rules
 from api.extensions.i18n import caller_zone
 from api.extensions.smorest import ApiError
+from api.fda import signing_lock
 from api.fda.models import (
     IDLE_MINUTES_DEFAULT,
-    AssignState,
     DataFile,
-    Endorsement,
     FdaSetting,
     Signature,
+    SignedChannel,
     SignState,
+    StepAssignment,
     SubjectType,
 )
+from api.fda.sequence import sequence_of
+from api.fda.signature_hash import signature_valid
+from api.fda.signers import signing_refusal
+from api.identity.auth import require_account
+from api.identity.models import Account, AccountType
 from api.organization.models import Organization, OrganizationMember
 from api.storage.models import ColdStorage, StorageProbe
 from api.telemetry.readings import reading_source
@@ -107,21 +111,34 @@ def set_idle_minutes(minutes: int) -> dict:
 
 def confirm_signer(user_name: str, password: str, what: str, target: str | None = None) -> Account:
     """The two components again (11.200(a)(1)): the signed-in account's own user name and password.
-    A refusal (wrong password, someone else's name, a lock) is written to the audit trail, then raised."""
+    A refusal (wrong password, someone else's name, a lock, a password the signer did not set or, under
+    FDA mode, one past its lifetime) is written to the audit trail, then raised. Wrong attempts count
+    toward the signing lock (api/fda/signing_lock.py), which signs the account out and tells its owners'
+    FDA contacts."""
     me = require_account()
+    until = signing_lock.locked_until(me)
+    refusal = signing_lock.locked_error(me, until) if until is not None else signing_refusal(me)
+    if refusal is not None:
+        _refused(me, what, target, refusal.msg)
+        db.session.commit()
+        raise refusal
     try:
         signer = authenticate(user_name, password)
     except ApiError as error:
         db.session.rollback()
-        record_event(me, f"Electronic signature refused: {what}", target=target, details={"reason": error.msg})
-        db.session.commit()
-        raise
+        _refused(me, what, target, error.msg)
+        raise signing_lock.failed(me) or error from None
     if signer.id != me.id:
+        db.session.rollback()
         message = gettext("Sign with your own user name and password.")
-        record_event(me, f"Electronic signature refused: {what}", target=target, details={"reason": message})
-        db.session.commit()
-        raise field_error("checkUserName", message)
+        _refused(me, what, target, message)
+        raise signing_lock.failed(me) or field_error("checkUserName", message)
+    signing_lock.succeeded(me)
     return me
+
+
+def _refused(me: Account, what: str, target: str | None, reason: str) -> None:
+    record_event(me, f"Electronic signature refused: {what}", target=target, details={"reason": reason})
 
 
 def set_enabled(args: dict) -> dict:
@@ -140,55 +157,24 @@ def set_enabled(args: dict) -> dict:
     return config()
 
 
-# ---- endorsements ---------------------------------------------------------------------------------------
-
-
-def _endorsements():
-    return select(Endorsement).where(
-        Endorsement.owner_account_id == require_account().id, Endorsement.platform_id == data_platform_id()
-    )
-
-
-def endorsement_page(args: dict) -> dict:
-    stmt = _endorsements()
-    if args.get("endorsementName"):
-        stmt = stmt.where(Endorsement.name.icontains(args["endorsementName"], autoescape=True))
-    return paginate(stmt, args, Endorsement.id.desc())
-
-
-def owned_endorsement(endorsement_id: int) -> Endorsement:
-    endorsement = db.session.scalar(_endorsements().where(Endorsement.id == endorsement_id))
-    if endorsement is None:
-        raise not_found()
-    return endorsement
-
-
-def save_endorsement(args: dict) -> Endorsement:
-    me = require_account()
-    if args.get("id"):
-        endorsement = owned_endorsement(args["id"])
-    else:
-        endorsement = Endorsement(owner_account_id=me.id, platform_id=data_platform_id())
-    name = args["endorsementName"].strip()
-    taken = db.session.scalar(_endorsements().where(Endorsement.name == name, Endorsement.id != (endorsement.id or 0)))
-    if taken is not None:
-        raise field_error("endorsementName", gettext("An endorsement with this name already exists."))
-    endorsement.name = name
-    endorsement.description = (args.get("description") or "").strip()
-    db.session.add(endorsement)
-    db.session.commit()
-    return endorsement
-
-
-def delete_endorsement(endorsement_id: int) -> None:
-    db.session.delete(owned_endorsement(endorsement_id))
-    db.session.commit()
-
-
 # ---- data files --------------------------------------------------------------------------------------
 
 
 def channels(file: DataFile) -> list[tuple[int, int | None]]:
+    """(device id, sensor or None for all) of the file's subject: as fixed when it was signed, else as
+    its owner holds it now."""
+    if file.id is not None and file.sign_state != SignState.UNSIGNED:
+        fixed = db.session.execute(
+            select(SignedChannel.device_id, SignedChannel.sensor)
+            .where(SignedChannel.file_id == file.id)
+            .order_by(SignedChannel.id)
+        ).all()
+        if fixed:
+            return [(row.device_id, row.sensor) for row in fixed]
+    return live_channels(file)
+
+
+def live_channels(file: DataFile) -> list[tuple[int, int | None]]:
     """(device id, sensor or None for all) of the file's subject, as its owner holds it now."""
     owner, platform = file.owner_account_id, file.platform_id
     if file.subject_type == SubjectType.DEVICE:
@@ -271,10 +257,18 @@ def _ms(moment: datetime) -> int:
 
 
 def _visible_files():
+    """The files the caller created, is assigned a step of, or signed a step of."""
     me = require_account().id
+    assigned = select(StepAssignment.file_id).where(StepAssignment.account_id == me)
+    signed = select(Signature.file_id).where(Signature.signer_account_id == me)
     return select(DataFile).where(
         DataFile.platform_id == data_platform_id(),
-        or_(DataFile.owner_account_id == me, DataFile.checker_account_id == me),
+        or_(
+            DataFile.owner_account_id == me,
+            DataFile.checker_account_id == me,
+            DataFile.id.in_(assigned),
+            DataFile.id.in_(signed),
+        ),
     )
 
 
@@ -322,6 +316,7 @@ def create_file(args: dict) -> DataFile:
         collect_end=args["collectEnd"],
         time_zone=caller_zone().key,
         verify_code=secrets.token_urlsafe(12),
+        workflow=sequence_of(me.id),
     )
     if not channels(file):
         raise field_error("subjectId", gettext("The device cannot be found, please confirm and re-enter"))
@@ -332,7 +327,7 @@ def create_file(args: dict) -> DataFile:
 
 def update_file(args: dict) -> DataFile:
     file = owned_file(args["id"])
-    if file.sign_state == SignState.SIGNED:
+    if file.sign_state != SignState.UNSIGNED:  # in review too: the window a step signed stays
         raise ApiError(gettext("A signed file cannot be changed."), code=SIGNED_ALREADY)
     _check_window(args)
     file.file_name = args["fileName"].strip()
@@ -343,19 +338,20 @@ def update_file(args: dict) -> DataFile:
 
 def delete_file(file_id: int) -> None:
     file = owned_file(file_id)
-    if file.sign_state == SignState.SIGNED:
+    if file.sign_state != SignState.UNSIGNED:
         raise ApiError(gettext("A signed file cannot be deleted."), code=SIGNED_ALREADY)
     db.session.delete(file)
     db.session.commit()
 
 
-def checker_candidates() -> list[Account]:
-    """Who may check the account's files: itself and the members of the organisations it created."""
-    me = require_account()
+def checker_candidates(owner_account_id: int | None = None) -> list[Account]:
+    """Who may check an account's files (the caller's by default): itself and the members of the
+    organisations it created."""
+    owner = owner_account_id if owner_account_id is not None else require_account().id
     members = (
         select(OrganizationMember.account_id)
         .join(Organization, Organization.id == OrganizationMember.organization_id)
-        .where(Organization.owner_account_id == me.id)
+        .where(Organization.owner_account_id == owner)
     )
     return list(
         db.session.scalars(
@@ -363,80 +359,18 @@ def checker_candidates() -> list[Account]:
             .where(
                 Account.platform_id == data_platform_id(),
                 Account.cancelled.is_(False),
-                or_(Account.id == me.id, Account.id.in_(members)),
+                or_(Account.id == owner, Account.id.in_(members)),
             )
             .order_by(Account.id)
         )
     )
 
 
-def assign(args: dict) -> DataFile:
-    file = owned_file(args["id"])
-    require_enabled(file.owner_account_id)
-    if file.sign_state == SignState.SIGNED:
-        raise ApiError(gettext("A signed file cannot be changed."), code=SIGNED_ALREADY)
-    if args["checkerId"] not in {a.id for a in checker_candidates()}:
-        raise field_error("checkerId", gettext("Choose yourself or a member of your organisations."))
-    file.checker_account_id = args["checkerId"]
-    file.assign_state = AssignState.ASSIGNED
-    db.session.commit()
-    return file
-
-
-def signature_hash(signature: Signature) -> str:
-    parts = (
-        signature.record_hash,
-        str(signature.file_id),
-        signature.user_name,
-        signature.printed_name,
-        signature.meaning,
-        str(_ms(signature.signed_at)),
-        signature.time_zone,
-    )
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()
-
-
-def sign(args: dict) -> DataFile:
-    me = require_account()
-    file = visible_file(args["id"])
-    if file.checker_account_id != me.id:
-        raise ApiError(gettext("This file is not assigned to you."), code=NOT_YOURS, http_status=403)
-    if file.sign_state == SignState.SIGNED:
-        raise ApiError(gettext("This file is already signed."), code=SIGNED_ALREADY)
-    require_enabled(file.owner_account_id)
-    endorsement = db.session.scalar(
-        select(Endorsement).where(
-            Endorsement.id == args["endorsementId"], Endorsement.owner_account_id == file.owner_account_id
-        )
-    )
-    if endorsement is None:
-        raise field_error("endorsementId", gettext("Choose one of the account's endorsements."))
-    confirm_signer(args["checkUserName"], args["checkPassword"], f"sign {file.file_name}", f"fda_data_file#{file.id}")
-    if args.get("reason"):
-        g.audit_reason = args["reason"]
-    digest, count = record_hash(file)
-    signature = Signature(
-        platform_id=file.platform_id,
-        file_id=file.id,
-        signer_account_id=me.id,
-        printed_name=me.real_name or me.user_name,
-        user_name=me.user_name,
-        meaning=endorsement.name,
-        meaning_description=endorsement.description,
-        signed_at=utcnow().replace(microsecond=0),
-        time_zone=caller_zone().key,
-        record_hash=digest,
-        readings=count,
-    )
-    signature.signature_hash = signature_hash(signature)
-    db.session.add(signature)
-    file.sign_state = SignState.SIGNED
-    db.session.commit()
-    return file
-
-
 def signature_of(file: DataFile) -> Signature | None:
-    return db.session.scalar(select(Signature).where(Signature.file_id == file.id))
+    """The file's final signature (its last signed step): the one a signed record is sealed with."""
+    return db.session.scalar(
+        select(Signature).where(Signature.file_id == file.id).order_by(Signature.step.desc()).limit(1)
+    )
 
 
 def integrity(file: DataFile, signature: Signature | None) -> dict | None:
@@ -447,7 +381,7 @@ def integrity(file: DataFile, signature: Signature | None) -> dict | None:
     current, count = record_hash(file)
     return {
         "intact": current == signature.record_hash,
-        "signatureValid": signature_hash(signature) == signature.signature_hash,
+        "signatureValid": signature_valid(signature),
         "currentHash": current,
         "currentReadings": count,
         "lateReadings": late_readings(file, signature.signed_at),
@@ -465,7 +399,7 @@ def present(file: DataFile, with_integrity: bool = False) -> dict:
         "signature": signature,
         "integrity": integrity(file, signature) if with_integrity else None,
         "mine": file.owner_account_id == require_account().id,
-        "canSign": file.checker_account_id == require_account().id and file.sign_state == SignState.UNSIGNED,
+        "canSign": file.checker_account_id == require_account().id and file.sign_state != SignState.SIGNED,
     }
 
 
@@ -482,4 +416,10 @@ def public_verification(code: str) -> dict:
     if file is None:
         raise not_found()
     signature = signature_of(file)
-    return {"file": file, "signature": signature, "integrity": integrity(file, signature)}
+    signatures = db.session.scalars(select(Signature).where(Signature.file_id == file.id).order_by(Signature.step))
+    return {
+        "file": file,
+        "signature": signature,
+        "signatures": list(signatures),
+        "integrity": integrity(file, signature),
+    }

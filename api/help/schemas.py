@@ -3,6 +3,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
+from api.extensions.crud import record_id
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.help.models import LANGUAGES
 from api.notice.schemas import RichText
@@ -18,28 +20,28 @@ ARTICLE_BODY = validate.Length(min=1, max=50000)
 
 
 class HelpCategorySchema(Schema):
-    categoryId = ma.fields.Integer(attribute="id")
+    categoryId = Integer(attribute="id")
     name = ma.fields.String()
     language = ma.fields.String()
-    sortOrder = ma.fields.Integer(attribute="sort_order")
+    sortOrder = Integer(attribute="sort_order")
     published = ma.fields.Boolean()
-    articleCount = ma.fields.Integer(attribute="article_count", dump_default=0)
+    articleCount = Integer(attribute="article_count", dump_default=0)
     gmtModified = LocalDateTime(attribute="updated_at")
 
 
 class HelpCategoryInsertSchema(Schema):
     name = ma.fields.String(required=True, validate=CATEGORY_NAME)
     language = ma.fields.String(required=True, validate=LANGUAGE)
-    sortOrder = ma.fields.Integer(load_default=0, validate=ORDER)
+    sortOrder = Integer(load_default=0, validate=ORDER)
     published = ma.fields.Boolean(load_default=True)
 
 
 class HelpCategoryUpdateSchema(Schema):
     """Only the fields sent change (the language of a category is fixed: its articles are written in it)."""
 
-    categoryId = ma.fields.Integer(required=True)
+    categoryId = record_id()
     name = ma.fields.String(validate=CATEGORY_NAME)
-    sortOrder = ma.fields.Integer(validate=ORDER)
+    sortOrder = Integer(validate=ORDER)
     published = ma.fields.Boolean()
 
 
@@ -48,47 +50,47 @@ class HelpCategoryQuerySchema(Schema):
 
 
 class HelpCategoryIdSchema(Schema):
-    categoryId = ma.fields.Integer(required=True)
+    categoryId = Integer(required=True)
 
 
 class HelpArticleSchema(Schema):
-    articleId = ma.fields.Integer(attribute="id")
-    categoryId = ma.fields.Integer(attribute="category_id")
+    articleId = Integer(attribute="id")
+    categoryId = Integer(attribute="category_id")
     categoryName = ma.fields.String(attribute="category.name")
     language = ma.fields.String(attribute="category.language")
     title = ma.fields.String()
     content = ma.fields.String()
-    sortOrder = ma.fields.Integer(attribute="sort_order")
+    sortOrder = Integer(attribute="sort_order")
     published = ma.fields.Boolean()
     gmtCreate = LocalDateTime(attribute="created_at")
     gmtModified = LocalDateTime(attribute="updated_at")
 
 
 class HelpArticleInsertSchema(Schema):
-    categoryId = ma.fields.Integer(required=True, validate=validate.Range(min=1, max=2**31 - 1))
+    categoryId = Integer(required=True, validate=validate.Range(min=1, max=2**31 - 1))
     title = ma.fields.String(required=True, validate=ARTICLE_TITLE)
     content = RichText(required=True, validate=ARTICLE_BODY)
-    sortOrder = ma.fields.Integer(load_default=0, validate=ORDER)
+    sortOrder = Integer(load_default=0, validate=ORDER)
     published = ma.fields.Boolean(load_default=False)
 
 
 class HelpArticleUpdateSchema(Schema):
-    articleId = ma.fields.Integer(required=True)
-    categoryId = ma.fields.Integer(validate=validate.Range(min=1, max=2**31 - 1))
+    articleId = record_id()
+    categoryId = Integer(validate=validate.Range(min=1, max=2**31 - 1))
     title = ma.fields.String(validate=ARTICLE_TITLE)
     content = RichText(validate=ARTICLE_BODY)
-    sortOrder = ma.fields.Integer(validate=ORDER)
+    sortOrder = Integer(validate=ORDER)
     published = ma.fields.Boolean()
 
 
 class HelpArticlePageQuerySchema(PageQuerySchema):
     language = ma.fields.String(load_default=None, validate=LANGUAGE)
-    categoryId = ma.fields.Integer(load_default=None, validate=validate.Range(min=1, max=2**31 - 1))
+    categoryId = Integer(load_default=None, validate=validate.Range(min=1, max=2**31 - 1))
     keyword = ma.fields.String(load_default=None, validate=validate.Length(max=50))
 
 
 class HelpArticleIdSchema(Schema):
-    articleId = ma.fields.Integer(required=True)
+    articleId = Integer(required=True)
 
 
 class HelpImageUploadSchema(Schema):
@@ -106,33 +108,33 @@ class HelpImageSchema(Schema):
 
 
 class HelpArticleTitleSchema(Schema):
-    articleId = ma.fields.Integer(attribute="id")
+    articleId = Integer(attribute="id")
     title = ma.fields.String()
 
 
 class HelpCenterCategorySchema(Schema):
-    categoryId = ma.fields.Integer(attribute="id")
+    categoryId = Integer(attribute="id")
     name = ma.fields.String()
     articles = ma.fields.List(ma.fields.Nested(HelpArticleTitleSchema))
 
 
 class HelpSearchSchema(PageQuerySchema):
     keyword = ma.fields.String(load_default=None, validate=validate.Length(max=50))
-    categoryId = ma.fields.Integer(load_default=None, validate=validate.Range(min=1, max=2**31 - 1))
+    categoryId = Integer(load_default=None, validate=validate.Range(min=1, max=2**31 - 1))
 
 
 class HelpArticleSummarySchema(Schema):
-    articleId = ma.fields.Integer(attribute="id")
+    articleId = Integer(attribute="id")
     title = ma.fields.String()
-    categoryId = ma.fields.Integer(attribute="category_id")
+    categoryId = Integer(attribute="category_id")
     categoryName = ma.fields.String(attribute="category.name")
     summary = ma.fields.String()
 
 
 class HelpArticleReadSchema(Schema):
-    articleId = ma.fields.Integer(attribute="id")
+    articleId = Integer(attribute="id")
     title = ma.fields.String()
     content = ma.fields.String()
-    categoryId = ma.fields.Integer(attribute="category_id")
+    categoryId = Integer(attribute="category_id")
     categoryName = ma.fields.String(attribute="category.name")
     gmtModified = LocalDateTime(attribute="updated_at")

@@ -10,12 +10,12 @@ from flask_babel import gettext
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import contains_eager
 
-from api.account.auth import current_account
 from api.extensions import uploads
 from api.extensions.db import db, paginate
 from api.extensions.i18n import locale_tag
 from api.extensions.smorest import ApiError
 from api.help.models import LANGUAGES, HelpArticle, HelpCategory
+from api.identity.auth import current_account
 from api.tenancy import current_platform, site_scoped
 
 SUMMARY_CHARS = 120

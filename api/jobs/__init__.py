@@ -8,6 +8,7 @@ calling process and logs that it did so; production turns that fallback off.
 from __future__ import annotations
 
 import functools
+import importlib
 import logging
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
@@ -15,7 +16,6 @@ from typing import Any, ParamSpec, TypeVar
 from flask import Flask, current_app, has_app_context
 from rq import Queue, Retry
 
-from api import create_app
 from api.extensions.redis import redis_connection
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,9 @@ class JobsUnavailableError(RuntimeError):
 def _app_for_worker() -> Flask:
     global _worker_app
     if _worker_app is None:
-        _worker_app = create_app()
+        # The app factory sits on top of every area, and every area's jobs sit on this module: it is
+        # found by name when a worker first needs it, so no floor's imports reach every area through it.
+        _worker_app = importlib.import_module("api").create_app()
     return _worker_app
 
 

@@ -4,6 +4,8 @@ import marshmallow as ma
 import nh3
 from marshmallow import validate
 
+from api.extensions.crud import record_id
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 
 FLAG = validate.OneOf([0, 1])
@@ -18,12 +20,12 @@ class RichText(ma.fields.String):
 
 
 class NoticeSchema(Schema):
-    noticeId = ma.fields.Integer(attribute="id")
+    noticeId = Integer(attribute="id")
     noticeTitle = ma.fields.String(attribute="title")
     noticeContent = ma.fields.String(attribute="content")
-    noticeType = ma.fields.Integer(attribute="notice_type")
-    noticePlatform = ma.fields.Integer(attribute="notice_platform")
-    noticeCamp = ma.fields.Integer(attribute="notice_camp")
+    noticeType = Integer(attribute="notice_type")
+    noticePlatform = Integer(attribute="notice_platform")
+    noticeCamp = Integer(attribute="notice_camp")
     enabled = ma.fields.Boolean()
     gmtCreate = LocalDateTime(attribute="created_at")
     gmtModified = LocalDateTime(attribute="updated_at")
@@ -32,30 +34,30 @@ class NoticeSchema(Schema):
 class NoticeInsertSchema(Schema):
     noticeTitle = ma.fields.String(required=True, validate=validate.Length(min=1, max=100))
     noticeContent = RichText(required=True, validate=validate.Length(min=1, max=20000))
-    noticeType = ma.fields.Integer(load_default=1, validate=KIND)
-    noticePlatform = ma.fields.Integer(load_default=1, validate=KIND)
-    noticeCamp = ma.fields.Integer(load_default=0, validate=FLAG)
+    noticeType = Integer(load_default=1, validate=KIND)
+    noticePlatform = Integer(load_default=1, validate=KIND)
+    noticeCamp = Integer(load_default=0, validate=FLAG)
     enabled = ma.fields.Boolean(load_default=True)
 
 
 class NoticeUpdateSchema(Schema):
     """Only the fields sent (and not empty) change: updateWithNotEmptyFiled."""
 
-    noticeId = ma.fields.Integer(required=True)
+    noticeId = record_id()
     noticeTitle = ma.fields.String(validate=validate.Length(min=1, max=100))
     noticeContent = RichText(validate=validate.Length(min=1, max=20000))
-    noticeType = ma.fields.Integer(validate=KIND)
-    noticePlatform = ma.fields.Integer(validate=KIND)
-    noticeCamp = ma.fields.Integer(validate=FLAG)
+    noticeType = Integer(validate=KIND)
+    noticePlatform = Integer(validate=KIND)
+    noticeCamp = Integer(validate=FLAG)
     enabled = ma.fields.Boolean()
 
 
 class NoticeQuerySchema(Schema):
-    noticePlatform = ma.fields.Integer(load_default=1, validate=KIND)
-    noticeType = ma.fields.Integer(load_default=1, validate=KIND)
-    noticeCamp = ma.fields.Integer(load_default=0, validate=FLAG)
+    noticePlatform = Integer(load_default=1, validate=KIND)
+    noticeType = Integer(load_default=1, validate=KIND)
+    noticeCamp = Integer(load_default=0, validate=FLAG)
 
 
 class NoticePageQuerySchema(PageQuerySchema):
-    noticeType = ma.fields.Integer(load_default=None, validate=KIND)
+    noticeType = Integer(load_default=None, validate=KIND)
     noticeTitle = ma.fields.String(load_default=None, validate=validate.Length(max=100))

@@ -3,9 +3,9 @@ from __future__ import annotations
 from flask_babel import gettext
 from sqlalchemy import select
 
-from api.account.auth import current_account
 from api.extensions.db import db, paginate
 from api.extensions.smorest import ApiError
+from api.identity.auth import current_account
 from api.notice.models import Notice
 from api.tenancy import current_platform, site_scoped
 

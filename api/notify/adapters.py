@@ -8,21 +8,19 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import json
 import logging
 import os
 import smtplib
-import socket
 import time
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formataddr, make_msgid
-from urllib.parse import urlsplit
 
 import requests
 from flask import current_app
 
+from api.extensions import outbound
 from api.notify.models import Channel
 
 log = logging.getLogger(__name__)
@@ -81,6 +79,7 @@ def send_email(message: Outgoing, settings: dict | None = None) -> str:
     email.set_content(message.body)
     if message.attachment:
         attach_file(email, message.attachment)
+    check_target(mail_host=(config["SMTP_HOST"], config["SMTP_PORT"]))
     try:
         with smtplib.SMTP(config["SMTP_HOST"], config["SMTP_PORT"], timeout=20) as smtp:
             if config["SMTP_STARTTLS"]:
@@ -128,8 +127,9 @@ def send_via_http_provider(message: Outgoing, settings: dict | None = None) -> s
     }
     if message.idempotency_key:
         headers["Idempotency-Key"] = message.idempotency_key
+    check_target(config["SMS_API_URL"])
     try:
-        response = requests.post(config["SMS_API_URL"], data=body, headers=headers, timeout=15)
+        response = outbound.session().post(config["SMS_API_URL"], data=body, headers=headers, timeout=15)
     except requests.RequestException as exc:
         raise DeliveryError(f"SMS provider unreachable: {exc}") from exc
     if response.status_code != 200:
@@ -138,48 +138,26 @@ def send_via_http_provider(message: Outgoing, settings: dict | None = None) -> s
 
 
 class UnsafeTargetError(DeliveryError):
-    """A webhook address that points inside our network (SSRF): refused, never retried."""
+    """An address that points inside our network (SSRF): refused, never retried."""
 
 
-def _blocked(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%")[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
-        ip = ip.ipv4_mapped
-    return (
-        ip.is_loopback
-        or ip.is_link_local
-        or ip.is_private
-        or ip.is_reserved
-        or ip.is_multicast
-        or ip.is_unspecified
-        or ip in ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT
-    )
-
-
-def check_webhook_target(url: str, *, allow_private: bool) -> None:
-    """Refuse anything but http(s) to a public address; loopback, link-local and private targets
-    only when the configuration allows them (WEBHOOK_ALLOW_PRIVATE)."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("https", "http") or not parts.hostname:
-        raise UnsafeTargetError("webhook: only http(s) URLs with a host")
-    if parts.scheme == "http" and not allow_private:
-        raise UnsafeTargetError("webhook: HTTPS is required")
-    if allow_private:
-        return
+def check_target(url: str | None = None, *, mail_host: tuple[str, int] | None = None) -> None:
+    """The outbound check (api/extensions/outbound.py) at use: a refused address is an
+    UnsafeTargetError (never retried); a host name that does not resolve now may later (retried)."""
     try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
-    except (socket.gaierror, UnicodeError) as exc:
-        raise DeliveryError(f"webhook: cannot resolve {parts.hostname}: {exc}") from exc
-    for info in infos:
-        if _blocked(str(info[4][0])):
-            raise UnsafeTargetError(f"webhook: {parts.hostname} resolves to a private or local address")
+        if mail_host is not None:
+            outbound.check_mail_host(*mail_host)
+        else:
+            outbound.check_url(url)
+    except outbound.OutboundRefusedError as refused:
+        error = DeliveryError if refused.reason == "unresolved" else UnsafeTargetError
+        raise error(f"outbound address refused ({refused})") from None
 
 
 def send_webhook(message: Outgoing, settings: dict | None = None) -> str:
     """POST the JSON body with X-Timestamp and X-Signature = HMAC-SHA256(secret, "timestamp.body").
     (`settings` is for the adapters' common shape: a webhook's target is its own provider.)"""
-    config = current_app.config
-    check_webhook_target(message.recipient, allow_private=config["WEBHOOK_ALLOW_PRIVATE"])
+    check_target(message.recipient)
     body = message.body.encode()
     timestamp = str(int(time.time()))
     headers = {
@@ -191,7 +169,9 @@ def send_webhook(message: Outgoing, settings: dict | None = None) -> str:
     }
     try:
         # Redirects are not followed: a redirect could point the request back inside.
-        response = requests.post(message.recipient, data=body, headers=headers, timeout=10, allow_redirects=False)
+        response = outbound.session().post(
+            message.recipient, data=body, headers=headers, timeout=10, allow_redirects=False
+        )
     except requests.RequestException as exc:
         raise DeliveryError(f"webhook unreachable: {exc}") from exc
     if not 200 <= response.status_code < 300:

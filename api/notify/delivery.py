@@ -1,7 +1,8 @@
 """Sending one outbox row: the work of the delivery job (api.notify.jobs only wraps it).
 
 Other areas plug in here without notify importing them: `SECRET_RESOLVERS` turn a row's
-`secret_ref` ("push_setting:12") into its webhook secret, `FAILURE_HOOKS` run when a row is
+`secret_ref` ("push_setting:12") into its webhook secret, `SEND_GUARDS` may withhold a row when it
+is due, `FAILURE_HOOKS` run when a row is
 given up for good (the alarm area gives the SMS / voice unit back), and provider-settings resolvers
 give a platform's own SMS / voice / email provider (the operation area's system settings).
 """
@@ -27,6 +28,9 @@ WIPED = "[delivered; content removed]"
 SECRET_RESOLVERS: dict[str, Callable[[str], str | None]] = {}
 # Called with the row when it is given up for good, inside the delivery job's transaction.
 FAILURE_HOOKS: list[Callable[[OutboundMessage], None]] = []
+# Called with the row before it is sent: a reason (text) withholds it for good (given up, failure hooks
+# run), None lets it go. The alarm area withholds sends for a disabled or scrapped device.
+SEND_GUARDS: list[Callable[[OutboundMessage], str | None]] = []
 # (platform id, channel) -> that platform's own provider settings for the adapter, or None (the app's).
 _provider_settings: list[Callable[[int, Channel], dict | None]] = []
 
@@ -73,6 +77,12 @@ def deliver(message_id: int) -> str:
     if message is None or message.status != DeliveryStatus.PENDING:
         db.session.rollback()
         return "skipped"
+    withheld = next((reason for guard in SEND_GUARDS if (reason := guard(message))), None)
+    if withheld:
+        message.last_error = withheld[:500]
+        _given_up(message)
+        db.session.commit()
+        return "failed"
     platform = db.session.get(Platform, message.platform_id)
     outgoing = Outgoing(
         message.channel,

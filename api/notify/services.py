@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask
-from sqlalchemy import event, update
+from sqlalchemy import update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -84,8 +84,7 @@ def send_after_commit(message_id: int) -> None:
     db.session.info.setdefault(PENDING, []).append(message_id)
 
 
-@event.listens_for(Session, "after_commit")
-def _after_commit(session: Session) -> None:
+def dispatch_after_commit(session: Session) -> None:
     ids = session.info.pop(PENDING, None)
     if not ids:
         return
@@ -97,8 +96,7 @@ def _after_commit(session: Session) -> None:
         session.info.setdefault(READY, []).extend(ids)
 
 
-@event.listens_for(Session, "after_rollback")
-def _after_rollback(session: Session) -> None:
+def forget_after_rollback(session: Session) -> None:
     session.info.pop(PENDING, None)
 
 

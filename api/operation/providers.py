@@ -5,7 +5,6 @@ settings page's test message uses the same translation. A platform without its o
 from __future__ import annotations
 
 from api.extensions.db import db
-from api.notify.delivery import register_provider_settings
 from api.notify.models import Channel
 from api.operation.settings_models import PlatformSetting
 
@@ -39,7 +38,3 @@ def adapter_settings(channel: Channel, conf: dict | None) -> dict | None:
 def platform_provider(platform_id: int, channel: Channel) -> dict | None:
     setting = db.session.get(PlatformSetting, platform_id)
     return adapter_settings(channel, (setting.providers or {}).get(channel.value)) if setting else None
-
-
-def register() -> None:
-    register_provider_settings(platform_provider)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from api.account.staff import staff_scope
 from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
+from api.identity.staff import staff_scope
 from api.operation import services
 from api.operation.schemas import (
+    ResetPasswordResultSchema,
     ResetPasswordSchema,
     StaffRoleSchema,
     SystemUserAddSchema,
@@ -100,12 +101,15 @@ class SystemUserDelete(MethodView):
 class SystemUserResetPassword(MethodView):
     @blp.requires(f"{USERS}.edit")
     @blp.arguments(ResetPasswordSchema)
-    @blp.response(200)
+    @blp.response(200, ResetPasswordResultSchema)
     @refused(403, "Not platform staff")
     @refused(404, "No such account within reach")
+    @refused(422, "The account is cancelled or has no phone or email to tell")
     def post(self, args):
-        """Set a new password; lifts the lock and signs the account out everywhere."""
-        services.reset_password(staff_scope(), args)
+        """Reset the password: nobody knows the new one; the user is told to set their own (Forgot
+        password) and until then neither signs in nor signs records. Lifts the lock, signs the account
+        out everywhere and is recorded in the user's trail."""
+        return services.reset_password(staff_scope(), args)
 
 
 @blp.route("/userTypeUpgrade")

@@ -9,12 +9,14 @@ from flask_babel import gettext
 from sqlalchemy import func, or_, select
 
 from api.access.keys import GRANTS
-from api.account import sessions
-from api.account.models import Account, AccountType, StaffRole
 from api.account.services import hash_password
-from api.account.staff import StaffScope, access_denied
 from api.extensions.db import db, escape_like, paginate
 from api.extensions.smorest import ApiError
+from api.identity import sessions, throttle
+from api.identity.models import Account, AccountType, PasswordOrigin, StaffRole
+from api.identity.staff import StaffScope, access_denied
+from api.identity.user_names import used_user_name_message, user_name_holder
+from api.operation import resets
 from api.platform.models import Platform
 from api.tenancy import operator_platform
 
@@ -43,7 +45,7 @@ def page(scope: StaffScope, args: dict) -> dict:
         stmt = stmt.where(
             or_(
                 *(
-                    func.lower(column).like(pattern, escape="\\")
+                    func.lower(column).like(pattern, escape="/")
                     for column in (Account.user_name, Account.real_name, Account.phone, Account.email)
                 )
             )
@@ -54,7 +56,11 @@ def page(scope: StaffScope, args: dict) -> dict:
         stmt = stmt.where(Account.staff_role == args["staffRole"])
     if args.get("platformId"):
         stmt = stmt.where(Account.platform_id == args["platformId"])
-    return paginate(stmt, args, Account.created_at.desc(), Account.id.desc())
+    page = paginate(stmt, args, Account.created_at.desc(), Account.id.desc())
+    locks = throttle.locks_of(page["list"])
+    for account in page["list"]:
+        account.sign_in_locked_until = locks.get(account.id)
+    return page
 
 
 def get(scope: StaffScope, account_id: int) -> Account:
@@ -70,7 +76,11 @@ def _check_staff_role(scope: StaffScope, role: StaffRole | None) -> None:
 
 
 def _check_unique(platform_id: int, account_id: int | None, **values) -> None:
-    for field, column in (("userName", Account.user_name), ("phone", Account.phone), ("email", Account.email)):
+    if values.get("userName"):
+        holder = user_name_holder(platform_id, values["userName"])
+        if holder is not None and holder.id != account_id:
+            raise field_error("userName", used_user_name_message(holder))
+    for field, column in (("phone", Account.phone), ("email", Account.email)):
         value = values.get(field)
         if not value:
             continue
@@ -104,6 +114,8 @@ def add(scope: StaffScope, args: dict) -> Account:
         account_type=args["accountType"],
         staff_role=args.get("staffRole"),
         password_hash=hash_password(args["password"]),
+        # Staff chose it: the account signs in with it but signs no record until the user changed it.
+        password_origin=PasswordOrigin.STAFF,
     )
     db.session.add(account)
     db.session.commit()
@@ -127,9 +139,13 @@ def modify(scope: StaffScope, args: dict) -> Account:
         if account.id == scope.account.id and args["staffRole"] != account.staff_role:
             raise field_error("staffRole", gettext("You cannot change your own staff role."))
     _check_unique(account.platform_id, account.id, phone=args.get("phone"), email=args.get("email"))
+    previous = {field: getattr(account, field) for field in resets.CONTACTS if field in args}
+    previous = {field: value for field, value in previous.items() if value != args[field]}
+    resets.check_contact_change(account, previous)
     for field, column in FIELDS.items():
         if field in args:
             setattr(account, column, args[field])
+    resets.contact_changed(scope.account, account, previous)
     db.session.commit()
     return account
 
@@ -145,13 +161,9 @@ def delete(scope: StaffScope, account_id: int) -> None:
     db.session.commit()
 
 
-def reset_password(scope: StaffScope, args: dict) -> None:
-    account = get(scope, args["id"])
-    account.password_hash = hash_password(args["password"])
-    account.failed_logins = 0
-    account.locked_until = None
-    sessions.revoke_all(account)
-    db.session.commit()
+def reset_password(scope: StaffScope, args: dict) -> dict:
+    """Staff never choose nor learn the new password (21 CFR 11.200(a)(3)): see api/operation/resets.py."""
+    return resets.reset_password(scope.account, get(scope, args["id"]))
 
 
 def upgrade(scope: StaffScope, args: dict) -> Account:

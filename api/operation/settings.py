@@ -11,9 +11,9 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_babel import gettext
 
-from api.account.staff import staff_scope
 from api.extensions.db import db
 from api.extensions.smorest import ApiError, Blueprint, ErrorEnvelopeSchema
+from api.identity.staff import staff_scope
 from api.notify.adapters import DeliveryError, Outgoing, send_email, send_via_http_provider
 from api.notify.models import Channel
 from api.operation.providers import adapter_settings
@@ -129,7 +129,7 @@ class SettingsSave(MethodView):
                 oauth[name] = _merge(oauth.get(name, {}), sent, ("clientSecret",))
             platform.oauth = oauth
         if "enableRegister" in args or "defaultLocale" in args or "social" in args:
-            platform.page_managed = True  # the page's from now on (README: the page wins)
+            platform.page_managed = True  # the page's from now on (docs/tenants.md: the page wins)
         db.session.add(setting)
         db.session.commit()
         return _public(platform, setting)

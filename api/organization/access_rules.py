@@ -6,7 +6,7 @@ from sqlalchemy import Select, exists, or_, select
 from sqlalchemy.orm import aliased
 
 from api.access.reach import MEMBER, ReachRule, register_reach
-from api.account.auth import register_participation, require_account
+from api.identity.auth import register_participation, require_account
 from api.organization.models import Organization, OrganizationDevice, OrganizationMember
 from api.tenancy import data_platform_id
 
@@ -45,4 +45,11 @@ def _takes_part(me):
 
 def register() -> None:
     register_participation("organizations", _takes_part)
-    register_reach(ReachRule(relation=MEMBER, participation="organizations", device_ids=_member_devices))
+    register_reach(
+        ReachRule(
+            relation=MEMBER,
+            participation="organizations",
+            device_ids=_member_devices,
+            placed=lambda: select(OrganizationDevice.device_id),
+        )
+    )

@@ -1,5 +1,6 @@
 """Demo organisation facts for `flask seed-demo`: demouser's organisation tree with a sub-user
-(`demomember`, Observer role) and a device shared with `demoviewer` for seven days through a
+(`demomember`, Observer role; `demoqa`, quality assurance holding `fda`: the second person of FDA mode)
+and a device shared with `demoviewer` for seven days through a
 template that hides the humidity. Idempotent: re-running finds the rows and renews the share."""
 
 from __future__ import annotations
@@ -8,10 +9,10 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from api.account.models import Account, AccountType
 from api.account.services import ensure_account
 from api.device.models import Device
 from api.extensions.db import db, utcnow
+from api.identity.models import Account, AccountType
 from api.organization.models import Organization, OrganizationDevice, OrganizationMember
 from api.platform.models import Platform
 from api.role.models import Role
@@ -21,6 +22,11 @@ from api.sharing.models import DeviceShare, PermissionTemplate
 
 DEMO_MEMBER = ("demomember", {"real_name": "Demo Member", "email": "demomember@example.com"})
 DEMO_VIEWER = ("demoviewer", {"real_name": "Demo Viewer", "email": "demoviewer@example.com"})
+# A second person for FDA mode (21 CFR Part 11): turning it off takes a second signature, and a signing
+# sequence's reviewer or approver is never the author. demouser's quality assurance holds `fda`.
+DEMO_QA = ("demoqa", {"real_name": "Demo QA", "email": "demoqa@example.com"})
+QA_ROLE = ("Quality assurance", "Reviews and approves signed records; the second person of FDA mode")
+QA_KEYS = ["home", "device.list.query", "fda"]
 TEMPLATE_ITEMS = [
     {"permissionCode": "0001", "viewStatus": 1, "setStatus": 0},
     {"permissionCode": "0002", "viewStatus": 0, "setStatus": 0},
@@ -67,6 +73,7 @@ def _presets(platform: Platform, owner: Account) -> dict[str, Role]:
 def seed_organizations(platform: Platform, owner: Account, password: str) -> list[tuple[str, str]]:
     member = ensure_account(platform, DEMO_MEMBER[0], password, account_type=AccountType.PERSONAL, **DEMO_MEMBER[1])
     viewer = ensure_account(platform, DEMO_VIEWER[0], password, account_type=AccountType.PERSONAL, **DEMO_VIEWER[1])
+    qa = ensure_account(platform, DEMO_QA[0], password, account_type=AccountType.PERSONAL, **DEMO_QA[1])
     db.session.flush()
     hq = _organization(platform, owner, "Demo Cold Chain HQ", None)
     warehouse = _organization(platform, owner, "Shanghai Warehouse", hq)
@@ -75,6 +82,9 @@ def seed_organizations(platform: Platform, owner: Account, password: str) -> lis
         db.session.add(
             OrganizationMember(organization_id=warehouse.id, account_id=member.id, role_id=roles["Observer"].id)
         )
+    if db.session.scalar(select(OrganizationMember).where(OrganizationMember.account_id == qa.id)) is None:
+        qa_role = _qa_role(platform, owner)
+        db.session.add(OrganizationMember(organization_id=hq.id, account_id=qa.id, role_id=qa_role.id))
     devices = {
         d.name: d
         for d in db.session.scalars(
@@ -107,4 +117,21 @@ def seed_organizations(platform: Platform, owner: Account, password: str) -> lis
         share.sharer_name, share.template_id = "Demo Viewer", template.id
         share.expires_at = utcnow() + timedelta(days=7)
     db.session.commit()
-    return [(DEMO_MEMBER[0], password), (DEMO_VIEWER[0], password)]
+    return [(DEMO_MEMBER[0], password), (DEMO_VIEWER[0], password), (DEMO_QA[0], password)]
+
+
+def _qa_role(platform: Platform, owner: Account) -> Role:
+    name, description = QA_ROLE
+    role = db.session.scalar(select(Role).where(Role.owner_account_id == owner.id, Role.role_name == name))
+    if role is None:
+        role = Role(
+            platform_id=platform.id,
+            owner_account_id=owner.id,
+            role_name=name,
+            role_type="enterprise",
+            description=description,
+            permissions=QA_KEYS,
+        )
+        db.session.add(role)
+        db.session.flush()
+    return role

@@ -10,8 +10,8 @@ from __future__ import annotations
 from flask import g
 from sqlalchemy import select
 
-from api.account.auth import require_account
 from api.extensions.db import db
+from api.identity.auth import require_account
 from api.organization.models import Organization, OrganizationMember
 
 

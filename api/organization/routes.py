@@ -4,7 +4,7 @@ from flask.views import MethodView
 
 from api.device.schemas import DeviceItemSchema
 from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
-from api.organization import services
+from api.organization import hierarchy, services
 from api.organization.schemas import (
     AcceptInviteSchema,
     AccountBriefSchema,
@@ -46,7 +46,7 @@ class OrganizationTree(MethodView):
     @blp.response(200, OrganizationSchema(many=True))
     def get(self):
         """The organisations the account may act in, as a tree with member and device counts."""
-        return services.tree()
+        return hierarchy.tree()
 
 
 @blp.route("/insert")
@@ -57,7 +57,7 @@ class OrganizationInsert(MethodView):
     @missing()
     def post(self, args):
         """Create an organisation (top-level, or under one the account may act in)."""
-        return services.create(args["name"], args["parentId"])
+        return hierarchy.create(args["name"], args["parentId"])
 
 
 @blp.route("/update")
@@ -68,7 +68,7 @@ class OrganizationUpdate(MethodView):
     @missing()
     def put(self, args):
         """Rename an organisation or move it under another parent."""
-        return services.update(args["id"], args["name"], args["parentId"])
+        return hierarchy.update(args["id"], args["name"], args["parentId"])
 
 
 @blp.route("/delete/<int:organization_id>")
@@ -78,7 +78,7 @@ class OrganizationDelete(MethodView):
     @missing()
     def delete(self, organization_id: int):
         """Delete an organisation without sub-organisations (its members leave it)."""
-        services.delete(organization_id)
+        hierarchy.delete(organization_id)
 
 
 @blp.route("/transferCreator")
@@ -89,7 +89,7 @@ class TransferCreator(MethodView):
     @missing()
     def put(self, args):
         """Hand the creator's identity of the whole tree to a member."""
-        return services.transfer_creator(args["organizationId"], args["accountId"])
+        return hierarchy.transfer_creator(args["organizationId"], args["accountId"])
 
 
 @blp.route("/bindDevice")
@@ -100,7 +100,7 @@ class BindDevices(MethodView):
     @missing()
     def post(self, args):
         """Place the account's own devices in an organisation."""
-        services.bind_devices(args["organizationId"], args["deviceIds"])
+        hierarchy.bind_devices(args["organizationId"], args["deviceIds"])
 
 
 @blp.route("/unbindDevice")
@@ -111,7 +111,7 @@ class UnbindDevices(MethodView):
     @missing()
     def post(self, args):
         """Take devices out of an organisation."""
-        services.unbind_devices(args["organizationId"], args["deviceIds"])
+        hierarchy.unbind_devices(args["organizationId"], args["deviceIds"])
 
 
 @blp.route("/devicePage")
@@ -122,7 +122,7 @@ class OrganizationDevices(MethodView):
     @missing()
     def post(self, args):
         """Devices of an organisation and its sub-organisations."""
-        return services.device_page(args)
+        return hierarchy.device_page(args)
 
 
 # ---- account calls (business-domain section 7) ----------------------------------------------------------

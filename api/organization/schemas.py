@@ -4,68 +4,70 @@ import marshmallow as ma
 from flask_babel import gettext
 from marshmallow import validate
 
-from api.account.validators import LowerEmail, Phone
+from api.extensions.crud import record_id
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.extensions.validation_messages import ItemCount
+from api.identity.validators import LowerEmail, Phone
 from api.organization.services import account_of_ticket
 from api.role.services import role_text
 
 NAME = validate.Length(min=2, max=50)  # organisation name 2-50
-IDS = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=200))
+IDS = ma.fields.List(Integer(), required=True, validate=ItemCount(min=1, max=200))
 
 
 class OrganizationSchema(Schema):
-    id = ma.fields.Integer(attribute="organization.id")
+    id = Integer(attribute="organization.id")
     name = ma.fields.String(attribute="organization.name")
-    parentId = ma.fields.Integer(attribute="organization.parent_id", allow_none=True)
-    creatorId = ma.fields.Integer(attribute="organization.owner_account_id")
+    parentId = Integer(attribute="organization.parent_id", allow_none=True)
+    creatorId = Integer(attribute="organization.owner_account_id")
     creatorName = ma.fields.String(allow_none=True)
-    memberCount = ma.fields.Integer()
-    deviceCount = ma.fields.Integer()
+    memberCount = Integer()
+    deviceCount = Integer()
     gmtCreate = LocalDateTime(attribute="organization.created_at")
     children = ma.fields.List(ma.fields.Nested(lambda: OrganizationSchema()))
 
 
 class OrganizationPlainSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     name = ma.fields.String()
-    parentId = ma.fields.Integer(attribute="parent_id", allow_none=True)
-    creatorId = ma.fields.Integer(attribute="owner_account_id")
+    parentId = Integer(attribute="parent_id", allow_none=True)
+    creatorId = Integer(attribute="owner_account_id")
 
 
 class OrganizationInsertSchema(Schema):
     name = ma.fields.String(required=True, validate=NAME)
-    parentId = ma.fields.Integer(load_default=None)
+    parentId = Integer(load_default=None)
 
 
 class OrganizationUpdateSchema(OrganizationInsertSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 class TransferCreatorSchema(Schema):
-    organizationId = ma.fields.Integer(required=True)
-    accountId = ma.fields.Integer(required=True)
+    organizationId = Integer(required=True)
+    accountId = Integer(required=True)
 
 
 class OrganizationDevicesSchema(Schema):
-    organizationId = ma.fields.Integer(required=True)
+    organizationId = Integer(required=True)
     deviceIds = IDS
 
 
 class OrganizationDevicePageSchema(PageQuerySchema):
-    organizationId = ma.fields.Integer(required=True)
+    organizationId = Integer(required=True)
 
 
 # ---- members (account calls of business-domain section 7) ---------------------------------------------
 
 
 class MemberSchema(Schema):
-    accountId = ma.fields.Integer(attribute="account.id")
+    accountId = Integer(attribute="account.id")
     userName = ma.fields.String(attribute="account.user_name")
     realName = ma.fields.String(attribute="account.real_name", allow_none=True)
     phone = ma.fields.String(attribute="account.phone", allow_none=True)
     email = ma.fields.String(attribute="account.email", allow_none=True)
-    organizationId = ma.fields.Integer(attribute="organization.id")
+    organizationId = Integer(attribute="organization.id")
     organizationName = ma.fields.String(attribute="organization.name")
     roleId = ma.fields.Function(lambda row: row["role"].id if row["role"] else None)
     roleName = ma.fields.Function(lambda row: role_text(row["role"], row["role"].role_name) if row["role"] else None)
@@ -73,16 +75,16 @@ class MemberSchema(Schema):
 
 
 class MemberPageQuerySchema(PageQuerySchema):
-    organizationId = ma.fields.Integer(load_default=None)
+    organizationId = Integer(load_default=None)
     keyword = ma.fields.String(load_default=None, validate=validate.Length(max=50))
 
 
 class UserConditionSchema(PageQuerySchema):
-    organizationId = ma.fields.Integer(load_default=None)
+    organizationId = Integer(load_default=None)
     userName = ma.fields.String(load_default=None, validate=validate.Length(max=50))
     phone = ma.fields.String(load_default=None, validate=validate.Length(max=20))
     email = ma.fields.String(load_default=None, validate=validate.Length(max=254))
-    roleId = ma.fields.Integer(load_default=None)
+    roleId = Integer(load_default=None)
 
 
 class AccountBriefSchema(Schema):
@@ -111,8 +113,8 @@ class EmailQuerySchema(Schema):
 
 
 class InviteSchema(Schema):
-    organizationId = ma.fields.Integer(required=True)
-    roleId = ma.fields.Integer(load_default=None)
+    organizationId = Integer(required=True)
+    roleId = Integer(load_default=None)
     phone = Phone(load_default=None)
     email = LowerEmail(load_default=None)
     inviterName = ma.fields.String(required=True, validate=validate.Length(min=2, max=20))
@@ -129,8 +131,8 @@ class InviteResultSchema(Schema):
 
 
 class AddUserSchema(Schema):
-    organizationId = ma.fields.Integer(required=True)
-    accountId = ma.fields.Integer(
+    organizationId = Integer(required=True)
+    accountId = Integer(
         load_default=None, metadata={"description": "a member of another of your organisations; others by ticket"}
     )
     ticket = ma.fields.String(
@@ -138,7 +140,7 @@ class AddUserSchema(Schema):
         validate=validate.Length(max=500),
         metadata={"description": "from getAccountInfoByPhone / getAccountInfoByEamil / queryAccountByUEP"},
     )
-    roleId = ma.fields.Integer(load_default=None)
+    roleId = Integer(load_default=None)
 
     @ma.post_load
     def account_from_ticket(self, data, **kwargs):
@@ -157,27 +159,27 @@ class AddUserSchema(Schema):
 
 
 class MembershipQuerySchema(Schema):
-    organizationId = ma.fields.Integer(required=True)
-    accountId = ma.fields.Integer(required=True)
+    organizationId = Integer(required=True)
+    accountId = Integer(required=True)
 
 
 class MoveMemberSchema(Schema):
-    accountId = ma.fields.Integer(required=True)
-    organizationId = ma.fields.Integer(required=True, metadata={"description": "the member's organisation now"})
-    newOrganizationId = ma.fields.Integer(required=True)
-    roleId = ma.fields.Integer(load_default=None)
+    accountId = Integer(required=True)
+    organizationId = Integer(required=True, metadata={"description": "the member's organisation now"})
+    newOrganizationId = Integer(required=True)
+    roleId = Integer(load_default=None)
 
 
 class MemberRoleSchema(Schema):
-    organizationId = ma.fields.Integer(required=True)
-    accountId = ma.fields.Integer(required=True)
-    roleId = ma.fields.Integer(required=True)
+    organizationId = Integer(required=True)
+    accountId = Integer(required=True)
+    roleId = Integer(required=True)
 
 
 class MembershipSchema(Schema):
-    organizationId = ma.fields.Integer(attribute="organization_id")
-    accountId = ma.fields.Integer(attribute="account_id")
-    roleId = ma.fields.Integer(attribute="role_id", allow_none=True)
+    organizationId = Integer(attribute="organization_id")
+    accountId = Integer(attribute="account_id")
+    roleId = Integer(attribute="role_id", allow_none=True)
 
 
 class AcceptInviteSchema(Schema):

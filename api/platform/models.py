@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, String, false
@@ -39,7 +40,7 @@ class Platform(TimestampMixin, Model):
     # Per-platform OAuth app credentials (WeChat, QQ, Facebook); never served to clients.
     oauth: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # Set once the platform is created or edited on the customization page (/customized/list): from
-    # then on the page owns it and `flask sync-tenants` leaves it alone (README, "Adding a tenant").
+    # then on the page owns it and `flask sync-tenants` leaves it alone (docs/tenants.md).
     page_managed: Mapped[bool] = mapped_column(default=False, server_default=false())
     # The reseller's admin account created or linked on the page (no foreign key: account -> platform).
     admin_account_id: Mapped[int | None] = mapped_column()
@@ -49,6 +50,9 @@ class Platform(TimestampMixin, Model):
     plc_url: Mapped[str | None] = mapped_column(String(255))
     calibration_url: Mapped[str | None] = mapped_column(String(255))
     cloud_control_yearly_price: Mapped[int | None] = mapped_column()
+    # Switched off by the operator (api/customization): its domains show "site closed" and its
+    # accounts cannot sign in; switching it on again clears this.
+    closed_at: Mapped[datetime | None] = mapped_column()
 
     domains: Mapped[list[PlatformDomain]] = relationship(
         back_populates="platform", cascade="all, delete-orphan", order_by="PlatformDomain.domain"

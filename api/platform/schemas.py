@@ -3,8 +3,10 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
-from api.account.validators import validate_colour
+from api.extensions import outbound
+from api.extensions.field_rules import validate_colour
 from api.extensions.i18n import locale_tag
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, Schema
 
 DOMAIN = validate.Regexp(
@@ -15,6 +17,10 @@ LOCALES = ("zh-CN", "en-US")
 LOGO_KEYS = ("browserLogo", "loginLogo", "indexLogo", "loginBackground")
 
 
+# The addresses of a social sign-in provider a site may set instead of the provider's own hosts.
+OAUTH_URL_KEYS = ("authorizeUrl", "tokenUrl", "userinfoUrl")
+
+
 class BrandingQuerySchema(Schema):
     topDomain = ma.fields.String(required=True, validate=validate.Length(min=1, max=253))
 
@@ -22,7 +28,7 @@ class BrandingQuerySchema(Schema):
 class BrandingSchema(Schema):
     """What any visitor of a site may know about it (before sign-in)."""
 
-    id = ma.fields.Integer()
+    id = Integer()
     slug = ma.fields.String()
     enterpriseName = ma.fields.String(attribute="enterprise_name")
     topDomain = ma.fields.String(attribute="top_domain")
@@ -47,7 +53,7 @@ class BrandingSchema(Schema):
     socialLogins = ma.fields.Method("dump_social_logins", metadata={"description": "wechat, qq, facebook"})
     plcUrl = ma.fields.String(attribute="plc_url", allow_none=True)
     calibrationUrl = ma.fields.String(attribute="calibration_url", allow_none=True)
-    cloudControlYearlyPrice = ma.fields.Integer(
+    cloudControlYearlyPrice = Integer(
         attribute="cloud_control_yearly_price", allow_none=True, metadata={"description": "cents; null: not shown"}
     )
     gmtCreate = LocalDateTime(attribute="created_at")
@@ -102,6 +108,16 @@ class TenantDefinitionSchema(Schema):
     record = ma.fields.Nested(TenantRecordSchema, required=True)
     remark = ma.fields.String(load_default=None, validate=validate.Length(min=1, max=50))
     oauth = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Dict(), load_default=dict)
+
+    @ma.validates("oauth")
+    def validate_oauth(self, value: dict, **kwargs) -> None:
+        """A provider's addresses the api connects to (api/extensions/outbound.py), checked when synced."""
+        for provider, conf in value.items():
+            for key in OAUTH_URL_KEYS:
+                try:
+                    outbound.validate_url(conf.get(key))
+                except ma.ValidationError as error:
+                    raise ma.ValidationError({f"{provider}.{key}": error.messages}) from None
 
     @ma.validates("styleModel")
     def validate_style_model(self, value: str, **kwargs) -> None:

@@ -12,13 +12,13 @@ from flask import request
 from flask_babel import gettext
 from sqlalchemy import func, or_, select
 
-from api.account.auth import require_account
-from api.account.models import Account
 from api.alarm.models import Alarm
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, escape_like, paginate, utcnow
 from api.extensions.redis import redis_connection
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
+from api.identity.models import Account
 from api.product.models import DataApiKey
 from api.product.services import field_error, not_found, operator
 from api.telemetry.readings import reading_source

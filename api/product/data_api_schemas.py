@@ -6,17 +6,18 @@ import marshmallow as ma
 from marshmallow import validate
 
 from api.device.guids import GUID_PATTERN
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.extensions.validation_messages import not_blank
 
 
 class DataApiKeySchema(Schema):
-    id = ma.fields.Integer(attribute="key.id")
-    accountId = ma.fields.Integer(attribute="key.account_id")
+    id = Integer(attribute="key.id")
+    accountId = Integer(attribute="key.account_id")
     userName = ma.fields.String(attribute="user_name")
     name = ma.fields.String(attribute="key.name")
     keyPrefix = ma.fields.String(attribute="key.key_prefix", metadata={"description": "the key's first characters"})
-    ratePerMinute = ma.fields.Integer(attribute="key.rate_per_minute")
+    ratePerMinute = Integer(attribute="key.rate_per_minute")
     gmtCreate = LocalDateTime(attribute="key.created_at")
     lastUsedTime = LocalDateTime(attribute="key.last_used_at")
     revokedTime = LocalDateTime(attribute="key.revoked_at")
@@ -27,9 +28,9 @@ class DataApiKeyCreatedSchema(DataApiKeySchema):
 
 
 class DataApiKeyInputSchema(Schema):
-    accountId = ma.fields.Integer(required=True)
+    accountId = Integer(required=True)
     name = ma.fields.String(required=True, validate=[validate.Length(min=1, max=50), not_blank])
-    ratePerMinute = ma.fields.Integer(load_default=60, validate=validate.Range(min=1, max=600))
+    ratePerMinute = Integer(load_default=60, validate=validate.Range(min=1, max=600))
 
 
 class DataApiKeyQuerySchema(PageQuerySchema):
@@ -54,7 +55,7 @@ class ReadingQuerySchema(RangeQuerySchema):
 
 
 class OpenReadingSchema(Schema):
-    sensor = ma.fields.Integer()
+    sensor = Integer()
     time = LocalDateTime()
     value = ma.fields.Float()
 
@@ -70,10 +71,10 @@ class AlarmQuerySchema(PageQuerySchema, RangeQuerySchema):
 
 
 class OpenAlarmSchema(Schema):
-    id = ma.fields.Integer(attribute="alarm.id")
+    id = Integer(attribute="alarm.id")
     deviceGuid = ma.fields.String(attribute="guid")
     kind = ma.fields.Function(lambda row: row["alarm"].kind.value)
-    sensor = ma.fields.Integer(attribute="alarm.sensor", allow_none=True)
+    sensor = Integer(attribute="alarm.sensor", allow_none=True)
     status = ma.fields.Function(lambda row: row["alarm"].status.value)
     startTime = LocalDateTime(attribute="alarm.breach_started_at")
     endTime = LocalDateTime(attribute="alarm.closed_at", allow_none=True)

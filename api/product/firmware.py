@@ -13,11 +13,11 @@ from flask_babel import gettext
 from sqlalchemy import func, select, update
 from werkzeug.datastructures import FileStorage
 
-from api.account.auth import require_account
 from api.device.models import DeviceType
 from api.extensions import uploads
 from api.extensions.db import db, escape_like, paginate
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
 from api.product.models import DeviceSeries, FirmwareVersion, RolloutStatus, UpgradeRollout
 from api.product.services import field_error, not_found, operator
 from api.tenancy import current_platform

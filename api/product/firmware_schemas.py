@@ -7,7 +7,9 @@ import marshmallow as ma
 from marshmallow import validate
 
 from api.device.catalogue import catalogue_text
+from api.extensions.crud import record_id
 from api.extensions.field_rules import field_rules, length
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.extensions.validation_messages import not_blank
 from api.product.models import RolloutStatus, TargetState
@@ -35,18 +37,18 @@ class SeriesInputSchema(Schema):
 
 
 class SeriesUpdateSchema(SeriesInputSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 class SeriesSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     seriesName = ma.fields.String(attribute="series_name")
-    typeCount = ma.fields.Integer(attribute="type_count", metadata={"description": "device types of the series"})
+    typeCount = Integer(attribute="type_count", metadata={"description": "device types of the series"})
     gmtCreate = LocalDateTime(attribute="created_at")
 
 
 class SeriesOptionSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     seriesName = ma.fields.String(attribute="series_name")
 
 
@@ -58,7 +60,7 @@ class SeriesQuerySchema(PageQuerySchema):
 
 
 class FirmwareInputSchema(Schema):
-    deviceTypeId = ma.fields.Integer(required=True, metadata={"description": "the device model the firmware is for"})
+    deviceTypeId = Integer(required=True, metadata={"description": "the device model the firmware is for"})
     latestVersionValue = _text("versionValue")
     latestVersionLabel = _text("versionLabel")
     versionDescrip = _text("versionDescrip", required=False)
@@ -76,20 +78,20 @@ class FirmwareFileSchema(Schema):
 
 
 class FirmwareSchema(Schema):
-    id = ma.fields.Integer()
-    deviceTypeId = ma.fields.Integer(attribute="device_type_id")
+    id = Integer()
+    deviceTypeId = Integer(attribute="device_type_id")
     typeName = ma.fields.Function(lambda f: catalogue_text(f.device_type.type_name))
     latestVersionValue = ma.fields.String(attribute="version_value")
     latestVersionLabel = ma.fields.String(attribute="version_label")
     versionDescrip = ma.fields.String(attribute="version_descrip", allow_none=True)
     fileName = ma.fields.String(attribute="original_name", allow_none=True)
-    fileSize = ma.fields.Integer(attribute="file_size")
+    fileSize = Integer(attribute="file_size")
     sha256 = ma.fields.String()
     gmtCreate = LocalDateTime(attribute="created_at")
 
 
 class FirmwareQuerySchema(PageQuerySchema):
-    deviceTypeId = ma.fields.Integer(load_default=None)
+    deviceTypeId = Integer(load_default=None)
     keyword = ma.fields.String(load_default=None, validate=validate.Length(max=50))
 
 
@@ -97,74 +99,74 @@ class FirmwareQuerySchema(PageQuerySchema):
 
 
 class RolloutInputSchema(Schema):
-    firmwareId = ma.fields.Integer(required=True)
+    firmwareId = Integer(required=True)
     deviceIds = ma.fields.List(
-        ma.fields.Integer(),
+        Integer(),
         load_default=list,
         validate=validate.Length(max=10000),
         metadata={"description": "one device or a selection, all of the firmware's model"},
     )
     allDevices = ma.fields.Boolean(load_default=False, metadata={"description": "every device of the model"})
     stages = ma.fields.List(
-        ma.fields.Integer(),
+        Integer(),
         load_default=lambda: [100],
         validate=validate.Length(max=20),
         metadata={"description": "groups as cumulative percentages, e.g. [5, 25, 100]"},
     )
-    failureThreshold = ma.fields.Integer(
+    failureThreshold = Integer(
         load_default=100, validate=_range("threshold"), metadata={"description": "stop above this percent failed"}
     )
-    ratePerMinute = ma.fields.Integer(
+    ratePerMinute = Integer(
         load_default=60, validate=_range("rate"), metadata={"description": "devices sent a minute at most"}
     )
 
 
 class RetrySchema(Schema):
-    rolloutId = ma.fields.Integer(required=True)
-    deviceIds = ma.fields.List(ma.fields.Integer(), load_default=list, validate=validate.Length(max=10000))
+    rolloutId = Integer(required=True)
+    deviceIds = ma.fields.List(Integer(), load_default=list, validate=validate.Length(max=10000))
 
 
 class RolloutQuerySchema(PageQuerySchema):
-    firmwareId = ma.fields.Integer(load_default=None)
+    firmwareId = Integer(load_default=None)
     status = ma.fields.String(load_default=None, validate=validate.OneOf(list(RolloutStatus)))
 
 
 class RolloutGroupSchema(Schema):
-    stage = ma.fields.Integer()
-    percent = ma.fields.Integer()
-    devices = ma.fields.Integer()
-    counts = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer())
+    stage = Integer()
+    percent = Integer()
+    devices = Integer()
+    counts = ma.fields.Dict(keys=ma.fields.String(), values=Integer())
 
 
 class UpgradeTargetSchema(Schema):
-    deviceId = ma.fields.Integer(attribute="device_id")
+    deviceId = Integer(attribute="device_id")
     deviceGuid = ma.fields.String(attribute="device.guid")
     deviceName = ma.fields.String(attribute="device.name", allow_none=True)
-    stage = ma.fields.Integer()
+    stage = Integer()
     state = ma.fields.Enum(TargetState, by_value=True)
     fromVersion = ma.fields.String(attribute="from_version", allow_none=True)
     firmwareVersion = ma.fields.String(attribute="device.firmware_version", allow_none=True)
-    attempts = ma.fields.Integer()
+    attempts = Integer()
     sentTime = LocalDateTime(attribute="sent_at", allow_none=True)
     updateTime = LocalDateTime(attribute="updated_at", allow_none=True)
     error = ma.fields.Function(lambda t: reason_text(t.error), allow_none=True)
 
 
 class RolloutSchema(Schema):
-    id = ma.fields.Integer(attribute="rollout.id")
-    firmwareId = ma.fields.Integer(attribute="rollout.firmware_id")
+    id = Integer(attribute="rollout.id")
+    firmwareId = Integer(attribute="rollout.firmware_id")
     latestVersionValue = ma.fields.String(attribute="rollout.firmware.version_value")
     typeName = ma.fields.Function(lambda s: catalogue_text(s["rollout"].firmware.device_type.type_name))
-    stages = ma.fields.List(ma.fields.Integer(), attribute="rollout.stages")
-    currentStage = ma.fields.Integer(attribute="rollout.current_stage")
-    failureThreshold = ma.fields.Integer(attribute="rollout.failure_threshold")
-    ratePerMinute = ma.fields.Integer(attribute="rollout.rate_per_minute")
+    stages = ma.fields.List(Integer(), attribute="rollout.stages")
+    currentStage = Integer(attribute="rollout.current_stage")
+    failureThreshold = Integer(attribute="rollout.failure_threshold")
+    ratePerMinute = Integer(attribute="rollout.rate_per_minute")
     status = ma.fields.Enum(RolloutStatus, by_value=True, attribute="rollout.status")
     stopReason = ma.fields.Function(lambda s: stop_text(s["rollout"]), allow_none=True)
-    total = ma.fields.Integer()
-    counts = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer())
+    total = Integer()
+    counts = ma.fields.Dict(keys=ma.fields.String(), values=Integer())
     groups = ma.fields.List(ma.fields.Nested(RolloutGroupSchema))
-    timeoutMinutes = ma.fields.Integer(metadata={"description": "a device that has not confirmed by then fails"})
+    timeoutMinutes = Integer(metadata={"description": "a device that has not confirmed by then fails"})
     gmtCreate = LocalDateTime(attribute="rollout.created_at")
     finishTime = LocalDateTime(attribute="rollout.finished_at", allow_none=True)
 

@@ -7,30 +7,22 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import UTC, datetime
 
 from flask import send_file
 from flask_babel import gettext
-from marshmallow import ValidationError
-from openpyxl import Workbook, load_workbook
+from openpyxl import Workbook
 from sqlalchemy import func, or_, select
-from sqlalchemy.exc import IntegrityError
 
-from api.account.auth import require_account
-from api.account.models import Account
 from api.device.credentials import device_secret
 from api.device.models import Device, DeviceType, GuidBatch
 from api.device.services import issue_guids
 from api.extensions.db import db, escape_like, paginate
-from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
+from api.identity.models import Account
 from api.platform.models import Platform
-from api.product.fleet_schemas import SimCardInputSchema
 from api.product.models import GuidExport, SimCard, SimRechargeState, SimUseState
 from api.product.services import field_error, not_found, operator
 
-IMPORT_CAP = 2 * 1024 * 1024
-IMPORT_ROWS = 5000
-IMPORT_COLUMNS = ("cardNum", "iccId", "operator", "openTime", "activeTime", "expiredTime", "balance", "remark")
 MIME = {"csv": "text/csv", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
 
 # ---- GUID batches ----------------------------------------------------------------------------------------
@@ -161,7 +153,7 @@ def sim_page(args: dict) -> dict:
     return paginate(stmt, args, SimCard.id.desc())
 
 
-def _check_sim(args: dict, sim_id: int | None) -> None:
+def check_sim(args: dict, sim_id: int | None) -> None:
     taken = select(SimCard.id).where(SimCard.icc_id == args["iccId"])
     if sim_id is not None:
         taken = taken.where(SimCard.id != sim_id)
@@ -172,7 +164,7 @@ def _check_sim(args: dict, sim_id: int | None) -> None:
         raise field_error("expiredTime", gettext("The end time must be after the start time."))
 
 
-def _apply_sim(sim: SimCard, args: dict) -> None:
+def apply_sim(sim: SimCard, args: dict) -> None:
     for field, column in SIM_FIELDS.items():
         setattr(sim, column, args[field])
     sim.use_state = SimUseState(args["useState"])
@@ -184,8 +176,8 @@ def save_sim(args: dict) -> SimCard:
     sim = db.session.get(SimCard, args["id"]) if "id" in args else SimCard()
     if sim is None:
         raise not_found()
-    _check_sim(args, sim.id)
-    _apply_sim(sim, args)
+    check_sim(args, sim.id)
+    apply_sim(sim, args)
     db.session.add(sim)
     db.session.commit()
     return sim
@@ -210,7 +202,7 @@ def bind(sim_id: int, guid: str | None) -> SimCard:
         sim.device_id = None
         sim.use_state = SimUseState.UNUSED
     else:
-        device = db.session.scalar(select(Device).where(Device.guid == guid))
+        device = db.session.scalar(select(Device).where(Device.guid == guid, Device.deleted.is_(False)))
         if device is None:
             raise field_error("deviceGuid", gettext("The device cannot be found, please confirm and re-enter"))
         holder = db.session.scalar(select(SimCard).where(SimCard.device_id == device.id, SimCard.id != sim.id))
@@ -220,59 +212,3 @@ def bind(sim_id: int, guid: str | None) -> SimCard:
         sim.use_state = SimUseState.IN_USE
     db.session.commit()
     return sim
-
-
-def _cell(value) -> object:
-    if isinstance(value, datetime):
-        return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None if value in (None, "") else (value if isinstance(value, int) else str(value).strip())
-
-
-def import_sims(upload) -> dict:
-    """Rows of an XLSX sheet (header row, columns IMPORT_COLUMNS): each valid row is added, each bad one
-    reported with its row number and the first field's message; nothing half-written."""
-    operator()
-    if upload is None:
-        raise field_error("file", gettext("This field is required."))
-    content = upload.read(IMPORT_CAP + 1)
-    if len(content) > IMPORT_CAP:
-        raise ApiError(gettext("The file is too large"), code=413, http_status=413)
-    try:
-        sheet = load_workbook(io.BytesIO(content), read_only=True, data_only=True).worksheets[0]
-        lines = list(sheet.iter_rows(values_only=True, max_row=IMPORT_ROWS + 1))
-    except Exception:  # any unreadable workbook is the same "file error" to the user
-        raise ApiError(gettext("file error"), code=415, http_status=415) from None
-    schema, results, imported, seen = SimCardInputSchema(), [], 0, set()
-    for number, line in enumerate(lines[1:], start=2):
-        if not any(cell not in (None, "") for cell in line):
-            continue
-        raw = {name: _cell(value) for name, value in zip(IMPORT_COLUMNS, line, strict=False)}
-        raw = {k: (str(v) if k in ("cardNum", "iccId") and v is not None else v) for k, v in raw.items()}
-        raw = {k: v for k, v in raw.items() if v is not None}
-        try:
-            args = schema.load(raw)
-            if args["iccId"] in seen:
-                raise field_error("iccId", gettext("This ICCID is already registered."))
-            with db.session.begin_nested():
-                _check_sim(args, None)
-                sim = SimCard()
-                _apply_sim(sim, args)
-                db.session.add(sim)
-                db.session.flush()
-        except ValidationError as exc:
-            field, messages = next(iter(exc.normalized_messages().items()))
-            results.append(
-                {"row": number, "iccId": raw.get("iccId"), "ok": False, "message": f"{field}: {messages[0]}"}
-            )
-            continue
-        except (ApiError, IntegrityError) as exc:
-            message = exc.msg if isinstance(exc, ApiError) else gettext("This ICCID is already registered.")
-            results.append({"row": number, "iccId": raw.get("iccId"), "ok": False, "message": message})
-            continue
-        seen.add(args["iccId"])
-        imported += 1
-        results.append({"row": number, "iccId": args["iccId"], "ok": True, "message": None})
-    db.session.commit()
-    return {"imported": imported, "rows": results}

@@ -8,7 +8,7 @@ import marshmallow as ma
 from flask.views import MethodView
 
 from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema, Schema
-from api.product import fleet
+from api.product import fleet, guid_void, sim_import
 from api.product.fleet_schemas import (
     DomainSchema,
     GuidBatchGuidsQuerySchema,
@@ -19,6 +19,7 @@ from api.product.fleet_schemas import (
     GuidExportQuerySchema,
     GuidExportRecordSchema,
     GuidSchema,
+    GuidVoidSchema,
     SimBindSchema,
     SimCardInputSchema,
     SimCardQuerySchema,
@@ -84,6 +85,19 @@ class GuidBatchGuids(MethodView):
     def post(self, args):
         """The GUIDs of a batch (credentials only in the download)."""
         return fleet.batch_guids(args)
+
+
+@blp.route("/GuidBatch/void")
+class GuidBatchVoid(MethodView):
+    @blp.requires(f"{GUID}.edit")
+    @blp.arguments(GuidVoidSchema)
+    @blp.response(200, GuidSchema(many=True))
+    @refused(403, "Not the platform operator")
+    @refused(422, "A GUID was not issued, is in use or is voided already; nothing is voided")
+    def post(self, args):
+        """Void unused GUIDs, with a reason (recorded in the operation log): they can no longer be added
+        and their uploads are refused. All or none."""
+        return guid_void.void(args["guids"], args["reason"])
 
 
 @blp.route("/GuidBatch/export/<int:batch_id>")
@@ -174,9 +188,19 @@ class SimCardImport(MethodView):
     @blp.arguments(ImportFileSchema, location="files")
     @blp.response(200, SimImportResultSchema)
     @refused(403, "Not the platform operator")
-    @refused(413, "The file is too large (2 MB)")
+    @refused(413, "Over a cap of api/extensions/uploads.py IMPORTS: 2 MB, 20 MB unpacked, ratio 100, 5000 rows")
     @refused(415, "Not an XLSX workbook")
     def post(self, files):
-        """Import cards from an XLSX sheet (cardNum, iccId, operator, openTime, activeTime, expiredTime,
-        balance, remark); answers a result per row."""
-        return fleet.import_sims(files.get("file"))
+        """Import cards from an XLSX sheet, columns found by their header in either language (see the
+        template): card number, ICCID, carrier, dates, balance in yuan, remark; a result per row."""
+        return sim_import.import_sims(files.get("file"))
+
+
+@blp.route("/SimCard/template")
+class SimCardTemplate(MethodView):
+    @blp.requires(f"{SIM}.add")
+    @blp.file_response(fleet.MIME["xlsx"], description="The import sheet: headers and an example row")
+    @refused(403, "Not the platform operator")
+    def get(self):
+        """The SIM import template, its headers in the caller's language."""
+        return sim_import.template()

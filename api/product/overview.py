@@ -10,18 +10,32 @@ from __future__ import annotations
 from sqlalchemy import or_, select
 from sqlalchemy.orm import aliased, joinedload
 
-from api.account.models import Account
-from api.account.staff import staff_scope
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus
 from api.device.models import Device, DeviceState, DeviceType
 from api.device.status import DeviceStatus, status_conditions, status_of
 from api.extensions.db import escape_like, paginate, utcnow
+from api.identity.models import Account
+from api.identity.staff import staff_scope
 from api.platform.models import Platform
 from api.product.models import SimCard
 
 
 def _like(text: str) -> str:
     return f"%{escape_like(text.strip())}%"
+
+
+def _shown_record():
+    """One row per GUID: its live record, else its newest deleted one (shown as deleted, so a GUID
+    whose device was deleted stays in the fleet list until someone adds it again)."""
+    same = aliased(Device)
+    return (
+        select(same.id)
+        .where(same.guid == Device.guid)
+        .order_by(same.deleted, same.id.desc())
+        .limit(1)
+        .correlate(Device)
+        .scalar_subquery()
+    )
 
 
 def device_page(args: dict) -> dict:
@@ -34,7 +48,7 @@ def device_page(args: dict) -> dict:
         .join(Platform, Platform.id == Device.platform_id)
         .outerjoin(SimCard, SimCard.device_id == Device.id)
         .outerjoin(DeviceState, DeviceState.device_id == Device.id)
-        .where(Device.deleted.is_(False))
+        .where(Device.id == _shown_record())
         .options(joinedload(Device.device_type), joinedload(Device.state))
     )
     stmt = scope.restrict(stmt, Device.platform_id)
@@ -51,8 +65,10 @@ def device_page(args: dict) -> dict:
         stmt = stmt.where(
             Device.owner_account_id.is_not(None) if args["claimed"] else Device.owner_account_id.is_(None)
         )
+    if args.get("deleted") is not None:
+        stmt = stmt.where(Device.deleted.is_(bool(args["deleted"])))
     if args.get("status"):
-        stmt = stmt.where(status_conditions(now)[DeviceStatus(args["status"])])
+        stmt = stmt.where(status_conditions(now)[DeviceStatus(args["status"])], Device.deleted.is_(False))
     page = paginate(stmt, args, Device.id.desc(), rows=True)
     page["list"] = [
         {
@@ -62,6 +78,7 @@ def device_page(args: dict) -> dict:
             "simCardNum": card,
             "status": status_of(device, device.state, now).value,
             "lastDataTime": device.state.last_data_at if device.state else None,
+            "voided": device.voided_at is not None,
         }
         for device, owner_name, platform, card in page["list"]
     ]

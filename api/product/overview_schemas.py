@@ -9,6 +9,7 @@ from marshmallow import validate
 from api.alarm.models import AlarmKind, AlarmStatus
 from api.device.catalogue import catalogue_text
 from api.device.status import DeviceStatus
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 
 
@@ -17,14 +18,17 @@ class FleetDeviceQuerySchema(PageQuerySchema):
         load_default=None, validate=validate.Length(max=50), metadata={"description": "name or GUID"}
     )
     userName = ma.fields.String(load_default=None, validate=validate.Length(max=50), metadata={"description": "owner"})
-    deviceTypeId = ma.fields.Integer(load_default=None)
-    platformId = ma.fields.Integer(load_default=None)
+    deviceTypeId = Integer(load_default=None)
+    platformId = Integer(load_default=None)
     status = ma.fields.String(load_default=None, validate=validate.OneOf([s.value for s in DeviceStatus]))
     claimed = ma.fields.Boolean(load_default=None, metadata={"description": "added by an account (true) or not yet"})
+    deleted = ma.fields.Boolean(
+        load_default=None, metadata={"description": "GUIDs whose device was deleted and not added again (true)"}
+    )
 
 
 class FleetDeviceSchema(Schema):
-    id = ma.fields.Integer(attribute="device.id")
+    id = Integer(attribute="device.id")
     deviceName = ma.fields.String(attribute="device.name", allow_none=True)
     deviceGuid = ma.fields.String(attribute="device.guid")
     typeName = ma.fields.Function(lambda row: catalogue_text(row["device"].device_type.type_name))
@@ -36,6 +40,10 @@ class FleetDeviceSchema(Schema):
     serviceExpireTime = LocalDateTime(attribute="device.service_expires_at", allow_none=True)
     claimedTime = LocalDateTime(attribute="device.claimed_at", allow_none=True)
     firmwareVersion = ma.fields.String(attribute="device.firmware_version", allow_none=True)
+    deleted = ma.fields.Boolean(
+        attribute="device.deleted", metadata={"description": "deleted by its owner; the GUID can be added again"}
+    )
+    voided = ma.fields.Boolean(metadata={"description": "an unused GUID the operator voided"})
 
 
 class FleetAlarmQuerySchema(PageQuerySchema):
@@ -57,16 +65,16 @@ class FleetAlarmQuerySchema(PageQuerySchema):
 
 
 class FleetAlarmSchema(Schema):
-    id = ma.fields.Integer(attribute="alarm.id")
+    id = Integer(attribute="alarm.id")
     kind = ma.fields.Function(lambda row: row["alarm"].kind.value)
     status = ma.fields.Function(lambda row: row["alarm"].status.value)
-    sensor = ma.fields.Integer(attribute="alarm.sensor", allow_none=True)
+    sensor = Integer(attribute="alarm.sensor", allow_none=True)
     limitValue = ma.fields.Float(attribute="alarm.limit_value", allow_none=True)
     peakValue = ma.fields.Float(attribute="alarm.peak_value", allow_none=True)
     processState = ma.fields.Function(lambda row: row["alarm"].process_state.value)
     startedAt = LocalDateTime(attribute="alarm.breach_started_at")
     closedAt = LocalDateTime(attribute="alarm.closed_at", allow_none=True)
-    deviceId = ma.fields.Integer(attribute="device.id")
+    deviceId = Integer(attribute="device.id")
     deviceName = ma.fields.String(attribute="device.name", allow_none=True)
     deviceGuid = ma.fields.String(attribute="device.guid")
     typeName = ma.fields.Function(lambda row: catalogue_text(row["typeName"]))

@@ -10,6 +10,8 @@ from marshmallow import validate
 
 from api.device.catalogue import catalogue_text
 from api.device.models import ReadWrite
+from api.extensions.crud import record_id
+from api.extensions.integers import Integer
 from api.extensions.smorest import PageQuerySchema, Schema
 from api.extensions.validation_messages import ItemCount, not_blank
 from api.product.fields import HexCode
@@ -47,33 +49,33 @@ class BoundSchema(Schema):
 
 
 class BitSchema(Schema):
-    bit = ma.fields.Integer(required=True, validate=validate.Range(min=0, max=63))
+    bit = Integer(required=True, validate=validate.Range(min=0, max=63))
     name = ma.fields.String(required=True, validate=[validate.Length(min=1, max=40), not_blank, plain_text])
 
 
 class ParamDefinitionInputSchema(Schema):
-    deviceTypeId = ma.fields.Integer(required=True)
+    deviceTypeId = Integer(required=True)
     paramClassify = ma.fields.String(load_default="basic", validate=validate.OneOf(PARAM_CLASSIFIES))
     paramType = ma.fields.String(required=True, validate=validate.OneOf(PARAM_TYPES))
     paramName = ma.fields.String(required=True, validate=[validate.Length(min=1, max=40), not_blank])
     paramKey = HexCode(4, pad=4, required=True)
     paramCode = HexCode(6, pad=6, load_default=None, allow_none=True)
-    paramSortNo = ma.fields.Integer(required=True, validate=validate.Range(min=1))
+    paramSortNo = Integer(required=True, validate=validate.Range(min=1))
     dataType = ma.fields.String(load_default="number", validate=validate.OneOf(DATA_TYPES))
-    probeId = ma.fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=255))
-    precisionUnit = ma.fields.Integer(required=True, validate=PRECISION)
-    viewPrecisionUnit = ma.fields.Integer(load_default=None, allow_none=True, validate=PRECISION)
+    probeId = Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=255))
+    precisionUnit = Integer(required=True, validate=PRECISION)
+    viewPrecisionUnit = Integer(load_default=None, allow_none=True, validate=PRECISION)
     paramMin = ma.fields.Nested(BoundSchema, load_default=None, allow_none=True)
     paramMax = ma.fields.Nested(BoundSchema, load_default=None, allow_none=True)
     stepLength = ma.fields.Float(
         load_default=None, allow_none=True, validate=validate.Range(min=0, min_inclusive=False)
     )
-    unitId = ma.fields.Integer(load_default=None, allow_none=True)
+    unitId = Integer(load_default=None, allow_none=True)
     readWriteType = ma.fields.String(load_default="R", validate=validate.OneOf([rw.value for rw in ReadWrite]))
     enforceSend = ma.fields.Boolean(load_default=False)
     defaultValue = ma.fields.String(load_default=None, allow_none=True, validate=[validate.Length(max=40), plain_text])
     refParamExpression = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=100))
-    bitLength = ma.fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=64))
+    bitLength = Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=64))
     bitList = ma.fields.List(ma.fields.Nested(BitSchema), load_default=list, validate=ItemCount(max=64))
     regExp = ma.fields.String(load_default=None, allow_none=True, validate=[validate.Length(max=200), valid_regexp])
     regExpTip = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=100))
@@ -93,7 +95,7 @@ class ParamDefinitionInputSchema(Schema):
 
 
 class ParamDefinitionUpdateSchema(ParamDefinitionInputSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 def _bound(param, which: str) -> dict | None:
@@ -105,36 +107,36 @@ def _bound(param, which: str) -> dict | None:
 
 
 class ParamDefinitionSchema(Schema):
-    id = ma.fields.Integer()
-    deviceTypeId = ma.fields.Integer(attribute="device_type_id")
+    id = Integer()
+    deviceTypeId = Integer(attribute="device_type_id")
     paramClassify = ma.fields.String(attribute="param_classify")
     paramType = ma.fields.String(attribute="param_type")
     paramName = ma.fields.Function(lambda p: catalogue_text(p.param_name))
     paramKey = HexCode(4, pad=4, attribute="param_key")
     paramCode = HexCode(6, pad=6, attribute="param_code")
-    paramSortNo = ma.fields.Integer(attribute="sort_no")
+    paramSortNo = Integer(attribute="sort_no")
     dataType = ma.fields.String(attribute="data_type")
-    probeId = ma.fields.Integer(attribute="probe_id")
-    precisionUnit = ma.fields.Integer(attribute="precision")
-    viewPrecisionUnit = ma.fields.Integer(attribute="view_precision")
+    probeId = Integer(attribute="probe_id")
+    precisionUnit = Integer(attribute="precision")
+    viewPrecisionUnit = Integer(attribute="view_precision")
     paramMin = ma.fields.Function(lambda p: _bound(p, "min"))
     paramMax = ma.fields.Function(lambda p: _bound(p, "max"))
     stepLength = ma.fields.Float(attribute="step_length")
-    unitId = ma.fields.Integer(attribute="unit_id")
+    unitId = Integer(attribute="unit_id")
     unitName = ma.fields.Function(lambda p: catalogue_text(p.unit.unit_name) if p.unit else None)
     readWriteType = ma.fields.Function(lambda p: p.read_write.value)
     enforceSend = ma.fields.Boolean(attribute="enforce_send")
     defaultValue = ma.fields.String(attribute="default_value")
     refParamExpression = ma.fields.String(attribute="ref_param_expression")
-    bitLength = ma.fields.Integer(attribute="bit_length")
+    bitLength = Integer(attribute="bit_length")
     bitList = ma.fields.List(ma.fields.Dict(), attribute="bit_list")
     regExp = ma.fields.String(attribute="reg_exp")
     regExpTip = ma.fields.String(attribute="reg_exp_tip")
-    mergeGroup = ma.fields.Integer(attribute="merge_group")
+    mergeGroup = Integer(attribute="merge_group")
 
 
 class ParamDefinitionQuerySchema(PageQuerySchema):
-    deviceTypeId = ma.fields.Integer(required=True)
+    deviceTypeId = Integer(required=True)
     keyword = ma.fields.String(load_default=None, validate=validate.Length(max=40))
     paramType = ma.fields.String(load_default=None, validate=validate.OneOf(PARAM_TYPES))
 
@@ -142,4 +144,4 @@ class ParamDefinitionQuerySchema(PageQuerySchema):
 class ParamGroupSchema(Schema):
     """Parameters to merge into one group, or to separate again."""
 
-    paramIds = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=50))
+    paramIds = ma.fields.List(Integer(), required=True, validate=ItemCount(min=1, max=50))

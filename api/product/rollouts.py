@@ -21,16 +21,15 @@ from datetime import datetime, timedelta
 from itertools import pairwise
 
 from flask_babel import gettext
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 
-from api.account.auth import require_account
-from api.device import services as device_services
 from api.device.jobs import publish_command
-from api.device.models import CommandStatus, Device, DeviceCommand, DeviceEvent
+from api.device.models import CommandStatus, Device, DeviceCommand, DeviceEvent, DeviceState
 from api.extensions import uploads
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.field_rules import field_rules
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
 from api.product.firmware import FIRMWARE_FOLDER
 from api.product.models import FirmwareVersion, RolloutStatus, TargetState, UpgradeRollout, UpgradeTarget
 from api.product.services import field_error, not_found, operator
@@ -77,12 +76,21 @@ def group_sizes(count: int, stages: list[int]) -> list[int]:
 # ---- issuing -------------------------------------------------------------------------------------------------
 
 
+def in_service():
+    """A device in the field: added by an account, or one that has reported at least once. A GUID
+    issued and never added nor online is a label in a carton: "every device of the model" skips it
+    (issue 47), as it does a voided GUID."""
+    reported = select(DeviceState.device_id).where(
+        DeviceState.device_id == Device.id, DeviceState.last_data_at.is_not(None)
+    )
+    return and_(Device.voided_at.is_(None), or_(Device.owner_account_id.is_not(None), reported.exists()))
+
+
 def _devices(firmware: FirmwareVersion, args: dict) -> list[Device]:
     live = select(Device).where(Device.deleted.is_(False), Device.scrapped_at.is_(None))
     if args.get("allDevices"):
-        devices = list(
-            db.session.scalars(live.where(Device.device_type_id == firmware.device_type_id).order_by(Device.id))
-        )
+        model = live.where(Device.device_type_id == firmware.device_type_id, in_service())
+        devices = list(db.session.scalars(model.order_by(Device.id)))
         if not devices:
             raise field_error("allDevices", gettext("This model has no devices yet."))
         return devices
@@ -282,9 +290,6 @@ def on_command(device: Device, command: DeviceCommand, progress: str | None, ver
         target.state = TargetState.INSTALLED
         device.firmware_version = expected
     _publish(advance_rollout(target.rollout, now))
-
-
-device_services.COMMAND_LISTENERS.append(on_command)
 
 
 def _own(rollout_id: int) -> UpgradeRollout:

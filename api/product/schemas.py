@@ -7,6 +7,8 @@ from marshmallow import validate
 
 from api.device.catalogue import catalogue_text
 from api.device.models import AddType, Category, TypeStatus
+from api.extensions.crud import record_id
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.extensions.validation_messages import not_blank
 from api.product.fields import HexCode
@@ -34,7 +36,7 @@ class DeviceModelCodeInputSchema(Schema):
 
 
 class DeviceModelCodeSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     modelCode = HexCode(4, pad=4, attribute="model_code")
     modelName = ma.fields.String(attribute="model_name")
     modelType = ma.fields.String(attribute="model_type")
@@ -65,23 +67,23 @@ class DeviceTypeInputSchema(Schema):
     supportsWaybill = ma.fields.Boolean(load_default=False)
     cfMode = ma.fields.String(load_default="none", validate=validate.OneOf(CF_MODES))
     manualUrl = ma.fields.URL(load_default=None, allow_none=True, validate=validate.Length(max=255))
-    addType = ma.fields.Integer(
+    addType = Integer(
         load_default=AddType.UNLIMITED,
         validate=validate.OneOf([a.value for a in AddType]),
         metadata={"description": "0 unlimited, 1 app only, 2 platform only"},
     )
     typeScenes = ma.fields.List(ma.fields.String(validate=_name(1, 20)), load_default=list)
     explanation = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
-    defaultIntervalS = ma.fields.Integer(load_default=300, validate=validate.Range(min=10, max=86400))
+    defaultIntervalS = Integer(load_default=300, validate=validate.Range(min=10, max=86400))
     models = ma.fields.List(ma.fields.Nested(DeviceModelCodeInputSchema), load_default=list)
 
 
 class DeviceTypeUpdateSchema(DeviceTypeInputSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 class DeviceTypeSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     typeName = ma.fields.Function(lambda t: catalogue_text(t.type_name))
     typeCode = HexCode(6, attribute="type_code")
     typeSeries = ma.fields.String(attribute="type_series")
@@ -101,10 +103,10 @@ class DeviceTypeSchema(Schema):
     supportsWaybill = ma.fields.Boolean(attribute="supports_waybill")
     cfMode = ma.fields.String(attribute="cf_mode")
     manualUrl = ma.fields.String(attribute="manual_url")
-    addType = ma.fields.Integer(attribute="add_type")
+    addType = Integer(attribute="add_type")
     typeScenes = ma.fields.List(ma.fields.String(), attribute="type_scenes")
     explanation = ma.fields.String()
-    defaultIntervalS = ma.fields.Integer(attribute="default_interval_s")
+    defaultIntervalS = Integer(attribute="default_interval_s")
     models = ma.fields.List(ma.fields.Nested(DeviceModelCodeSchema))
     gmtCreate = LocalDateTime(attribute="created_at")
 
@@ -115,7 +117,7 @@ class DeviceTypeQuerySchema(PageQuerySchema):
 
 
 class DeviceTypeOptionSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     typeName = ma.fields.Function(lambda t: catalogue_text(t.type_name))
     typeCode = HexCode(6, attribute="type_code")
     typeStatus = ma.fields.Function(lambda t: t.type_status.value)
@@ -123,7 +125,7 @@ class DeviceTypeOptionSchema(Schema):
 
 
 class IdSchema(Schema):
-    id = ma.fields.Integer(required=True)
+    id = Integer(required=True)
 
 
 # ---- units ---------------------------------------------------------------------------------------------
@@ -142,11 +144,11 @@ class ParamUnitInputSchema(Schema):
 
 
 class ParamUnitUpdateSchema(ParamUnitInputSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 class ParamUnitSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     unitName = ma.fields.Function(lambda u: catalogue_text(u.unit_name))
     unitCode = ma.fields.String(attribute="unit_code")
     unitClassify = ma.fields.String(attribute="unit_classify")

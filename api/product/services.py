@@ -7,10 +7,10 @@ from __future__ import annotations
 from flask_babel import gettext
 from sqlalchemy import func, or_, select
 
-from api.account.staff import staff_scope
 from api.device.models import Category, Device, DeviceModelCode, DeviceParam, DeviceType, ParamUnit, TypeStatus
 from api.extensions.db import db, escape_like, paginate
 from api.extensions.smorest import ApiError
+from api.identity.staff import staff_scope
 from api.product.formula import FormulaError, compile_formula, evaluate, round_trips
 from api.product.models import DeviceSeries
 from api.tenancy import current_platform

@@ -62,7 +62,7 @@ def page(args: dict) -> dict:
 def save(args: dict) -> dict:
 
     device_ids = visible_device_ids(args["deviceIds"]) if args["deviceIds"] else []
-    if args.get("id"):
+    if "id" in args:
         project = _project(args["id"])
     else:
         project = Project(platform_id=data_platform_id(), owner_account_id=manager_id())

@@ -9,7 +9,7 @@ machinery (job, claim, heartbeat, hash, download), registered as the report kind
                          8601) and one column per sensor number, values in the basic unit as stored
 
 A row of a device CSV is one record of the device upload (POST /api/device/DeviceData/upload):
-{"ts": ts, "readings": {"<sensor>": value, ...}}; README "Scheduled backup" has the mapping.
+{"ts": ts, "readings": {"<sensor>": value, ...}}; docs/areas/reports.md "Scheduled backup" has the mapping.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from api.device.services import DATA_GRACE
 from api.extensions.db import db, utcnow
 from api.extensions.i18n import N_
 from api.report.formats import Presentation, Progress, stream_options
-from api.report.kinds import ReportKind, Subject, device_sensors, register_kind
+from api.report.kinds import ReportKind, Subject, device_sensors
 from api.report.models import BackupSchedule, ExportFile, FileStatus
 from api.report.services import remove_stored
 from api.telemetry.queries import stream_rows
@@ -260,4 +260,4 @@ def prune(file_id: int) -> None:
     db.session.commit()
 
 
-register_kind(ReportKind("backup", N_("Scheduled backup"), backup_subjects, listed=False, archive=True, finished=prune))
+BACKUP_KIND = ReportKind("backup", N_("Scheduled backup"), backup_subjects, listed=False, archive=True, finished=prune)

@@ -11,9 +11,9 @@ from zoneinfo import ZoneInfo
 from flask import current_app
 from sqlalchemy import select, update
 
-from api.account.auth import owned, require_account
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.i18n import caller_zone
+from api.identity.auth import owned, require_account
 from api.report.archive import backup_devices, prune
 from api.report.models import BackupSchedule, ExportFile, FileType, Frequency
 from api.report.services import advance, missing, next_version, request_locale

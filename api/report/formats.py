@@ -12,7 +12,9 @@ from zoneinfo import ZoneInfo
 from flask_babel import gettext
 from sqlalchemy import text
 
+from api.alarm.limit_history import LimitPeriod, schedule
 from api.extensions.db import db, utcnow
+from api.report.alarm_list import alarm_table
 from api.report.kinds import Sensor, Subject
 from api.report.present import LocalTime, Units, neutralise
 from api.report.stats import SeriesStats
@@ -77,14 +79,42 @@ def time_header(presentation: Presentation) -> str:
 
 
 def series_stats(subject: Subject, sensor: Sensor) -> SeriesStats:
-    """Statistics of one sensor with the alarm area's limits and delay: the same figures everywhere."""
+    """Statistics of one sensor with the alarm area's limits and delay: the same figures everywhere.
+    Each reading is judged by the limits in force at its time (api/alarm/limit_history); a sensor
+    without a history has its current limits throughout."""
+    periods = None if sensor.fixed_limits else schedule(subject.device.id, sensor.probe, subject.start, subject.end)
+    if not periods:
+        periods = [LimitPeriod(subject.start, sensor.lower, sensor.upper, sensor.delay_minutes)]
+    first, *rest = periods
     return SeriesStats(
-        sensor.lower,
-        sensor.upper,
+        first.lower,
+        first.upper,
         sensor.temperature,
-        delay_s=sensor.delay_minutes * 60,
+        delay_s=first.delay_minutes * 60,
         gap_s=gap_after_s(subject.device.interval_s),
+        changes=[(int(p.start.timestamp() * 1000), p.lower, p.upper, p.delay_minutes * 60) for p in rest],
+        periods=periods,
     )
+
+
+def limits_in_force(stat: SeriesStats, side: str) -> list[float | None]:
+    """The lower or upper limits in force over the range, in time order (a repeated value once)."""
+    values: list[float | None] = []
+    for period in stat.periods:
+        value = getattr(period, side)
+        if not values or values[-1] != value:
+            values.append(value)
+    return values
+
+
+def has_limit(stat: SeriesStats, side: str) -> bool:
+    return any(value is not None for value in limits_in_force(stat, side))
+
+
+def limit_text(sensor: Sensor, stat: SeriesStats, side: str, units: Units) -> str:
+    """ "8.0", or "8.0 → 7.5" when the limit changed inside the range; "-" for no limit."""
+    values = limits_in_force(stat, side)
+    return " → ".join("-" if v is None else f"{units.value(sensor, v):.{sensor.precision}f}" for v in values) or "-"
 
 
 def stream_options(subject: Subject) -> dict:
@@ -139,12 +169,12 @@ def summary_rows(subjects_stats: list[tuple[Subject, Sensor, SeriesStats]], unit
                 _rounded(units.value(sensor, stat.maximum), sensor.precision),
                 _rounded(units.value(sensor, stat.mean), sensor.precision + 1),
                 _rounded(units.value(sensor, stat.mkt), 2),
-                _rounded(units.value(sensor, sensor.lower), sensor.precision),
-                _rounded(units.value(sensor, sensor.upper), sensor.precision),
+                _limit_cell(sensor, stat, "lower", units),
+                _limit_cell(sensor, stat, "upper", units),
                 stat.excursions,
                 hours_minutes(stat.longest_excursion_s),
-                hours_minutes(stat.seconds_above) if sensor.upper is not None else "",
-                hours_minutes(stat.seconds_below) if sensor.lower is not None else "",
+                hours_minutes(stat.seconds_above) if has_limit(stat, "upper") else "",
+                hours_minutes(stat.seconds_below) if has_limit(stat, "lower") else "",
                 len(stat.gaps),
             ]
         )
@@ -221,6 +251,10 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
         out.write("\r\n")
         for row in summary_rows(all_stats, presentation.units):
             out.write(",".join(csv_field("" if cell is None else str(cell)) for cell in row) + "\r\n")
+        # The alarm list, as the PDF has it.
+        out.write("\r\n" + csv_field(gettext("Alarms")) + "\r\n")
+        for row in alarm_table(subjects, presentation.local_time.with_offset, presentation.units):
+            out.write(",".join(csv_field(str(cell)) for cell in row) + "\r\n")
 
 
 def sheet_title(name: str, taken: set[str]) -> str:
@@ -279,8 +313,19 @@ def write_xlsx(path, subjects: list[Subject], presentation: Presentation, progre
         all_stats.extend((subject, s, stats[s.probe].finish()) for s in subject.sensors)
     for row in summary_rows(all_stats, units):
         summary.append(row)
+    alarms = book.create_sheet(sheet_title(gettext("Alarms"), taken))
+    for row in alarm_table(subjects, local.with_offset, units):
+        alarms.append(row)
     book.save(path)
 
 
 def _rounded(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
+
+
+def _limit_cell(sensor: Sensor, stat: SeriesStats, side: str, units: Units) -> float | str | None:
+    """A number while one limit applied over the range, else the text of its changes."""
+    values = limits_in_force(stat, side)
+    if len(values) > 1:
+        return limit_text(sensor, stat, side, units)
+    return _rounded(units.value(sensor, values[0] if values else None), sensor.precision)

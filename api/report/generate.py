@@ -17,8 +17,8 @@ from flask import current_app
 from flask_babel import force_locale, gettext
 from sqlalchemy import or_, select, update
 
-from api.account.models import Account
 from api.extensions.db import db, utcnow
+from api.identity.models import Account
 from api.notify.models import Channel
 from api.notify.services import add_message
 from api.platform.models import Platform
@@ -81,23 +81,13 @@ def generate(file_id: int) -> str:
     try:
         with force_locale(params.get("locale", "zh-CN").replace("-", "_")):
             kind = REPORT_KINDS[export.kind]
-            subjects = kind.subjects(params, export.owner_account_id)
-            if not subjects and not kind.archive:
-                raise ValueError(gettext("None of the devices of this file can be exported any more."))
-            for subject in subjects:  # a scheduled report too: no data past service expiry + 3 months
-                ensure_downloadable(subject.device)
-            presentation = Presentation(
-                zone=ZoneInfo(params["timeZone"]),
-                units=Units(params.get("unit", "C")),
-                locale=params.get("locale", "zh-CN"),
-                platform=db.session.get(Platform, export.platform_id),
-                requester=db.session.get(Account, export.owner_account_id),
-                generated_at=export.created_at,
-            )
-            progress = Progress(export.id, estimate(subjects), time.monotonic)
-            WRITERS[export.file_type](partial, subjects, presentation, progress)
-            if kind.seal is not None:  # before hashing: the stored hash is the sealed file's
-                kind.seal(partial, params)
+            if kind.stored is not None:  # a record frozen at signing: its stored bytes, never rendered again
+                with open(partial, "wb") as out:
+                    out.write(kind.stored(params))
+            elif kind.write is not None:
+                kind.write(partial, export, Progress(export.id, 1, time.monotonic))
+            else:
+                _write_subjects(export, kind, partial)
         os.replace(partial, final)
     except CancelledError:
         db.session.rollback()
@@ -109,6 +99,33 @@ def generate(file_id: int) -> str:
         log.exception("file %s failed", file_id)
         _finish(file_id, FileStatus.FAILED, reason=str(exc)[:500] or type(exc).__name__)
         return "failed"
+    return _generated(export, kind, stored, final)
+
+
+def _write_subjects(export: ExportFile, kind, partial: str) -> None:
+    """A file about devices: its kind's subjects written by the file type's writer."""
+    params = export.params
+    subjects = kind.subjects(params, export.owner_account_id)
+    if not subjects and not kind.archive:
+        raise ValueError(gettext("None of the devices of this file can be exported any more."))
+    for subject in subjects:  # a scheduled report too: no data past service expiry + 3 months
+        ensure_downloadable(subject.device)
+    presentation = Presentation(
+        zone=ZoneInfo(params["timeZone"]),
+        units=Units(params.get("unit", "C")),
+        locale=params.get("locale", "zh-CN"),
+        platform=db.session.get(Platform, export.platform_id),
+        requester=db.session.get(Account, export.owner_account_id),
+        generated_at=export.created_at,
+    )
+    progress = Progress(export.id, estimate(subjects), time.monotonic)
+    WRITERS[export.file_type](partial, subjects, presentation, progress)
+    if kind.seal is not None:  # before hashing: the stored hash is the sealed file's
+        kind.seal(partial, params)
+
+
+def _generated(export: ExportFile, kind, stored: str, final: str) -> str:
+    file_id = export.id
     db.session.rollback()  # end the streaming transaction
     done = _finish(
         file_id,

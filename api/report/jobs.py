@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rq import Retry
-from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from api.extensions.db import db, utcnow
@@ -40,8 +39,7 @@ def generate_after_commit(export: ExportFile) -> None:
     db.session.info.setdefault(AFTER_COMMIT, []).append((export.id, export.file_type))
 
 
-@event.listens_for(Session, "after_commit")
-def _queue_committed(session: Session) -> None:
+def queue_committed_files(session: Session) -> None:
     files = session.info.pop(AFTER_COMMIT, None)
     if not files or redis_connection() is None:
         return
@@ -50,8 +48,7 @@ def _queue_committed(session: Session) -> None:
         job_func.enqueue(file_id, job_id=f"export-file-{file_id}-0")
 
 
-@event.listens_for(Session, "after_rollback")
-def _forget_rolled_back(session: Session) -> None:
+def forget_rolled_back_files(session: Session) -> None:
     session.info.pop(AFTER_COMMIT, None)
 
 

@@ -18,11 +18,11 @@ from flask_babel import gettext
 from sqlalchemy import func, select
 from sqlalchemy.orm import aliased
 
-from api.account.models import Account
 from api.alarm.models import Alarm, AlarmDisposition, AlarmStatus, SensorLimit
 from api.device.models import Device, DeviceParam
 from api.extensions.db import db
 from api.extensions.i18n import N_
+from api.identity.models import Account
 
 # The catalogue's parameter names, so a file shows them in its own language (one language per file).
 PARAM_NAMES = (
@@ -47,6 +47,8 @@ class Sensor:
     lower: float | None = None  # the alarm limits (api.alarm SensorLimit), in the basic unit
     upper: float | None = None
     delay_minutes: int = 0
+    # The kind set its own limits (a waybill's): they apply over the whole range, not the history.
+    fixed_limits: bool = False
 
 
 @dataclass
@@ -68,11 +70,17 @@ class ReportKind:
     subjects: Callable[[dict[str, Any], int], list[Subject]]  # (params, owner account id) -> subjects
     # Applied to the written file before it is hashed (the FDA area's PAdES seal): (path, params).
     seal: Callable[[str, dict[str, Any]], None] | None = None
+    # A file whose bytes were fixed elsewhere (a signed record, frozen at signing): (params) -> bytes,
+    # written as they are, never rendered again.
+    stored: Callable[[dict[str, Any]], bytes] | None = None
     listed: bool = True  # offered as a scheduled report's type
     # An archive (a scheduled backup): may cover no device, never expires by age (its schedule keeps
     # the newest N), and `finished(file_id)` runs once it is generated.
     archive: bool = False
     finished: Callable[[int], None] | None = None
+    # A file that is not about devices (the audit trail): written by the kind itself, (path, the
+    # file's row, progress), instead of from subjects by the file type's writer.
+    write: Callable[[str, Any, Any], None] | None = None
 
 
 def alarm_limits(device_id: int) -> dict[int, SensorLimit]:
@@ -142,7 +150,7 @@ def register_kind(kind: ReportKind) -> None:
     REPORT_KINDS[kind.key] = kind
 
 
-register_kind(ReportKind("device", N_("Device data"), device_subjects))
+DEVICE_KIND = ReportKind("device", N_("Device data"), device_subjects)
 
 
 def alarm_records(device_id: int, start: datetime, end: datetime) -> list[Any]:

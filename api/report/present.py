@@ -35,14 +35,23 @@ class LocalTime:
         self._offsets: dict[int, int] = {}
         self._days: dict[int, str] = {}
         self._offset_texts: dict[int, str] = {}
+        self._hours: dict[int, tuple[int, str]] = {}  # UTC hour -> (offset ms, " +02:00")
 
     def offset_ms(self, ms: int) -> int:
         hour = ms // MS_PER_HOUR
         offset = self._offsets.get(hour)
         if offset is None:
-            moment = datetime.fromtimestamp(hour * 3600, UTC).astimezone(self.zone)
-            offset = self._offsets[hour] = int(moment.utcoffset().total_seconds() * 1000)
+            offset = self._zone_offset_ms(hour * MS_PER_HOUR)
+            if self._zone_offset_ms(hour * MS_PER_HOUR + MS_PER_HOUR - 1) != offset:
+                # The offset changes inside this UTC hour (Newfoundland and Lord Howe change on the
+                # half hour): that hour is looked up at each moment, never cached.
+                return self._zone_offset_ms(ms)
+            self._offsets[hour] = offset
         return offset
+
+    def _zone_offset_ms(self, ms: int) -> int:
+        moment = datetime.fromtimestamp(ms // 1000, UTC).astimezone(self.zone)
+        return int(moment.utcoffset().total_seconds() * 1000)
 
     def __call__(self, ms: int) -> str:
         local = ms + self.offset_ms(ms)
@@ -62,8 +71,20 @@ class LocalTime:
         return text
 
     def with_offset(self, ms: int) -> str:
-        """ "YYYY-MM-DD HH:MM:SS +02:00": unambiguous in the hour a DST change repeats."""
-        return f"{self(ms)} {self.offset_text(ms)}"
+        """ "YYYY-MM-DD HH:MM:SS +02:00": unambiguous in the hour a DST change repeats. A CSV export
+        calls this once per row: the offset and its text come from one lookup per UTC hour."""
+        hour = ms // MS_PER_HOUR
+        known = self._hours.get(hour)
+        if known is None:
+            known = (self.offset_ms(ms), " " + self.offset_text(ms))
+            if hour in self._offsets:  # one offset all hour long
+                self._hours[hour] = known
+        offset, suffix = known
+        day, rest = divmod(ms + offset, MS_PER_DAY)
+        text = self._days.get(day)
+        if text is None:
+            text = self._days[day] = datetime.fromtimestamp(day * 86_400, UTC).strftime("%Y-%m-%d ")
+        return text + _TIME_OF_DAY[rest // 1000] + suffix
 
     def datetime(self, ms: int) -> datetime:
         """A naive local datetime (spreadsheet cells have no zone)."""

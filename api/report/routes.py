@@ -6,7 +6,7 @@ from flask.views import MethodView
 from flask_babel import gettext
 
 from api.extensions.smorest import Blueprint, ErrorEnvelopeSchema
-from api.report import backup, services
+from api.report import backup, restore, services
 from api.report.jobs import enqueue_generation
 from api.report.kinds import REPORT_KINDS
 from api.report.schemas import (
@@ -20,6 +20,9 @@ from api.report.schemas import (
     FilePageQuerySchema,
     ReportKindSchema,
     ReportPageQuerySchema,
+    RestoreFileSchema,
+    RestoreQuerySchema,
+    RestoreResultSchema,
     ScheduledReportInputSchema,
     ScheduledReportSchema,
     ScheduledReportUpdateSchema,
@@ -207,3 +210,17 @@ class BackupArchives(MethodView):
         """The archives of a scheduled backup, newest first (download them from the download centre
         call ExportFile/download)."""
         return backup.archive_page(args)
+
+
+@blp.route("/BackupRestore")
+class BackupRestore(MethodView):
+    @blp.requires("operation.device.systemManage.edit")
+    @blp.arguments(RestoreQuerySchema, location="query")
+    @blp.arguments(RestoreFileSchema, location="files")
+    @blp.response(200, RestoreResultSchema)
+    @blp.alt_response(403, schema=ErrorEnvelopeSchema, description="Not the platform operator")
+    @blp.alt_response(413, schema=ErrorEnvelopeSchema, description="Over the zip import caps")
+    @blp.alt_response(422, schema=ErrorEnvelopeSchema, description="Not a backup, or it does not match its manifest")
+    def post(self, args, files):
+        """Restore one account's backup archive (checked against its manifest; nothing written on error)."""
+        return restore.restore_upload(files.get("file"), args["platformId"])

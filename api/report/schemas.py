@@ -4,9 +4,11 @@ import marshmallow as ma
 from flask_babel import gettext
 from marshmallow import validate
 
-from api.account.validators import LowerEmail, Phone
+from api.extensions.crud import record_id
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.extensions.validation_messages import ItemCount
+from api.identity.validators import LowerEmail, Phone
 from api.report.models import FileStatus, FileType, Frequency
 
 MAX_RANGE_DAYS = 366
@@ -15,9 +17,9 @@ REPORT_FILE_TYPES = [FileType.CSV.value, FileType.XLSX.value, FileType.PDF.value
 
 
 class ExportRequestSchema(Schema):
-    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=20))
+    deviceIds = ma.fields.List(Integer(), required=True, validate=ItemCount(min=1, max=20))
     sensors = ma.fields.List(
-        ma.fields.Integer(validate=validate.Range(min=1)),
+        Integer(validate=validate.Range(min=1)),
         load_default=None,
         allow_none=True,
         metadata={"description": "probe numbers; empty = every sensor"},
@@ -41,21 +43,19 @@ class ExportRequestSchema(Schema):
 
 
 class ExportFileSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     fileName = ma.fields.String(attribute="name")
     fileType = ma.fields.Function(lambda f: f.file_type.value)
     status = ma.fields.Function(lambda f: f.status.value, metadata={"description": "generating, generated, failed"})
     reason = ma.fields.String(allow_none=True, metadata={"description": "why it failed"})
-    progress = ma.fields.Integer(metadata={"description": "percent"})
-    fileSize = ma.fields.Integer(attribute="size", allow_none=True, metadata={"description": "bytes"})
-    scheduledReportId = ma.fields.Integer(attribute="scheduled_report_id", allow_none=True)
-    backupScheduleId = ma.fields.Integer(attribute="backup_schedule_id", allow_none=True)
+    progress = Integer(metadata={"description": "percent"})
+    fileSize = Integer(attribute="size", allow_none=True, metadata={"description": "bytes"})
+    scheduledReportId = Integer(attribute="scheduled_report_id", allow_none=True)
+    backupScheduleId = Integer(attribute="backup_schedule_id", allow_none=True)
     contentHash = ma.fields.String(
         attribute="content_hash", allow_none=True, metadata={"description": "SHA-256 of the generated file"}
     )
-    version = ma.fields.Integer(
-        metadata={"description": "1 + earlier files of the same name (never regenerated in place)"}
-    )
+    version = Integer(metadata={"description": "1 + earlier files of the same name (never regenerated in place)"})
     createTime = LocalDateTime(attribute="created_at")
     finishTime = LocalDateTime(attribute="finished_at", allow_none=True)
     expireTime = LocalDateTime(attribute="expires_at", allow_none=True)
@@ -90,7 +90,7 @@ class ScheduledReportInputSchema(Schema):
     fileType = ma.fields.String(load_default="pdf", validate=validate.OneOf(REPORT_FILE_TYPES))
     frequency = ma.fields.String(required=True, validate=validate.OneOf([f.value for f in Frequency]))
     receivers = ma.fields.List(ma.fields.Nested(ReceiverSchema), required=True, validate=ItemCount(min=1, max=20))
-    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=20))
+    deviceIds = ma.fields.List(Integer(), required=True, validate=ItemCount(min=1, max=20))
     nextReportTime = ma.fields.AwareDateTime(required=True)
 
     @ma.pre_load
@@ -114,7 +114,7 @@ class ScheduledReportInputSchema(Schema):
 
 
 class ScheduledReportUpdateSchema(ScheduledReportInputSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 class ReceiverOutSchema(Schema):
@@ -124,16 +124,16 @@ class ReceiverOutSchema(Schema):
 
 
 class ScheduledReportSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     reportName = ma.fields.String(attribute="report_name")
     reportType = ma.fields.String(attribute="report_type")
     fileType = ma.fields.Function(lambda r: r.file_type.value)
     frequency = ma.fields.Function(lambda r: r.frequency.value)
     receivers = ma.fields.List(ma.fields.Nested(ReceiverOutSchema))
-    deviceIds = ma.fields.List(ma.fields.Integer(), attribute="device_ids")
+    deviceIds = ma.fields.List(Integer(), attribute="device_ids")
     nextReportTime = LocalDateTime(attribute="next_report_time")
     timeZone = ma.fields.String(attribute="time_zone")
-    lastFileId = ma.fields.Integer(attribute="last_file_id", allow_none=True)
+    lastFileId = Integer(attribute="last_file_id", allow_none=True)
     createTime = LocalDateTime(attribute="created_at")
 
 
@@ -155,12 +155,12 @@ BACKUP_KEEP_MAX = 30
 class BackupScheduleInputSchema(Schema):
     name = ma.fields.String(required=True, validate=validate.Length(min=1, max=BACKUP_NAME_MAX))
     frequency = ma.fields.String(required=True, validate=validate.OneOf([f.value for f in Frequency]))
-    rangeDays = ma.fields.Integer(
+    rangeDays = Integer(
         required=True,
         validate=validate.Range(min=1, max=MAX_RANGE_DAYS),
         metadata={"description": "each archive holds the readings of this many days before its run"},
     )
-    keepCount = ma.fields.Integer(
+    keepCount = Integer(
         required=True,
         validate=validate.Range(min=1, max=BACKUP_KEEP_MAX),
         metadata={"description": "how many of the newest archives are kept; older ones are removed"},
@@ -176,19 +176,19 @@ class BackupScheduleInputSchema(Schema):
 
 
 class BackupScheduleUpdateSchema(BackupScheduleInputSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 class BackupScheduleSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     name = ma.fields.String()
     frequency = ma.fields.Function(lambda s: s.frequency.value)
-    rangeDays = ma.fields.Integer(attribute="range_days")
-    keepCount = ma.fields.Integer(attribute="keep_count")
+    rangeDays = Integer(attribute="range_days")
+    keepCount = Integer(attribute="keep_count")
     enabled = ma.fields.Boolean()
     nextRunTime = LocalDateTime(attribute="next_run_at")
     timeZone = ma.fields.String(attribute="time_zone")
-    lastFileId = ma.fields.Integer(attribute="last_file_id", allow_none=True)
+    lastFileId = Integer(attribute="last_file_id", allow_none=True)
     createTime = LocalDateTime(attribute="created_at")
 
 
@@ -197,4 +197,20 @@ class BackupPageQuerySchema(PageQuerySchema):
 
 
 class BackupArchiveQuerySchema(PageQuerySchema):
-    id = ma.fields.Integer(required=True, metadata={"description": "the backup schedule"})
+    id = Integer(required=True, metadata={"description": "the backup schedule"})
+
+
+class RestoreFileSchema(Schema):
+    file = ma.fields.Raw(metadata={"type": "string", "format": "binary"})
+
+
+class RestoreQuerySchema(Schema):
+    platformId = Integer(
+        load_default=None, metadata={"description": "the site to restore onto (default: the operator's)"}
+    )
+
+
+class RestoreResultSchema(Schema):
+    account = ma.fields.String()
+    devices = Integer()
+    readings = Integer()

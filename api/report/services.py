@@ -14,12 +14,12 @@ from flask_babel import gettext
 from sqlalchemy import func, select
 
 from api.access.reach import visible_params
-from api.account.auth import owned, require_account
 from api.device.models import Device
 from api.device.services import DATA_GRACE, owned_device
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.i18n import caller_zone, locale_tag, requested_zone
 from api.extensions.smorest import ApiError
+from api.identity.auth import owned, require_account
 from api.report.kinds import REPORT_KINDS, device_sensors
 from api.report.models import ExportFile, FileStatus, FileType, Frequency, ScheduledReport
 from api.tenancy import data_platform_id

@@ -3,13 +3,15 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
+from api.extensions.crud import record_id
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.role.models import OrganizationType
 from api.role.services import role_text
 
 
 class RoleSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     # The preset (system) roles read in the reader's language; a role someone named stays as named.
     roleName = ma.fields.Function(lambda r: role_text(r, r.role_name))
     roleType = ma.fields.Enum(OrganizationType, by_value=True, attribute="role_type")
@@ -27,7 +29,7 @@ class RoleInputSchema(Schema):
 
 
 class RoleUpdateSchema(RoleInputSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 class RolePageQuerySchema(PageQuerySchema):

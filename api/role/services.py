@@ -155,7 +155,7 @@ def check_keys(keys: list[str]) -> list[str]:
 
 
 def save(args: dict) -> Role:
-    if args.get("id"):
+    if "id" in args:
         role = db.session.scalar(_roles().where(Role.id == args["id"]))
         if role is None:
             raise not_found()

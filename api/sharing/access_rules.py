@@ -6,8 +6,8 @@ from __future__ import annotations
 from sqlalchemy import Select, exists, select
 
 from api.access.reach import SHARED, ReachRule, register_reach
-from api.account.auth import register_participation
 from api.extensions.db import db
+from api.identity.auth import register_participation
 from api.sharing.models import DeviceShare, PermissionTemplate
 
 

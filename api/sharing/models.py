@@ -4,7 +4,7 @@ import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from api.extensions.db import Model, TimestampMixin, str_enum, utcnow
@@ -55,6 +55,16 @@ class DeviceTransfer(TenantOwned, Model):
     """A device offered to another account; ownership moves only when the recipient consents."""
 
     __tablename__ = "device_transfer"
+    # One pending offer per device, held by the index (two offers racing: one insert fails).
+    __table_args__ = (
+        Index(
+            "uq_device_transfer_pending",
+            "device_id",
+            unique=True,
+            postgresql_where=text("status = 'pending'"),
+            sqlite_where=text("status = 'pending'"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     device_id: Mapped[int] = mapped_column(ForeignKey("device.id", ondelete="CASCADE"), index=True)

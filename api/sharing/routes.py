@@ -3,7 +3,7 @@ from __future__ import annotations
 from flask.views import MethodView
 
 from api.extensions.smorest import OPERATE, Blueprint, ErrorEnvelopeSchema
-from api.sharing import services
+from api.sharing import services, transfers
 from api.sharing.schemas import (
     ShareInputSchema,
     SharePageQuerySchema,
@@ -146,7 +146,7 @@ class TransferInsert(MethodView):
     @blp.response(200, TransferPlainSchema)
     def post(self, args):
         """Offer an own device to another account; it moves when the recipient consents."""
-        return services.offer_transfer(args)
+        return transfers.offer_transfer(args)
 
 
 @blp.route("/DeviceTransfer/page")
@@ -156,7 +156,7 @@ class TransferPage(MethodView):
     @blp.response(200, TransferSchema, page=True)
     def post(self, args):
         """Transfers offered by or to the account."""
-        return services.transfer_page(args)
+        return transfers.transfer_page(args)
 
 
 def _decision(name: str, accept: bool, summary: str):
@@ -165,7 +165,7 @@ def _decision(name: str, accept: bool, summary: str):
         @blp.response(200, TransferPlainSchema)
         @missing()
         def put(self, transfer_id: int):
-            return services.decide_transfer(transfer_id, accept)
+            return transfers.decide_transfer(transfer_id, accept)
 
     Decision.put.__doc__ = summary
     Decision.__name__ = name
@@ -187,4 +187,4 @@ class TransferCancel(MethodView):
     @missing()
     def put(self, transfer_id: int):
         """Withdraw a transfer offer not decided yet."""
-        return services.cancel_transfer(transfer_id)
+        return transfers.cancel_transfer(transfer_id)

@@ -4,9 +4,11 @@ import marshmallow as ma
 from flask_babel import gettext
 from marshmallow import validate
 
-from api.account.validators import LowerEmail, Phone
+from api.extensions.crud import record_id
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.extensions.validation_messages import ItemCount
+from api.identity.validators import LowerEmail, Phone
 from api.sharing.models import TransferStatus
 
 EXPIRES = ("8h", "1d", "3d", "7d", "custom")
@@ -14,12 +16,12 @@ EXPIRES = ("8h", "1d", "3d", "7d", "custom")
 
 class TemplateItemSchema(Schema):
     permissionCode = ma.fields.String(required=True, validate=validate.Length(min=1, max=20))
-    viewStatus = ma.fields.Integer(required=True, validate=validate.OneOf([0, 1]))
-    setStatus = ma.fields.Integer(required=True, validate=validate.OneOf([-1, 0, 1]))
+    viewStatus = Integer(required=True, validate=validate.OneOf([0, 1]))
+    setStatus = Integer(required=True, validate=validate.OneOf([-1, 0, 1]))
 
 
 class TemplateSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     name = ma.fields.String()
     items = ma.fields.List(ma.fields.Nested(TemplateItemSchema))
     gmtCreate = LocalDateTime(attribute="created_at")
@@ -31,7 +33,7 @@ class TemplateInputSchema(Schema):
 
 
 class TemplateUpdateSchema(TemplateInputSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 class TemplateCodeSchema(Schema):
@@ -63,24 +65,24 @@ class RecipientMixin(Schema):
 
 
 class ShareInputSchema(ExpiryMixin, RecipientMixin):
-    deviceIds = ma.fields.List(ma.fields.Integer(), required=True, validate=ItemCount(min=1, max=200))
+    deviceIds = ma.fields.List(Integer(), required=True, validate=ItemCount(min=1, max=200))
     sharerName = ma.fields.String(required=True, validate=validate.Length(min=2, max=20))
-    templateId = ma.fields.Integer(required=True)
+    templateId = Integer(required=True)
 
 
 class ShareUpdateSchema(ExpiryMixin):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
     sharerName = ma.fields.String(required=True, validate=validate.Length(min=2, max=20))
-    templateId = ma.fields.Integer(required=True)
+    templateId = Integer(required=True)
 
 
 class ShareSchema(Schema):
-    id = ma.fields.Integer(attribute="share.id")
-    deviceId = ma.fields.Integer(attribute="device.id")
+    id = Integer(attribute="share.id")
+    deviceId = Integer(attribute="device.id")
     deviceName = ma.fields.String(attribute="device.name", allow_none=True)
     deviceGuid = ma.fields.String(attribute="device.guid")
     sharerName = ma.fields.String(attribute="share.sharer_name")
-    templateId = ma.fields.Integer(attribute="template.id")
+    templateId = Integer(attribute="template.id")
     templateName = ma.fields.String(attribute="template.name")
     recipientName = ma.fields.Function(lambda row: row["recipient"].user_name if row["recipient"] else None)
     recipientPhone = ma.fields.String(attribute="share.recipient_phone", allow_none=True)
@@ -91,25 +93,25 @@ class ShareSchema(Schema):
 
 
 class SharePlainSchema(Schema):
-    id = ma.fields.Integer()
-    deviceId = ma.fields.Integer(attribute="device_id")
+    id = Integer()
+    deviceId = Integer(attribute="device_id")
     sharerName = ma.fields.String(attribute="sharer_name")
-    templateId = ma.fields.Integer(attribute="template_id")
+    templateId = Integer(attribute="template_id")
     expireTime = LocalDateTime(attribute="expires_at")
 
 
 class SharePageQuerySchema(PageQuerySchema):
     keyword = ma.fields.String(load_default=None, validate=validate.Length(max=50))
-    deviceId = ma.fields.Integer(load_default=None)
+    deviceId = Integer(load_default=None)
 
 
 class TransferInputSchema(RecipientMixin):
-    deviceId = ma.fields.Integer(required=True)
+    deviceId = Integer(required=True)
 
 
 class TransferSchema(Schema):
-    id = ma.fields.Integer(attribute="transfer.id")
-    deviceId = ma.fields.Integer(attribute="device.id")
+    id = Integer(attribute="transfer.id")
+    deviceId = Integer(attribute="device.id")
     deviceName = ma.fields.String(attribute="device.name", allow_none=True)
     deviceGuid = ma.fields.String(attribute="device.guid")
     fromName = ma.fields.String(allow_none=True)
@@ -121,8 +123,8 @@ class TransferSchema(Schema):
 
 
 class TransferPlainSchema(Schema):
-    id = ma.fields.Integer()
-    deviceId = ma.fields.Integer(attribute="device_id")
+    id = Integer()
+    deviceId = Integer(attribute="device_id")
     status = ma.fields.Enum(TransferStatus, by_value=True)
 
 

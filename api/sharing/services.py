@@ -7,21 +7,19 @@ from datetime import timedelta
 
 from flask_babel import gettext
 from sqlalchemy import or_, select
+from sqlalchemy.exc import IntegrityError
 
 from api.access.reach import DEVICE_BLOCKS
-from api.account.auth import owned, require_account
-from api.account.lookup import contact_account
-from api.account.models import Account
-from api.asset.models import AssetDevice
 from api.device.catalogue import catalogue_text
 from api.device.models import Device, DeviceParam
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.smorest import ApiError
+from api.identity.auth import owned, require_account
+from api.identity.lookup import contact_account
+from api.identity.models import Account
 from api.notify.models import Channel
 from api.notify.services import add_message
-from api.organization.models import OrganizationDevice
-from api.project.models import ProjectDevice
-from api.sharing.models import DeviceShare, DeviceTransfer, PermissionTemplate, TransferStatus
+from api.sharing.models import DeviceShare, PermissionTemplate
 from api.tenancy import current_platform, data_platform_id, scoped
 
 EXPIRY = {"8h": timedelta(hours=8), "1d": timedelta(days=1), "3d": timedelta(days=3), "7d": timedelta(days=7)}
@@ -79,7 +77,7 @@ def _check_items(items: list[dict]) -> list[dict]:
 
 
 def save_template(args: dict) -> PermissionTemplate:
-    if args.get("id"):
+    if "id" in args:  # update (its schema requires a positive id); insert has no id field
         template = db.session.scalar(_templates().where(PermissionTemplate.id == args["id"]))
         if template is None:
             raise not_found()
@@ -106,7 +104,7 @@ def delete_template(template_id: int) -> None:
 # ---- sharing ------------------------------------------------------------------------------------------------
 
 
-def _owned_devices(device_ids: list[int]) -> list[Device]:
+def owned_devices(device_ids: list[int]) -> list[Device]:
     devices = db.session.scalars(
         owned(select(Device), Device).where(Device.id.in_(device_ids), Device.deleted.is_(False))
     ).all()
@@ -115,7 +113,7 @@ def _owned_devices(device_ids: list[int]) -> list[Device]:
     return list(devices)
 
 
-def _recipient(args: dict) -> Account | None:
+def recipient_of(args: dict) -> Account | None:
     if args.get("phone"):
         return contact_account(phone=args["phone"])
     if args.get("email"):
@@ -140,12 +138,21 @@ def expiry_of(args: dict):
 
 
 def share(args: dict) -> list[DeviceShare]:
-    """Share devices with a registered account, or invite a phone / email that has none yet."""
-    devices = _owned_devices(args["deviceIds"])
+    """Share devices with an account, or invite a phone / email that has none yet. One row per device
+    and recipient (unique): the loser of a race is tried once more, finding the row and updating it."""
+    try:
+        return _share(args)
+    except IntegrityError:
+        db.session.rollback()
+        return _share(args)
+
+
+def _share(args: dict) -> list[DeviceShare]:
+    devices = owned_devices(args["deviceIds"])
     template = db.session.scalar(_templates().where(PermissionTemplate.id == args["templateId"]))
     if template is None:
         raise ApiError(gettext("The permission template does not exist."), code=5003)
-    recipient = _recipient(args)
+    recipient = recipient_of(args)
     me = require_account()
     if recipient is not None and recipient.id == me.id:
         raise ApiError(gettext("A device cannot be shared with yourself."), code=5004)
@@ -279,104 +286,3 @@ def leave(share_id: int) -> None:
         raise not_found()
     db.session.delete(row)
     db.session.commit()
-
-
-# ---- transfer ---------------------------------------------------------------------------------------------
-
-
-def offer_transfer(args: dict) -> DeviceTransfer:
-    [device] = _owned_devices([args["deviceId"]])
-    recipient = _recipient(args)
-    if recipient is None:
-        raise ApiError(gettext("The user does not exist."), code=5002)
-    me = require_account()
-    if recipient.id == me.id:
-        raise ApiError(gettext("A device cannot be transferred to yourself."), code=5005)
-    pending = db.session.scalar(
-        select(DeviceTransfer).where(
-            DeviceTransfer.device_id == device.id, DeviceTransfer.status == TransferStatus.PENDING
-        )
-    )
-    if pending is not None:
-        raise ApiError(gettext("This device is already waiting for a transfer to be accepted."), code=5006)
-    transfer = DeviceTransfer(
-        platform_id=data_platform_id(), device_id=device.id, from_account_id=me.id, to_account_id=recipient.id
-    )
-    db.session.add(transfer)
-    db.session.commit()
-    return transfer
-
-
-def transfer_page(args: dict) -> dict:
-    me = require_account().id
-    stmt = scoped(select(DeviceTransfer), DeviceTransfer).where(
-        or_(DeviceTransfer.from_account_id == me, DeviceTransfer.to_account_id == me)
-    )
-    if args.get("status"):
-        stmt = stmt.where(DeviceTransfer.status == TransferStatus(args["status"]))
-    found = paginate(stmt, args, DeviceTransfer.id.desc())
-    ids = {t.from_account_id for t in found["list"]} | {t.to_account_id for t in found["list"]}
-    names = dict(db.session.execute(select(Account.id, Account.user_name).where(Account.id.in_(ids))).all())
-    devices = {
-        d.id: d for d in db.session.scalars(select(Device).where(Device.id.in_({t.device_id for t in found["list"]})))
-    }
-    return {
-        "list": [
-            {
-                "transfer": t,
-                "device": devices[t.device_id],
-                "fromName": names.get(t.from_account_id),
-                "toName": names.get(t.to_account_id),
-                "incoming": t.to_account_id == me,
-            }
-            for t in found["list"]
-        ],
-        "total": found["total"],
-    }
-
-
-def _pending(transfer_id: int, *, incoming: bool) -> DeviceTransfer:
-    me = require_account().id
-    column = DeviceTransfer.to_account_id if incoming else DeviceTransfer.from_account_id
-    transfer = db.session.scalar(
-        scoped(select(DeviceTransfer), DeviceTransfer)
-        .where(DeviceTransfer.id == transfer_id, column == me)
-        .with_for_update()
-    )
-    if transfer is None:
-        raise not_found()
-    if transfer.status != TransferStatus.PENDING:
-        raise ApiError(gettext("This transfer has already been decided."), code=5007)
-    return transfer
-
-
-def decide_transfer(transfer_id: int, accept: bool) -> DeviceTransfer:
-    """The recipient consents (the device becomes theirs, leaving the old owner's organisations,
-    projects, assets and shares) or refuses."""
-
-    transfer = _pending(transfer_id, incoming=True)
-    transfer.decided_at = utcnow()
-    if not accept:
-        transfer.status = TransferStatus.REJECTED
-        db.session.commit()
-        return transfer
-    device = db.session.get(Device, transfer.device_id)
-    if device is None or device.owner_account_id != transfer.from_account_id or device.deleted:
-        transfer.status = TransferStatus.CANCELLED
-        db.session.commit()
-        raise ApiError(gettext("The device is no longer available for transfer."), code=5008)
-    device.owner_account_id = transfer.to_account_id
-    device.focus = False
-    for model in (OrganizationDevice, ProjectDevice, AssetDevice, DeviceShare):
-        db.session.execute(model.__table__.delete().where(model.__table__.c.device_id == device.id))
-    transfer.status = TransferStatus.ACCEPTED
-    db.session.commit()
-    return transfer
-
-
-def cancel_transfer(transfer_id: int) -> DeviceTransfer:
-    transfer = _pending(transfer_id, incoming=False)
-    transfer.status = TransferStatus.CANCELLED
-    transfer.decided_at = utcnow()
-    db.session.commit()
-    return transfer

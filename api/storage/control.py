@@ -11,14 +11,14 @@ from datetime import datetime, timedelta
 from flask_babel import gettext
 from sqlalchemy import select
 
-from api.account.models import Account
 from api.alarm.push import field_error
 from api.device import commands as device_commands
 from api.device.models import DeviceCommand
 from api.extensions.db import db, utcnow
 from api.extensions.i18n import caller_zone
 from api.extensions.smorest import ApiError
-from api.storage import alerts, services, tabs
+from api.identity.models import Account
+from api.storage import alerts, holds, listing, services, tabs
 from api.storage.models import ColdStorage, StorageAlarm, StorageAlarmStatus, StorageCommand, StorageKind
 from api.telemetry import queries
 
@@ -49,12 +49,13 @@ def send(args: dict) -> dict:
         raise field_error(
             "value", gettext("Must be between %(min)s and %(max)s.", min=param.param_min, max=param.param_max)
         )
-    if not services.controller_dict(controller, utcnow())["online"] and not args["confirmOffline"]:
+    if not listing.controller_dict(controller, utcnow())["online"] and not args["confirmOffline"]:
         raise ApiError(
             gettext("The controller is offline: the command will be applied when it reconnects. Send it anyway?"),
             code=OFFLINE_PROMPT,
         )
-    command = device_commands.send_command(controller.id, {key: int(value) if param.precision == 0 else value})
+    # One transaction: the device's command and the storage's record of it (and one trail entry).
+    command = device_commands.queue_command(controller.id, {key: int(value) if param.precision == 0 else value})
     record = StorageCommand(
         storage_id=storage.id,
         command_id=command.id,
@@ -63,7 +64,10 @@ def send(args: dict) -> dict:
         created_by=services.require_account().id,
     )
     db.session.add(record)
+    if args["action"] == "defrost":
+        holds.open_defrost_window(storage, utcnow())  # the evaporator's limit alarms are held meanwhile
     db.session.commit()
+    device_commands.publish(command)
     return as_dict(record, command, services.require_account().user_name)
 
 

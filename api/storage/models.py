@@ -55,6 +55,12 @@ class ColdStorage(TenantOwned, TimestampMixin, Model):
     mkt_enabled: Mapped[bool] = mapped_column(default=False)
     mkt_window_hours: Mapped[int] = mapped_column(default=24)
     mkt_limit: Mapped[float | None] = mapped_column(Float)
+    # Alarm holds of a room with a controller (api/storage/holds.py): minutes a defrost or an open door
+    # holds the affected probes' limit alarms (0: off), and the end of the window in force.
+    defrost_hold_minutes: Mapped[int] = mapped_column(default=30, server_default="30")
+    door_hold_minutes: Mapped[int] = mapped_column(default=5, server_default="5")
+    defrost_hold_until: Mapped[datetime | None] = mapped_column()
+    door_hold_until: Mapped[datetime | None] = mapped_column()
 
     probes: Mapped[list[StorageProbe]] = relationship(
         order_by="StorageProbe.id", cascade="all, delete-orphan", back_populates="storage"

@@ -13,13 +13,14 @@ from zoneinfo import ZoneInfo
 from flask_babel import gettext
 from sqlalchemy import select
 
-from api.account.auth import require_account
+from api.device.catalogue import catalogue_text
 from api.device.models import Device
 from api.extensions.db import db
 from api.extensions.i18n import N_, local_text, requested_zone
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
 from api.report import services as reports
-from api.report.kinds import ReportKind, Subject, device_sensors, register_kind
+from api.report.kinds import ReportKind, Subject, device_sensors
 from api.report.models import ExportFile, FileType
 from api.report.stats import celsius_to_fahrenheit
 from api.storage import services, tabs
@@ -139,7 +140,7 @@ def sections(storage: ColdStorage, subjects: list[Subject], params: dict) -> lis
     for probe in storage.probes:
         if (probe.device_id, probe.sensor) in shown:
             zone_label = gettext(ZONE_LABELS.get(probe.zone.value, ZONE_LABELS["other"]))
-            placed.append([names[probe.device_id], str(probe.sensor), zone_label, probe.name or "-"])
+            placed.append([names[probe.device_id], str(probe.sensor), zone_label, catalogue_text(probe.name) or "-"])
     alarms = [[gettext("Opened"), gettext("Closed"), gettext("Limit"), gettext("Peak MKT")]]
     for alarm in db.session.scalars(
         select(StorageAlarm)
@@ -159,5 +160,4 @@ def sections(storage: ColdStorage, subjects: list[Subject], params: dict) -> lis
     return result
 
 
-def register() -> None:
-    register_kind(ReportKind("storage", N_("Storage report"), storage_subjects, listed=False))
+STORAGE_KIND = ReportKind("storage", N_("Storage report"), storage_subjects, listed=False)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
+from api.extensions.crud import Action, Call, register_crud
 from api.extensions.smorest import OPERATE, Blueprint, ErrorEnvelopeSchema
 from api.report.jobs import enqueue_generation
 from api.report.schemas import ExportFileSchema
-from api.storage import control, report, services, tabs
+from api.storage import control, listing, report, services, tabs
 from api.storage.models import StorageKind
 from api.storage.schemas import (
     CloudCommandInputSchema,
@@ -42,159 +43,162 @@ KINDS = (
 )
 
 
+MISSING = "Not a storage this account sees"
+
+
 def missing():
-    return blp.alt_response(404, schema=ErrorEnvelopeSchema, description="Not a storage this account sees")
+    return blp.alt_response(404, schema=ErrorEnvelopeSchema, description=MISSING)
 
 
-def _view(name: str, method: str, func, doc: str):
-    func.__doc__ = doc
-    func.__name__ = method
-    return type(name, (MethodView,), {method: func})
+REPORT_DOC = (
+    "Queue the storage's report (PDF: every visible probe with its limits, statistics and MKT, the MKT "
+    "of the storage, its probes and zones, its MKT alarms) or its probes' readings (CSV, XLSX) over a "
+    "window; the file appears in the download centre."
+)
+# The storage a call names: by the path's id, or by the storageId of its arguments.
+BY_PATH, BY_ARGS = {"storage": "storage_id"}, {"storage": "storageId"}
+CHANGE_BY_PATH, CHANGE_BY_ARGS = {**BY_PATH, "access": OPERATE}, {**BY_ARGS, "access": OPERATE}
 
 
 def register(kind: StorageKind, entity: str, key: str) -> None:
     """The operations of one kind of storage under /api/storage/{entity}."""
-    add, edit, delete = f"{key}.add", f"{key}.edit", f"{key}.delete"
-    route = lambda action: blp.route(f"/{entity}/{action}")  # noqa: E731
 
-    @blp.requires(f"{key}.query")
-    @blp.arguments(StoragePageQuerySchema)
-    @blp.response(200, StorageSchema, page=True)
-    def page(self, args):
-        return services.page(kind, args)
+    def saved(args: dict) -> dict:
+        return listing.detail(services.save(kind, args).id, kind)
 
-    route("page")(_view(f"{entity}Page", "post", page, "Storages with live state; search by name, filter by state."))
+    def of_storage(read):
+        """A tab's read that takes the storage's id (from the query's storageId) and the kind."""
+        return lambda args: read(args["storageId"], kind)
 
-    @blp.requires(f"{key}.query")
-    @blp.arguments(StoragePageQuerySchema, location="query")
-    @blp.response(200, StorageStatusCountSchema)
-    def counts(self, args):
-        return services.status_counts(kind, args.get("storageName"))
+    def of_args(read):
+        """A tab's read that takes the whole arguments and the kind."""
+        return lambda args: read(args, kind)
 
-    route("statusCount")(_view(f"{entity}StatusCount", "get", counts, "State counts."))
+    def tab(name: str, path: str, read, doc: str, response, schema=StorageIdQuerySchema) -> Action:
+        return Action(name, path, "get", "query", Call(read, doc, schema, location="query", need=BY_ARGS), response)
 
-    @blp.requires(f"{key}.query", storage="storage_id")
-    @blp.response(200, StorageSchema)
-    @missing()
-    def detail(self, storage_id: int):
-        return services.detail(storage_id, kind)
-
-    route("detail/<int:storage_id>")(_view(f"{entity}Detail", "get", detail, "One storage: basic info, probes, state."))
-
-    @blp.requires(add)
-    @blp.arguments(StorageInputSchema)
-    @blp.response(200, StorageSchema)
-    def insert(self, args):
-        storage = services.save(kind, args)
-        return services.detail(storage.id, kind)
-
-    route("insert")(_view(f"{entity}Insert", "post", insert, "Add one, with its controller / device and probes."))
-
-    @blp.requires(edit, access=OPERATE, storage="storageId")
-    @blp.arguments(StorageUpdateSchema)
-    @blp.response(200, StorageSchema)
-    @missing()
-    def update(self, args):
-        storage = services.save(kind, args)
-        return services.detail(storage.id, kind)
-
-    route("update")(_view(f"{entity}Update", "put", update, "Change one (probes kept unless given)."))
-
-    @blp.requires(delete, access=OPERATE, storage="storage_id")
-    @blp.response(200)
-    @missing()
-    def remove(self, storage_id: int):
-        services.delete(storage_id, kind)
-
-    route("delete/<int:storage_id>")(_view(f"{entity}Delete", "delete", remove, "Delete one (devices stay)."))
-
-    @blp.requires(f"{key}.query", storage="storageId")
-    @blp.arguments(StorageIdQuerySchema, location="query")
-    @blp.response(200, StorageOverviewSchema)
-    @missing()
-    def overview(self, args):
-        return tabs.overview(args["storageId"], kind)
-
-    route("overview")(_view(f"{entity}Overview", "get", overview, "Live values per probe, controller state."))
-
-    @blp.requires(f"{key}.query", storage="storageId")
-    @blp.arguments(StorageRangeQuerySchema, location="query")
-    @blp.response(200, StorageChartSchema)
-    @missing()
-    def chart(self, args):
-        return tabs.chart(args, kind)
-
-    route("chart")(_view(f"{entity}Chart", "get", chart, "All probes over a range with their limit lines."))
-
-    @blp.requires(f"{key}.query", storage="storageId")
-    @blp.arguments(StorageAlarmQuerySchema)
-    @blp.response(200, StorageAlarmSchema, page=True)
-    @missing()
-    def alarms(self, args):
-        return tabs.alarms(args, kind)
-
-    route("alarmPage")(_view(f"{entity}AlarmPage", "post", alarms, "Alarm record: probe, device and MKT alarms."))
-
-    @blp.requires(f"{key}.query", storage="storageId")
-    @blp.arguments(StorageIdQuerySchema, location="query")
-    @blp.response(200, StoragePushSettingSchema)
-    @missing()
-    def push_get(self, args):
-        return tabs.push_setting(args["storageId"], kind)
-
-    route("pushSetting/get")(_view(f"{entity}PushGet", "get", push_get, "Alarm push setting of the storage."))
-
-    @blp.requires(edit, access=OPERATE, storage="storageId")
-    @blp.arguments(StoragePushSettingSchema)
-    @blp.response(200, StoragePushSettingSchema)
-    @missing()
-    def push_save(self, args):
-        return tabs.save_push_setting(args, kind)
-
-    route("pushSetting/save")(_view(f"{entity}PushSave", "post", push_save, "Save the push setting for every device."))
-
-    @blp.requires(f"{key}.query", storage="storageId")
-    @blp.arguments(StorageIdQuerySchema, location="query")
-    @blp.response(200, StorageParamsSchema)
-    @missing()
-    def params(self, args):
-        return tabs.params(args["storageId"], kind)
-
-    route("params")(_view(f"{entity}Params", "get", params, "Controller parameters with their command status."))
-
-    @blp.requires(f"{key}.query", storage="storageId")
-    @blp.arguments(StorageIdQuerySchema, location="query")
-    @blp.response(200, StorageTopUpSchema)
-    @missing()
-    def top_up(self, args):
-        return tabs.top_up(args["storageId"], kind)
-
-    route("topUp")(_view(f"{entity}TopUp", "get", top_up, "Service expiry and SMS / voice balance per device."))
-
-    @blp.requires(f"{key}.query", storage="storageId")
-    @blp.arguments(StorageIdQuerySchema, location="query")
-    @blp.response(200, StorageEnergyMonthSchema(many=True))
-    @missing()
-    def energy(self, args):
-        return control.energy(args["storageId"], kind)
-
-    route("energy")(_view(f"{entity}Energy", "get", energy, "Energy of the last 12 months (controller meter)."))
-
-    @blp.requires(f"{key}.export", storage="storageId")
-    @blp.arguments(StorageReportSchema)
-    @blp.response(200, ExportFileSchema)
-    @missing()
-    def export(self, args):
-        export = report.request_report(args, kind)
-        enqueue_generation(export)
-        return export
-
-    doc = (
-        "Queue the storage's report (PDF: every visible probe with its limits, statistics and MKT, the MKT "
-        "of the storage, its probes and zones, its MKT alarms) or its probes' readings (CSV, XLSX) over a "
-        "window; the file appears in the download centre."
+    register_crud(
+        blp,
+        entity,
+        prefix=f"/{entity}",
+        key=key,
+        item=StorageSchema,
+        missing=MISSING,
+        id_name="storage_id",
+        page=Call(
+            lambda args: listing.page(kind, args),
+            "Storages with live state; search by name, filter by state.",
+            StoragePageQuerySchema,
+        ),
+        detail=Call(
+            lambda storage_id: listing.detail(storage_id, kind), "One storage: basic info, probes, state.", need=BY_PATH
+        ),
+        insert=Call(saved, "Add one, with its controller / device and probes.", StorageInputSchema),
+        update=Call(saved, "Change one (probes kept unless given).", StorageUpdateSchema, need=CHANGE_BY_ARGS),
+        delete=Call(
+            lambda storage_id: services.delete(storage_id, kind), "Delete one (devices stay).", need=CHANGE_BY_PATH
+        ),
+        actions=(
+            Action(
+                "StatusCount",
+                "/statusCount",
+                "get",
+                "query",
+                Call(
+                    lambda args: listing.status_counts(kind, args.get("storageName")),
+                    "State counts.",
+                    StoragePageQuerySchema,
+                    location="query",
+                ),
+                StorageStatusCountSchema,
+                missing=False,
+            ),
+            tab(
+                "Overview",
+                "/overview",
+                of_storage(tabs.overview),
+                "Live values per probe, controller state.",
+                StorageOverviewSchema,
+            ),
+            tab(
+                "Chart",
+                "/chart",
+                of_args(tabs.chart),
+                "All probes over a range with their limit lines.",
+                StorageChartSchema,
+                StorageRangeQuerySchema,
+            ),
+            Action(
+                "AlarmPage",
+                "/alarmPage",
+                "post",
+                "query",
+                Call(
+                    of_args(tabs.alarms),
+                    "Alarm record: probe, device and MKT alarms.",
+                    StorageAlarmQuerySchema,
+                    need=BY_ARGS,
+                ),
+                StorageAlarmSchema,
+                page=True,
+            ),
+            tab(
+                "PushGet",
+                "/pushSetting/get",
+                of_storage(tabs.push_setting),
+                "Alarm push setting of the storage.",
+                StoragePushSettingSchema,
+            ),
+            Action(
+                "PushSave",
+                "/pushSetting/save",
+                "post",
+                "edit",
+                Call(
+                    of_args(tabs.save_push_setting),
+                    "Save the push setting for every device.",
+                    StoragePushSettingSchema,
+                    need=CHANGE_BY_ARGS,
+                ),
+                StoragePushSettingSchema,
+            ),
+            tab(
+                "Params",
+                "/params",
+                of_storage(tabs.params),
+                "Controller parameters with their command status.",
+                StorageParamsSchema,
+            ),
+            tab(
+                "TopUp",
+                "/topUp",
+                of_storage(tabs.top_up),
+                "Service expiry and SMS / voice balance per device.",
+                StorageTopUpSchema,
+            ),
+            tab(
+                "Energy",
+                "/energy",
+                of_storage(control.energy),
+                "Energy of the last 12 months (controller meter).",
+                StorageEnergyMonthSchema(many=True),
+            ),
+            Action(
+                "Report",
+                "/report",
+                "post",
+                "export",
+                Call(lambda args: queue_report(args, kind), REPORT_DOC, StorageReportSchema, need=BY_ARGS),
+                ExportFileSchema,
+            ),
+        ),
     )
-    route("report")(_view(f"{entity}Report", "post", export, doc))
+
+
+def queue_report(args: dict, kind: StorageKind):
+    export = report.request_report(args, kind)
+    enqueue_generation(export)
+    return export
 
 
 for _kind, _entity, _key in KINDS:

@@ -10,6 +10,8 @@ from flask_babel import gettext
 from marshmallow import validate
 
 from api.alarm.schemas import PushSettingSchema
+from api.extensions.crud import record_id
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.storage.models import Zone
 
@@ -21,8 +23,8 @@ ACTIONS = ("setpoint", "compressor", "defrost", "light")
 
 
 class StorageProbeInputSchema(Schema):
-    deviceId = ma.fields.Integer(required=True)
-    sensor = ma.fields.Integer(required=True, validate=validate.Range(min=0, max=255))
+    deviceId = Integer(required=True)
+    sensor = Integer(required=True, validate=validate.Range(min=0, max=255))
     zone = ma.fields.String(load_default=Zone.MIDDLE.value, validate=validate.OneOf([z.value for z in Zone]))
     probeName = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=50))
 
@@ -51,8 +53,17 @@ class StorageInputSchema(Schema):
     )
     remark = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
     mktEnabled = ma.fields.Boolean(load_default=False)
-    mktWindowHours = ma.fields.Integer(load_default=24, validate=validate.Range(min=1, max=24 * 90))
+    mktWindowHours = Integer(load_default=24, validate=validate.Range(min=1, max=24 * 90))
     mktLimit = ma.fields.Float(load_default=None, allow_none=True, validate=validate.Range(min=-100, max=100))
+    # Alarm holds of a room with a controller (api/storage/holds.py); omitted: the stored (default 30 / 5).
+    defrostHoldMinutes = Integer(
+        validate=validate.Range(min=0, max=240),
+        metadata={"description": "minutes a defrost holds the evaporator / return-air probes' limit alarms (0: off)"},
+    )
+    doorHoldMinutes = Integer(
+        validate=validate.Range(min=0, max=240),
+        metadata={"description": "minutes an open door holds the door probes' limit alarms (0: off)"},
+    )
 
     @ma.validates_schema
     def _mkt(self, data, **kwargs):
@@ -61,7 +72,7 @@ class StorageInputSchema(Schema):
 
 
 class StorageUpdateSchema(StorageInputSchema):
-    storageId = ma.fields.Integer(required=True)
+    storageId = record_id()
 
 
 class StoragePageQuerySchema(PageQuerySchema):
@@ -70,7 +81,7 @@ class StoragePageQuerySchema(PageQuerySchema):
 
 
 class StorageIdQuerySchema(Schema):
-    storageId = ma.fields.Integer(required=True)
+    storageId = Integer(required=True)
 
 
 class StorageRangeQuerySchema(StorageIdQuerySchema):
@@ -87,40 +98,45 @@ class StorageRangeQuerySchema(StorageIdQuerySchema):
 
 
 class StorageAlarmQuerySchema(PageQuerySchema):
-    storageId = ma.fields.Integer(required=True)
+    storageId = Integer(required=True)
     status = ma.fields.String(load_default=None, validate=validate.OneOf(["open", "closed"]))
 
 
 class StorageProbeSchema(Schema):
-    id = ma.fields.Integer()
-    deviceId = ma.fields.Integer()
+    id = Integer()
+    deviceId = Integer()
     deviceName = ma.fields.String(allow_none=True)
     deviceGuid = ma.fields.String()
-    sensor = ma.fields.Integer()
+    sensor = Integer()
     zone = ma.fields.String()
     probeName = ma.fields.String(allow_none=True)
     unit = ma.fields.String(allow_none=True)
-    precision = ma.fields.Integer()
+    precision = Integer()
     value = ma.fields.Float(allow_none=True)
     lastDataTime = LocalDateTime(allow_none=True)
     online = ma.fields.Boolean()
+    stale = ma.fields.Boolean(
+        metadata={"description": "the last value of a device that is not live (see lastDataTime)"}
+    )
     upper = ma.fields.Float(allow_none=True)
     lower = ma.fields.Float(allow_none=True)
     alarm = ma.fields.Boolean()
 
 
 class StorageControllerSchema(Schema):
-    deviceId = ma.fields.Integer()
+    deviceId = Integer()
     deviceGuid = ma.fields.String()
     deviceName = ma.fields.String(allow_none=True)
     typeName = ma.fields.String()
-    typeCode = ma.fields.Integer()
+    typeCode = Integer()
     online = ma.fields.Boolean()
     status = ma.fields.String()
 
 
 class StorageSchema(Schema):
-    id = ma.fields.Integer()
+    defrostHoldMinutes = Integer()
+    doorHoldMinutes = Integer()
+    id = Integer()
     kind = ma.fields.String()
     storageName = ma.fields.String()
     volume = ma.fields.String(allow_none=True)
@@ -138,12 +154,12 @@ class StorageSchema(Schema):
     timeZone = ma.fields.String()
     remark = ma.fields.String(allow_none=True)
     mktEnabled = ma.fields.Boolean()
-    mktWindowHours = ma.fields.Integer()
+    mktWindowHours = Integer()
     mktLimit = ma.fields.Float(allow_none=True)
     controller = ma.fields.Nested(StorageControllerSchema, allow_none=True)
     probes = ma.fields.List(ma.fields.Nested(StorageProbeSchema))
     status = ma.fields.String()
-    openAlarms = ma.fields.Integer()
+    openAlarms = Integer()
     mine = ma.fields.Boolean(metadata={"description": "false: reached through an organization or a share"})
     writable = ma.fields.Boolean()
     blocks = ma.fields.List(ma.fields.String(), metadata={"description": "detail tabs this account may open"})
@@ -151,15 +167,15 @@ class StorageSchema(Schema):
 
 
 class StorageStatusCountSchema(Schema):
-    all = ma.fields.Integer()
-    online = ma.fields.Integer()
-    offline = ma.fields.Integer()
-    alarm = ma.fields.Integer()
-    empty = ma.fields.Integer()
+    all = Integer()
+    online = Integer()
+    offline = Integer()
+    alarm = Integer()
+    empty = Integer()
 
 
 class StorageOverviewSchema(Schema):
-    storageId = ma.fields.Integer()
+    storageId = Integer()
     status = ma.fields.String()
     probes = ma.fields.List(ma.fields.Nested(StorageProbeSchema))
     setpoint = ma.fields.Float(allow_none=True)
@@ -176,8 +192,8 @@ class StorageOverviewSchema(Schema):
 
 class StorageChartSeriesSchema(Schema):
     key = ma.fields.String(metadata={"description": "deviceId-sensor"})
-    deviceId = ma.fields.Integer()
-    sensor = ma.fields.Integer()
+    deviceId = Integer()
+    sensor = Integer()
     probeName = ma.fields.String(allow_none=True)
     zone = ma.fields.String()
     unit = ma.fields.String(allow_none=True)
@@ -187,7 +203,7 @@ class StorageChartSeriesSchema(Schema):
 
 
 class StorageChartSchema(Schema):
-    bucketSeconds = ma.fields.Integer()
+    bucketSeconds = Integer()
     unit = ma.fields.String()
     series = ma.fields.List(ma.fields.Nested(StorageChartSeriesSchema))
 
@@ -195,9 +211,9 @@ class StorageChartSchema(Schema):
 class StorageAlarmSchema(Schema):
     id = ma.fields.String(metadata={"description": "a device alarm (d<id>) or a storage alarm (s<id>)"})
     source = ma.fields.String()
-    deviceId = ma.fields.Integer(allow_none=True)
+    deviceId = Integer(allow_none=True)
     deviceName = ma.fields.String(allow_none=True)
-    sensor = ma.fields.Integer(allow_none=True)
+    sensor = Integer(allow_none=True)
     kind = ma.fields.String()
     status = ma.fields.String()
     openTime = LocalDateTime(allow_none=True)
@@ -205,12 +221,19 @@ class StorageAlarmSchema(Schema):
     limitValue = ma.fields.Float(allow_none=True)
     peakValue = ma.fields.Float(allow_none=True)
     lastValue = ma.fields.Float(allow_none=True)
+    closeReason = ma.fields.String(allow_none=True)
+    probeName = ma.fields.String(allow_none=True)
+    zone = ma.fields.String(allow_none=True)
+    unit = ma.fields.String(allow_none=True)
+    messageId = Integer(allow_none=True, metadata={"description": "process it with /api/alarm/AlarmMessage/process"})
+    processState = ma.fields.String(allow_none=True)
+    result = ma.fields.String(allow_none=True)
 
 
 class StoragePushSettingSchema(PushSettingSchema):
     """The alarm push settings applied to every device of the storage."""
 
-    storageId = ma.fields.Integer(attribute="storage_id", required=True)
+    storageId = Integer(attribute="storage_id", required=True)
 
     class Meta(PushSettingSchema.Meta):
         exclude = ("deviceId",)
@@ -221,6 +244,9 @@ class StorageParamSchema(Schema):
     paramName = ma.fields.String()
     paramType = ma.fields.String()
     unit = ma.fields.String(allow_none=True)
+    unitCode = ma.fields.String(
+        allow_none=True, metadata={"description": "onoff: a state channel (1 running, 0 stopped)"}
+    )
     readWrite = ma.fields.String()
     min = ma.fields.Float(allow_none=True)
     max = ma.fields.Float(allow_none=True)
@@ -229,17 +255,17 @@ class StorageParamSchema(Schema):
 
 
 class StorageParamsSchema(Schema):
-    deviceId = ma.fields.Integer(allow_none=True)
+    deviceId = Integer(allow_none=True)
     params = ma.fields.List(ma.fields.Nested(StorageParamSchema))
 
 
 class StorageTopUpDeviceSchema(Schema):
-    deviceId = ma.fields.Integer()
+    deviceId = Integer()
     deviceName = ma.fields.String(allow_none=True)
     deviceGuid = ma.fields.String()
     serviceExpireTime = LocalDateTime(allow_none=True)
-    smsCount = ma.fields.Integer()
-    voiceCount = ma.fields.Integer()
+    smsCount = Integer()
+    voiceCount = Integer()
 
 
 class StorageTopUpSchema(Schema):
@@ -259,7 +285,7 @@ class StorageImageSchema(Schema):
 
 
 class CloudCommandInputSchema(Schema):
-    storageId = ma.fields.Integer(required=True)
+    storageId = Integer(required=True)
     action = ma.fields.String(required=True, validate=validate.OneOf(ACTIONS))
     value = ma.fields.Float(load_default=None, allow_none=True, validate=validate.Range(min=-60, max=60))
     confirmOffline = ma.fields.Boolean(
@@ -275,8 +301,8 @@ class CloudCommandInputSchema(Schema):
 
 
 class StorageCommandSchema(Schema):
-    id = ma.fields.Integer()
-    commandId = ma.fields.Integer()
+    id = Integer()
+    commandId = Integer()
     action = ma.fields.String()
     value = ma.fields.Float(allow_none=True)
     status = ma.fields.String()
@@ -292,7 +318,7 @@ class StorageEnergyMonthSchema(Schema):
 
 
 class StorageReportSchema(Schema):
-    storageId = ma.fields.Integer(required=True)
+    storageId = Integer(required=True)
     startTime = ma.fields.AwareDateTime(required=True)
     endTime = ma.fields.AwareDateTime(required=True)
     fileType = ma.fields.String(load_default="pdf", validate=validate.OneOf(["pdf", "csv", "xlsx"]))

@@ -9,35 +9,43 @@ and for organisation members reaching all of its devices (their role keys are ch
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from flask_babel import gettext
-from sqlalchemy import func, or_, select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import joinedload, selectinload
 
 from api.access.gate import admitted
 from api.access.reach import FULL, MEMBER, device_access, may_view, refuse_device_access, visibility_params, visible
-from api.account.auth import require_account
 from api.alarm.push import field_error
-from api.alarm.rules import limits_of
-from api.device.models import Category, Device, DeviceParam, DeviceState
-from api.device.status import DeviceStatus, status_of
+from api.device.models import Category, Device, DeviceParam
+from api.device.status import DeviceStatus
 from api.extensions import uploads
-from api.extensions.db import db, utcnow
+from api.extensions.db import db
 from api.extensions.smorest import ApiError
-from api.storage.models import ColdStorage, StorageAlarm, StorageAlarmStatus, StorageKind, StorageProbe, Zone
+from api.identity.auth import require_account
+from api.storage.models import ColdStorage, StorageKind, StorageProbe, Zone
 from api.tenancy import data_platform, data_platform_id
 
 # The gate's name for this area's objects (api/storage/access_rules).
 STORAGE_KIND = "storage"
 
+
 # The storage detail tabs a share's template can hide (the device blocks they read).
 BLOCKS = ("realtime", "chart", "alarm", "push", "params", "energy", "info")
+
+
 LIVE = (DeviceStatus.ONLINE, DeviceStatus.ALARM, DeviceStatus.FAULT)
+
+
 # The controller's state channels (catalogue type CS-4) and the zones of its four probes.
 STATE_CHANNELS = {"compressor": 5, "fan": 6, "defrost": 7, "door": 8, "setpoint": 10, "light": 11}
+
+
 CONTROLLER_ZONES = {1: Zone.DOOR, 2: Zone.MIDDLE, 3: Zone.EVAPORATOR, 4: Zone.RETURN_AIR}
+
+
 CATEGORY = {StorageKind.STORAGE: Category.COLD_STORAGE, StorageKind.FREEZER: Category.FREEZER}
+
+
 FIELDS = {
     "storageName": "name",
     "volume": "volume",
@@ -56,6 +64,8 @@ FIELDS = {
     "mktEnabled": "mkt_enabled",
     "mktWindowHours": "mkt_window_hours",
     "mktLimit": "mkt_limit",
+    "defrostHoldMinutes": "defrost_hold_minutes",
+    "doorHoldMinutes": "door_hold_minutes",
 }
 
 
@@ -78,10 +88,7 @@ def access_denied() -> ApiError:
     return ApiError(gettext("Access Denied"), code=403, http_status=403)
 
 
-# ---- who sees what -----------------------------------------------------------------------------------
-
-
-def _visible_storages(kind: StorageKind | None = None):
+def visible_storages(kind: StorageKind | None = None):
     """Storages (of this kind) the signed-in account sees: its own, and those holding a device it
     reaches. The one rule of who sees a storage: the gate loads through it too (api/storage/access_rules)."""
     mine = ColdStorage.owner_account_id == require_account().id
@@ -96,7 +103,7 @@ def _visible_storages(kind: StorageKind | None = None):
 
 
 def visible_storage(storage_id: int) -> ColdStorage | None:
-    return db.session.scalar(_visible_storages().where(ColdStorage.id == storage_id))
+    return db.session.scalar(visible_storages().where(ColdStorage.id == storage_id))
 
 
 def find(storage_id: int, kind: StorageKind) -> ColdStorage:
@@ -127,14 +134,14 @@ def viewer_devices(storages: list[ColdStorage]) -> dict[int, Device]:
     return {device.id: device for device in db.session.scalars(stmt).unique()}
 
 
-def _param_of(device: Device, sensor: int) -> DeviceParam | None:
+def param_of(device: Device, sensor: int) -> DeviceParam | None:
     return next((p for p in device.device_type.params if p.probe_id == sensor), None)
 
 
 def probe_visible(device: Device | None, sensor: int, block: str | None = None) -> bool:
     if device is None:
         return False
-    param = _param_of(device, sensor)
+    param = param_of(device, sensor)
     if param is None or not may_view(device, f"{param.param_key:04x}"):
         return False
     return block is None or may_view(device, block)
@@ -220,7 +227,7 @@ def _probes(kind: StorageKind, rows: list[dict] | None, controller: Device | Non
         device = _writable_device(device_id=row["deviceId"])
         if device is None:
             raise device_not_found(f"probes.{index}.deviceId")
-        param = _param_of(device, row["sensor"])
+        param = param_of(device, row["sensor"])
         if param is None or param.param_type != "sensor":
             raise field_error(f"probes.{index}.sensor", gettext("This device has no such probe."))
         if (device.id, row["sensor"]) in seen:
@@ -240,9 +247,10 @@ def _check_images(names: list[str]) -> None:
 
 
 def save(kind: StorageKind, args: dict) -> ColdStorage:
-    """Create (no storageId) or change a storage. Everything is checked before anything changes."""
+    """Create (insert: no storageId) or change a storage (update: its schema requires a positive id,
+    so 0 is never read as "none"). Everything is checked before anything changes."""
     storage = None
-    if args.get("storageId"):
+    if "storageId" in args:
         storage = find(args["storageId"], kind)
         require_write(storage, viewer_devices([storage]))
     controller = _controller(kind, args.get("controllerGuid"))
@@ -297,150 +305,6 @@ def image_file(name: str):
     if found is None:
         raise not_found()
     return uploads.send_upload(*found)
-
-
-# ---- answers ---------------------------------------------------------------------------------------------
-
-
-def open_storage_alarms(storage_ids: list[int]) -> dict[int, int]:
-    if not storage_ids:
-        return {}
-    rows = db.session.execute(
-        select(StorageAlarm.storage_id, func.count())
-        .where(StorageAlarm.storage_id.in_(storage_ids), StorageAlarm.status == StorageAlarmStatus.OPEN)
-        .group_by(StorageAlarm.storage_id)
-    )
-    return dict(rows.all())
-
-
-def probe_rows(storage: ColdStorage, devices: dict[int, Device], now: datetime, block: str | None = None) -> list:
-    rows = []
-    limits: dict[int, dict] = {}
-    for probe in storage.probes:
-        device = devices.get(probe.device_id)
-        if not probe_visible(device, probe.sensor, block):
-            continue
-        if device.id not in limits:
-            limits[device.id] = limits_of(device.id)
-        limit = limits[device.id].get(probe.sensor)
-        state: DeviceState | None = device.state
-        param = _param_of(device, probe.sensor)
-        value = (state.values or {}).get(str(probe.sensor)) if state else None
-        upper, lower = (limit.upper, limit.lower) if limit else (None, None)
-        rows.append(
-            {
-                "id": probe.id,
-                "deviceId": device.id,
-                "deviceName": device.name,
-                "deviceGuid": device.guid,
-                "sensor": probe.sensor,
-                "zone": probe.zone.value,
-                "probeName": probe.name or param.param_name,
-                "unit": param.unit.unit_name if param.unit else None,
-                "precision": param.precision,
-                "value": value,
-                "lastDataTime": state.last_data_at if state else None,
-                "online": status_of(device, state, now) in LIVE,
-                "upper": upper,
-                "lower": lower,
-                "alarm": value is not None
-                and ((upper is not None and value > upper) or (lower is not None and value < lower)),
-            }
-        )
-    return rows
-
-
-def status(storage: ColdStorage, devices: dict[int, Device], open_alarms: int, now: datetime) -> str:
-    mine = [devices[i] for i in device_ids_of(storage) if i in devices]
-    if not mine:
-        return "empty"
-    states = [status_of(device, device.state, now) for device in mine]
-    if open_alarms or DeviceStatus.ALARM in states:
-        return "alarm"
-    return "online" if any(s in LIVE for s in states) else "offline"
-
-
-def as_dict(storage: ColdStorage, devices: dict[int, Device], open_alarms: int, now: datetime) -> dict:
-    controller = devices.get(storage.controller_device_id) if storage.controller_device_id else None
-    return {
-        "id": storage.id,
-        "kind": storage.kind.value,
-        "storageName": storage.name,
-        "volume": storage.volume,
-        "area": storage.area,
-        "compressor": storage.compressor,
-        "airCooler": storage.air_cooler,
-        "electricBox": storage.electric_box,
-        "brand": storage.brand,
-        "model": storage.model,
-        "address": storage.address,
-        "lat": storage.lat,
-        "lng": storage.lng,
-        "images": list(storage.images or []),
-        "imageUrls": [image_url(name) for name in storage.images or []],
-        "timeZone": storage.time_zone,
-        "remark": storage.remark,
-        "mktEnabled": storage.mkt_enabled,
-        "mktWindowHours": storage.mkt_window_hours,
-        "mktLimit": storage.mkt_limit,
-        "controller": controller_dict(controller, now) if controller else None,
-        "probes": probe_rows(storage, devices, now),
-        "status": status(storage, devices, open_alarms, now),
-        "openAlarms": open_alarms,
-        "mine": storage.owner_account_id == require_account().id,
-        "writable": writable(storage, devices),
-        "blocks": blocks_of(storage, devices),
-        "gmtCreate": storage.created_at,
-    }
-
-
-def controller_dict(device: Device, now: datetime) -> dict:
-    current = status_of(device, device.state, now)
-    return {
-        "deviceId": device.id,
-        "deviceGuid": device.guid,
-        "deviceName": device.name,
-        "typeName": device.device_type.type_name,
-        "typeCode": device.device_type.type_code,
-        "online": current in LIVE,
-        "status": current.value,
-    }
-
-
-def _listed(kind: StorageKind, name: str | None) -> list[tuple[ColdStorage, dict[int, Device], int]]:
-    stmt = _visible_storages(kind).order_by(ColdStorage.id.desc())
-    if name:
-        stmt = stmt.where(ColdStorage.name.icontains(name, autoescape=True))
-    storages = list(db.session.scalars(stmt))
-    devices = viewer_devices(storages)
-    alarms = open_storage_alarms([s.id for s in storages])
-    return [(s, devices, alarms.get(s.id, 0)) for s in storages]
-
-
-def page(kind: StorageKind, args: dict) -> dict:
-    """A page of storages with their live state. An account holds tens of storages, not thousands:
-    the state filter runs on the rows (each storage's state comes from several devices)."""
-    now = utcnow()
-    rows = [as_dict(s, devices, alarms, now) for s, devices, alarms in _listed(kind, args.get("storageName"))]
-    if args.get("status"):
-        rows = [row for row in rows if row["status"] == args["status"]]
-    first = (args["start"] - 1) * args["pageSize"]
-    return {"list": rows[first : first + args["pageSize"]], "total": len(rows)}
-
-
-def status_counts(kind: StorageKind, name: str | None = None) -> dict:
-    now = utcnow()
-    counts = {"all": 0, "online": 0, "offline": 0, "alarm": 0, "empty": 0}
-    for storage, devices, alarms in _listed(kind, name):
-        counts["all"] += 1
-        counts[status(storage, devices, alarms, now)] += 1
-    return counts
-
-
-def detail(storage_id: int, kind: StorageKind) -> dict:
-    storage = find(storage_id, kind)
-    devices = viewer_devices([storage])
-    return as_dict(storage, devices, open_storage_alarms([storage.id]).get(storage.id, 0), utcnow())
 
 
 def loaded(storage_id: int, kind: StorageKind, block: str) -> tuple[ColdStorage, dict[int, Device]]:

@@ -12,14 +12,15 @@ from sqlalchemy import func, select, tuple_
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 
 from api.access.reach import may_view
-from api.alarm import services as alarm_services
-from api.alarm.models import Alarm, AlarmStatus, PushSetting
+from api.alarm.models import Alarm, AlarmStatus, Message, PushSetting
 from api.alarm.push import as_dict as push_dict
+from api.alarm.push import save as push_save
 from api.alarm.rules import limits_of
+from api.device.catalogue import catalogue_text
 from api.device.models import CommandStatus, Device, DeviceCommand, ReadWrite
 from api.extensions.db import db, utcnow
 from api.report.stats import DELTA_H_OVER_R, KELVIN, mkt_from_sum
-from api.storage import services
+from api.storage import listing, services
 from api.storage.models import ColdStorage, StorageAlarm, StorageKind
 from api.telemetry import queries
 from api.telemetry.readings import reading_source
@@ -30,7 +31,7 @@ def overview(storage_id: int, kind: StorageKind) -> dict:
     """Live values per probe and the controller's state (setpoint, compressor, fan, defrost, door, light)."""
     storage, devices = services.loaded(storage_id, kind, "realtime")
     now = utcnow()
-    probes = services.probe_rows(storage, devices, now, "realtime")
+    probes = listing.probe_rows(storage, devices, now, "realtime")
     controller = devices.get(storage.controller_device_id) if storage.controller_device_id else None
     state = controller.state if controller is not None else None
     values = (state.values or {}) if state else {}
@@ -42,13 +43,13 @@ def overview(storage_id: int, kind: StorageKind) -> dict:
         value = values.get(str(sensor))
         return None if value is None else (value if name == "setpoint" else value >= 0.5)
 
-    open_alarms = services.open_storage_alarms([storage.id]).get(storage.id, 0)
+    open_alarms = listing.open_alarm_counts([storage], devices).get(storage.id, 0)
     return {
         "storageId": storage.id,
-        "status": services.status(storage, devices, open_alarms, now),
+        "status": listing.status(storage, devices, open_alarms, now),
         "probes": probes,
         **{name: channel(name) for name in services.STATE_CHANNELS},
-        "controllerOnline": services.controller_dict(controller, now)["online"] if controller else None,
+        "controllerOnline": listing.controller_dict(controller, now)["online"] if controller else None,
         "lastDataTime": max((p["lastDataTime"] for p in probes if p["lastDataTime"]), default=None),
         "alarm": bool(open_alarms) or any(p["alarm"] for p in probes),
         "mkt": rolling_mkt(storage, now) if storage.mkt_enabled else None,
@@ -69,7 +70,7 @@ def chart(args: dict, kind: StorageKind) -> dict:
         data = queries.chart(device.id, [p.sensor for p in probes], args["start"], args["end"], device.interval_s)
         width = max(width, data["bucketSeconds"])
         for probe in probes:
-            param = services._param_of(device, probe.sensor)
+            param = services.param_of(device, probe.sensor)
             unit_code = param.unit.unit_code if param.unit else None
             points = data["series"].get(probe.sensor, [])
             for point in points:
@@ -82,7 +83,7 @@ def chart(args: dict, kind: StorageKind) -> dict:
                     "key": f"{device.id}-{probe.sensor}",
                     "deviceId": device.id,
                     "sensor": probe.sensor,
-                    "probeName": probe.name or param.param_name,
+                    "probeName": catalogue_text(probe.name or param.param_name),
                     "zone": probe.zone.value,
                     "unit": _unit_label(param, args["unit"]),
                     "upper": _bound(limit and limit.upper, unit_code, args["unit"]),
@@ -107,20 +108,28 @@ def alarms(args: dict, kind: StorageKind) -> dict:
     """The alarms of the storage's visible probes and devices (offline, battery) and the storage's own
     (rolling MKT), newest first."""
     storage, devices = services.loaded(args["storageId"], kind, "alarm")
-    shown = {
-        (p.device_id, p.sensor)
-        for p in storage.probes
-        if services.probe_visible(devices.get(p.device_id), p.sensor, "alarm")
-    }
-    device_ids = {device_id for device_id, _ in shown}
+    scope = listing.alarm_scope(storage, devices)
+    device_ids = scope[1]
     rows: list[dict] = []
     if device_ids:
         stmt = select(Alarm).where(Alarm.device_id.in_(device_ids), Alarm.status != AlarmStatus.DELAYING)
         if args.get("status"):
             stmt = stmt.where(Alarm.status == AlarmStatus(args["status"]))
-        for alarm in db.session.scalars(stmt.order_by(Alarm.id.desc()).limit(500)):
-            if alarm.sensor is not None and (alarm.device_id, alarm.sensor) not in shown:
-                continue
+        found = [
+            alarm
+            for alarm in db.session.scalars(stmt.order_by(Alarm.id.desc()).limit(500))
+            if listing.in_scope(alarm.device_id, alarm.sensor, scope)
+        ]
+        # The owner's message of each alarm: processed through it, as the device's alarm list does.
+        messages = dict(
+            db.session.execute(
+                select(Message.alarm_id, Message.id).where(Message.alarm_id.in_([a.id for a in found]))
+            ).all()
+        )
+        probes = {(p.device_id, p.sensor): p for p in storage.probes}
+        for alarm in found:
+            probe = probes.get((alarm.device_id, alarm.sensor))
+            param = services.param_of(devices[alarm.device_id], alarm.sensor) if probe else None
             rows.append(
                 {
                     "id": f"d{alarm.id}",
@@ -128,6 +137,9 @@ def alarms(args: dict, kind: StorageKind) -> dict:
                     "deviceId": alarm.device_id,
                     "deviceName": devices[alarm.device_id].name,
                     "sensor": alarm.sensor,
+                    "probeName": (probe.name or (param.param_name if param else None)) if probe else None,
+                    "zone": probe.zone.value if probe else None,
+                    "unit": param.unit.unit_name if param is not None and param.unit else None,
                     "kind": alarm.kind.value,
                     "status": alarm.status.value,
                     "openTime": alarm.opened_at,
@@ -135,6 +147,10 @@ def alarms(args: dict, kind: StorageKind) -> dict:
                     "limitValue": alarm.limit_value,
                     "peakValue": alarm.peak_value,
                     "lastValue": alarm.last_value,
+                    "closeReason": alarm.close_reason,
+                    "messageId": messages.get(alarm.id),
+                    "processState": alarm.process_state.value,
+                    "result": alarm.result,
                 }
             )
     own = select(StorageAlarm).where(StorageAlarm.storage_id == storage.id)
@@ -148,6 +164,9 @@ def alarms(args: dict, kind: StorageKind) -> dict:
                 "deviceId": None,
                 "deviceName": None,
                 "sensor": None,
+                "probeName": None,
+                "zone": None,
+                "unit": "°C",
                 "kind": alarm.kind,
                 "status": alarm.status.value,
                 "openTime": alarm.opened_at,
@@ -155,6 +174,10 @@ def alarms(args: dict, kind: StorageKind) -> dict:
                 "limitValue": alarm.limit_value,
                 "peakValue": alarm.peak_value,
                 "lastValue": alarm.last_value,
+                "closeReason": None,
+                "messageId": None,
+                "processState": None,
+                "result": None,
             }
         )
     rows.sort(key=lambda row: row["openTime"] or datetime.min.replace(tzinfo=utcnow().tzinfo), reverse=True)
@@ -178,15 +201,18 @@ def push_setting(storage_id: int, kind: StorageKind) -> dict:
 
 
 def save_push_setting(data: dict, kind: StorageKind) -> dict:
+    """Saved per device as one object: each device's stored setting takes what the form sends (levels
+    by number, fields it omits keep the device's own), all devices in one transaction."""
     storage, devices = services.loaded(data["storage_id"], kind, "push")
     services.require_write(storage, devices)
     targets = _push_devices(storage, devices)
     if not targets:
         raise services.not_found()
-    saved = None
-    for device in targets:  # the first save checks everything before anything is stored
-        saved = alarm_services.save_push_setting({**data, "device_id": device.id})
-    return {**saved, "storage_id": storage.id}
+    for device in targets:  # every device is checked before anything is committed
+        push_save(device, {key: value for key, value in data.items() if key != "storage_id"})
+    db.session.commit()
+    first = targets[0]
+    return {**push_dict(first, db.session.get(PushSetting, first.id)), "storage_id": storage.id}
 
 
 def params(storage_id: int, kind: StorageKind) -> dict:
@@ -213,9 +239,10 @@ def params(storage_id: int, kind: StorageKind) -> dict:
         rows.append(
             {
                 "paramKey": key,
-                "paramName": param.param_name,
+                "paramName": catalogue_text(param.param_name),
                 "paramType": param.param_type,
-                "unit": param.unit.unit_name if param.unit else None,
+                "unit": catalogue_text(param.unit.unit_name) if param.unit else None,
+                "unitCode": param.unit.unit_code if param.unit else None,
                 "readWrite": param.read_write.value if isinstance(param.read_write, ReadWrite) else param.read_write,
                 "min": param.param_min,
                 "max": param.param_max,
@@ -255,7 +282,7 @@ def temperature_probes(storage: ColdStorage) -> list[tuple[int, int]]:
     probes = []
     for probe in storage.probes:
         device = devices.get(probe.device_id)
-        param = services._param_of(device, probe.sensor) if device else None
+        param = services.param_of(device, probe.sensor) if device else None
         if param is not None and param.unit is not None and param.unit.unit_code == "celsius":
             probes.append((probe.device_id, probe.sensor))
     return probes

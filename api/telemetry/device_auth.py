@@ -32,13 +32,16 @@ class IngestedDevice(NamedTuple):
     enabled: bool
     deleted: bool
     scrapped_at: datetime | None
+    voided_at: datetime | None
     service_expires_at: datetime | None
     created_at: datetime
 
 
 _COLUMNS = tuple(getattr(Device, name) for name in IngestedDevice._fields)
 # Built once: a statement built per call costs more CPU (cache key) than its round trip.
-_BY_GUID = select(*_COLUMNS).where(Device.guid == bindparam("guid"))
+# A GUID names one live device and any number of deleted ones (api/device/services.add_device): the
+# live one answers, else the newest deleted one (whose uploads are refused as deleted).
+_BY_GUID = select(*_COLUMNS).where(Device.guid == bindparam("guid")).order_by(Device.deleted, Device.id.desc()).limit(1)
 
 
 def authenticate(guid: object, key: object) -> IngestedDevice | None:
@@ -53,7 +56,8 @@ def authenticate(guid: object, key: object) -> IngestedDevice | None:
 
 @per_dialect
 def _by_guids() -> Select:
-    return select(*_COLUMNS).where(one_of_param(Device.guid, "guids"))
+    # The live record of each GUID last (it wins in the dict below), deleted ones oldest first.
+    return select(*_COLUMNS).where(one_of_param(Device.guid, "guids")).order_by(Device.deleted.desc(), Device.id)
 
 
 def authenticate_many(credentials: list[tuple[str, str]]) -> list[IngestedDevice | None]:

@@ -15,6 +15,7 @@ one request, and each reason is rendered in the language of the request that ans
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -32,6 +33,7 @@ from api.extensions.db import db, utcnow
 from api.extensions.pipeline import Query, fetch_together
 from api.extensions.snapshots import Snapshots
 from api.telemetry.batch import locked_states, sample_rows, stream_batch, write_batch
+from api.telemetry.conflicts import keep_conflicts
 from api.telemetry.device_auth import IngestedDevice, authenticate_many
 from api.telemetry.records import MAX_RECORDS, Parsed, Record, checked_records, parse_records
 from api.telemetry.store import SET_SAVEPOINT
@@ -59,6 +61,20 @@ class BatchLookup(NamedTuple):
 BATCH_LOOKUPS: list[BatchLookup] = []
 
 
+# Set (by `replaying`) while readings that were received live in a simulation are stored after the fact
+# (the demo's history): the areas judge each reading as of its own time, as they would have live.
+REPLAY = "ingest.replay"
+
+
+@contextmanager
+def replaying() -> Iterator[None]:
+    g.setdefault(REPLAY, True)
+    try:
+        yield
+    finally:
+        g.pop(REPLAY, None)
+
+
 def batch_context() -> dict | None:
     """What the lookups found for the batch being ingested (None outside `ingest_many`). Keys are
     namespaced by area ("alarm.limits" ...); an entry is for the devices of this batch only."""
@@ -79,6 +95,7 @@ class IngestResult:
     duplicates: int = 0
     rejected: list[dict] = field(default_factory=list)
     kept: int = 0  # records that passed validation (their readings stored or already stored)
+    conflicts: int = 0  # of the duplicates, values differing from the stored reading (kept beside it)
 
 
 class DeviceRefusedError(Exception):
@@ -119,6 +136,8 @@ def travels_alone(upload: DeviceUpload) -> bool:
 
 
 def refusal(device: IngestedDevice, now: datetime) -> str | None:
+    if device.voided_at is not None:
+        return lazy_gettext("This GUID has been voided; it no longer accepts data.")
     if device.deleted or device.scrapped_at is not None:
         return lazy_gettext("This device has been scrapped or deleted; it no longer accepts data.")
     if not device.enabled:
@@ -198,9 +217,14 @@ def ingest_many(uploads: list[tuple[IngestedDevice, object]]) -> list[IngestResu
         if _advance_state(states[device.id], records, _offline_after(device, profiles[device.device_type_id]))
     ]
     accepted = write_batch(rows, samples, moved)
+    doubled = set()
     for device, _records, result in work:
         result.accepted = accepted.get(device.id, 0)
         result.duplicates -= result.accepted
+        if result.duplicates:
+            doubled.add(device.id)
+    if doubled:
+        _keep_conflicts([row for row in rows if row[0] in doubled], work)
     _handle_readings(work)
     db.session.commit()
     return results
@@ -247,6 +271,8 @@ def _ingest_streamed(
         mine = list(_reading_rows(device.id, parsed.records))
         stored, found = write_batch(mine, *finish(), maybe_stored=True).get(device.id, 0), None
         result.duplicates = len(mine) - stored
+        if result.duplicates:
+            _keep_conflicts(mine, [(device, parsed.records, result)])
     else:
         stored, found = streamed
     result.accepted, result.kept = stored, len(parsed.records)
@@ -254,6 +280,14 @@ def _ingest_streamed(
         _handle_readings([(device, parsed.records, result)], found)
     db.session.commit()
     return result
+
+
+def _keep_conflicts(rows: list, work: list[tuple[IngestedDevice, list[Record], IngestResult]]) -> None:
+    """Duplicates whose value differs from the stored reading are kept beside it, never dropped."""
+    kept = keep_conflicts(rows)
+    by_device = {device.id: result for device, _records, result in work}
+    for device_id, count in kept.items():
+        by_device[device_id].conflicts = count
 
 
 def _lock_states(ids: list[int], then: Query | None = None) -> dict:
@@ -298,7 +332,7 @@ def _handle_readings(
     """The areas' lookups (`found`: their rows, when they were sent with the batch's write), then
     their handlers, for the devices whose readings were stored."""
     devices = [device for device, _records, _result in work]
-    g.ingest_batch = {}
+    g.ingest_batch = {REPLAY: bool(g.get(REPLAY))}
     try:
         if found is None:
             found = fetch_together(db.session.connection(), _lookups(devices))

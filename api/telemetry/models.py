@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import ARRAY, JSON, BigInteger, Float, SmallInteger
+from sqlalchemy import ARRAY, JSON, BigInteger, Float, ForeignKey, Index, SmallInteger, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.extensions.db import Model
@@ -77,3 +77,23 @@ class DeviceSample(Model):
     signal: Mapped[float | None] = mapped_column(Float)
     lat: Mapped[float | None] = mapped_column(Float)
     lng: Mapped[float | None] = mapped_column(Float)
+
+
+class ReadingConflict(Model):
+    """A value received for a time a sensor already has a different reading for: the first value
+    stays the record (`reading`), this one is kept beside it and reports list it, never dropped
+    silently. An identical re-sent value is a plain duplicate (idempotent uploads) and is not kept."""
+
+    __tablename__ = "reading_conflict"
+    __table_args__ = (
+        UniqueConstraint("device_id", "sensor", "ts", "value"),
+        Index("ix_reading_conflict_device_ts", "device_id", "ts"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    device_id: Mapped[int] = mapped_column(ForeignKey("device.id", ondelete="CASCADE"))
+    sensor: Mapped[int] = mapped_column(SmallInteger)
+    ts: Mapped[datetime] = mapped_column()
+    value: Mapped[float] = mapped_column(Float)  # the conflicting value received
+    stored_value: Mapped[float] = mapped_column(Float)  # the reading kept as the record
+    received_at: Mapped[datetime] = mapped_column()

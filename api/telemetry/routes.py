@@ -8,14 +8,16 @@ from flask_babel import gettext
 from sqlalchemy import select
 
 from api.access.reach import require_block, visible_values
+from api.device.listing import visible_sensors
 from api.device.models import CommandStatus, DeviceCommand
 from api.device.schemas import CommandAckSchema, CommandSchema, DeviceIdQuerySchema
-from api.device.services import acknowledge_command, owned_device, visible_sensors
+from api.device.services import acknowledge_command, owned_device
 from api.extensions.db import database_away, db, utcnow
 from api.extensions.group_commit import GroupCommit
 from api.extensions.i18n import caller_zone
 from api.extensions.smorest import ApiError, Blueprint, ErrorEnvelopeSchema
 from api.telemetry import device_auth, queries
+from api.telemetry.conflicts import conflicts_in
 from api.telemetry.fast_upload import UploadFastPath, take_outcome
 from api.telemetry.ingest import (
     DeviceRefusedError,
@@ -29,6 +31,7 @@ from api.telemetry.ingest import (
 from api.telemetry.schemas import (
     ChartQuerySchema,
     ChartSchema,
+    ConflictSchema,
     EnergyMonthSchema,
     LatestSchema,
     RangeQuerySchema,
@@ -37,6 +40,8 @@ from api.telemetry.schemas import (
     UploadSchema,
 )
 from api.units import to_unit
+
+MAX_CONFLICTS = 1000
 
 blp = Blueprint("telemetry", __name__, url_prefix="/api/device", description="Telemetry: ingestion and queries")
 LIST = "device.list"
@@ -210,6 +215,32 @@ class Chart(MethodView):
             "gaps": {str(s): gaps for s, gaps in data["gaps"].items()},
             "gapSeconds": data["gapSeconds"],
         }
+
+
+@blp.route("/DeviceData/conflicts")
+class Conflicts(MethodView):
+    @blp.requires("device.list.query", device="deviceId", block="chart")
+    @blp.arguments(ChartQuerySchema, location="query")
+    @blp.response(200, ConflictSchema(many=True))
+    def get(self, args):
+        """Values received for a time that already had a different reading (the first value stays
+        the record; these are kept beside it), oldest first, at most MAX_CONFLICTS. Temperatures in
+        the requested unit."""
+        device = owned_device(args["deviceId"])
+        require_block(device, "chart")
+        probes = {sensor["probeId"]: sensor for sensor in visible_sensors(device)}
+        sensors = [s for s in (args.get("sensors") or sorted(probes)) if s in probes]
+        rows = conflicts_in(device.id, args["start"], args["end"], sensors)[:MAX_CONFLICTS]
+        return [
+            {
+                "sensor": row.sensor,
+                "ts": row.ts,
+                "value": to_unit(row.value, probes[row.sensor]["unitCode"], args["unit"]),
+                "stored_value": to_unit(row.stored_value, probes[row.sensor]["unitCode"], args["unit"]),
+                "received_at": row.received_at,
+            }
+            for row in rows
+        ]
 
 
 @blp.route("/DeviceData/track")

@@ -6,6 +6,7 @@ from marshmallow import validate
 from webargs.fields import DelimitedList
 
 from api.device.guids import GUID_PATTERN
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, Schema
 
 
@@ -36,19 +37,22 @@ class UploadSchema(Schema):
 
 
 class RejectedSchema(Schema):
-    index = ma.fields.Integer(allow_none=True)
+    index = Integer(allow_none=True)
     field = ma.fields.String()
     reason = ma.fields.String()
 
 
 class UploadResultSchema(Schema):
-    accepted = ma.fields.Integer(metadata={"description": "readings stored"})
-    duplicates = ma.fields.Integer(metadata={"description": "readings already stored (re-sent)"})
+    accepted = Integer(metadata={"description": "readings stored"})
+    duplicates = Integer(metadata={"description": "readings already stored (re-sent)"})
+    conflicts = Integer(
+        metadata={"description": "of the duplicates, values differing from the stored reading: kept and reported"}
+    )
     rejected = ma.fields.List(ma.fields.Nested(RejectedSchema))
 
 
 class RangeQuerySchema(Schema):
-    deviceId = ma.fields.Integer(required=True)
+    deviceId = Integer(required=True)
     start = ma.fields.AwareDateTime(required=True)
     end = ma.fields.AwareDateTime(required=True)
 
@@ -61,12 +65,22 @@ class RangeQuerySchema(Schema):
 
 
 class ChartQuerySchema(RangeQuerySchema):
-    sensors = DelimitedList(ma.fields.Integer(validate=validate.Range(min=0, max=255)))
+    sensors = DelimitedList(Integer(validate=validate.Range(min=0, max=255)))
     unit = ma.fields.String(load_default="C", validate=validate.OneOf(["C", "F"]))
 
 
+class ConflictSchema(Schema):
+    """A value received for a time that already had a different reading: kept beside the record."""
+
+    sensor = Integer()
+    time = LocalDateTime(attribute="ts")
+    value = ma.fields.Float(metadata={"description": "the conflicting value received (in the requested unit)"})
+    storedValue = ma.fields.Float(attribute="stored_value", metadata={"description": "the reading kept as the record"})
+    receivedAt = LocalDateTime(attribute="received_at")
+
+
 class ChartSchema(Schema):
-    bucketSeconds = ma.fields.Integer(metadata={"description": "0: raw readings; else bucket width (min/max/avg)"})
+    bucketSeconds = Integer(metadata={"description": "0: raw readings; else bucket width (min/max/avg)"})
     unit = ma.fields.String()
     # Up to 2,000 points per sensor: dumped as built (no per-point schema work on the hot path).
     series = ma.fields.Raw(
@@ -86,7 +100,7 @@ class ChartSchema(Schema):
 
 
 class LatestSchema(Schema):
-    deviceId = ma.fields.Integer()
+    deviceId = Integer()
     lastDataTime = LocalDateTime(allow_none=True)
     values = ma.fields.Dict()
     battery = ma.fields.Float(allow_none=True)

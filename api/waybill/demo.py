@@ -8,9 +8,9 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
-from api.account.models import Account
 from api.device.models import Device
 from api.extensions.db import db, utcnow
+from api.identity.models import Account
 from api.telemetry.simulator import TRACKER_DEPART_UTC, TRACKER_ROUTE
 from api.waybill import services
 from api.waybill.models import Disposition, Fence, FenceShape, Trigger, Waybill, WaybillState

@@ -57,7 +57,7 @@ def shape_of(fence: Fence) -> geo.Shape:
 
 
 def save(args: dict) -> Fence:
-    fence = find(args["id"]) if args.get("id") else None
+    fence = find(args["id"]) if "id" in args else None
     if args["shape"] == FenceShape.POLYGON:
         try:
             geo.polygon(args["points"])

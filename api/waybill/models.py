@@ -6,7 +6,7 @@ import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.extensions.db import Model, TimestampMixin, str_enum, utcnow
@@ -138,6 +138,12 @@ class WaybillShare(Model):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     token_hint: Mapped[str] = mapped_column(String(8))
     pin_hash: Mapped[str | None] = mapped_column(String(200))
+    # Wrong PINs are counted per link, whichever address they come from: `pin_failures` in a row
+    # (the lock's count, cleared by the right PIN), `pin_failures_total` ever (what the owner sees).
+    pin_failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    pin_failures_total: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    pin_failed_at: Mapped[datetime | None] = mapped_column()
+    pin_locked_until: Mapped[datetime | None] = mapped_column()
     expires_at: Mapped[datetime] = mapped_column()
     revoked_at: Mapped[datetime | None] = mapped_column()
     created_by: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="SET NULL"))
@@ -154,7 +160,7 @@ class WaybillShareAccess(Model):
     at: Mapped[datetime] = mapped_column(default=utcnow)
     ip: Mapped[str | None] = mapped_column(String(64))
     user_agent: Mapped[str | None] = mapped_column(String(200))
-    outcome: Mapped[str] = mapped_column(String(20))  # shown, pin, expired, revoked
+    outcome: Mapped[str] = mapped_column(String(20))  # shown, pin, locked, expired, revoked
 
 
 class TrackTemplate(TenantOwned, TimestampMixin, Model):

@@ -14,22 +14,22 @@ from flask import current_app, has_request_context
 from flask_babel import force_locale, gettext
 from sqlalchemy import select
 
-from api.account.auth import require_account
-from api.account.models import Account
 from api.device.models import Device
 from api.extensions.db import db, utcnow
-from api.extensions.i18n import N_, caller_zone, local_text
+from api.extensions.i18n import N_, local_text
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
+from api.identity.models import Account
 from api.notify.models import Channel
 from api.notify.services import add_message
 from api.platform.models import Platform
 from api.report import services as reports
 from api.report.jobs import generate_after_commit
-from api.report.kinds import ReportKind, Subject, device_sensors, register_kind
+from api.report.kinds import ReportKind, Subject, device_sensors
 from api.report.models import ExportFile, FileStatus, FileType
-from api.telemetry.queries import track
+from api.telemetry.queries import thin, track
 from api.tenancy import data_platform_id
-from api.waybill import services
+from api.waybill import services, track_marks
 from api.waybill.models import WaybillFenceEvent
 
 TRACK_ROWS = 40
@@ -44,7 +44,7 @@ def request_report(args: dict) -> ExportFile:
     account = require_account()
     file_type = FileType(args["fileType"])
     end = waybill.completed_at or utcnow()
-    zone = caller_zone()
+    zone = ZoneInfo(device.time_zone)  # one zone for every time of the report: the device's (the header names it)
     export = ExportFile(
         platform_id=data_platform_id(),
         owner_account_id=account.id,
@@ -80,6 +80,7 @@ def waybill_subjects(params: dict[str, Any], owner_account_id: int) -> list[Subj
     sensors = device_sensors(device, [waybill.sensor])
     for sensor in sensors:
         sensor.lower, sensor.upper = waybill.lower_limit, waybill.upper_limit
+        sensor.fixed_limits = True  # the waybill's limits, not the device's history
     start = waybill.started_at
     end = waybill.completed_at or datetime_of(params["end"])
     return [
@@ -89,7 +90,7 @@ def waybill_subjects(params: dict[str, Any], owner_account_id: int) -> list[Subj
             start,
             end,
             title=gettext("Waybill trip report %(number)s", number=waybill.waybill_num),
-            extra={"sections": sections(waybill, device, start, end)},
+            extra={"sections": sections(waybill, device, start, end, ZoneInfo(params["timeZone"]))},
         )
     ]
 
@@ -98,7 +99,12 @@ def datetime_of(value: str) -> datetime:
     return datetime.fromisoformat(value)
 
 
-def sections(waybill, device: Device, start, end) -> list[tuple[str, list[list[str]], bool]]:
+def sections(waybill, device: Device, start, end, zone: ZoneInfo) -> list[tuple[str, list[list[str]], bool]]:
+    """The waybill's own sections; every time in `zone`, the report's (the header names it), with its offset."""
+
+    def at(moment) -> str:
+        return local_text(moment, zone, seconds=False)
+
     disposition = {
         "released": gettext("Released"),
         "rejected": gettext("Rejected"),
@@ -107,21 +113,47 @@ def sections(waybill, device: Device, start, end) -> list[tuple[str, list[list[s
         [gettext("Waybill number"), waybill.waybill_num, gettext("Order number"), waybill.order_num],
         [gettext("Goods"), waybill.goods_name, gettext("Tracking numbers"), waybill.express_number or "-"],
         [gettext("Limits"), f"{waybill.lower_limit} ~ {waybill.upper_limit} °C", gettext("Disposition"), disposition],
-        [gettext("Reason"), waybill.disposition_reason or "-", "", ""],
+        [gettext("Reason"), waybill.disposition_reason or "-", gettext("Time zone"), zone.key],
     ]
     events = [[gettext("Time"), gettext("Fence"), gettext("Event"), gettext("Position")]]
     for event in db.session.scalars(
         select(WaybillFenceEvent).where(WaybillFenceEvent.waybill_id == waybill.id).order_by(WaybillFenceEvent.ts)
     ):
         kind = gettext("Entered") if event.kind == "enter" else gettext("Left")
-        events.append(
-            [event.ts.isoformat(timespec="minutes"), event.fence_name, kind, f"{event.lat:.5f}, {event.lng:.5f}"]
+        events.append([at(event.ts), event.fence_name, kind, f"{event.lat:.5f}, {event.lng:.5f}"])
+    positions = [p for p in track(device.id, start, end, limit=100_000) if p.lat is not None and p.lng is not None]
+    halts = [[gettext("Start"), gettext("End"), gettext("Duration"), gettext("Position")]]
+    for stop in track_marks.stops([track_marks.Position(p.ts, p.lat, p.lng) for p in positions]):
+        halts.append(
+            [
+                at(stop["startedAt"]),
+                at(stop["endedAt"]),
+                duration_text(stop["minutes"]),
+                _place(stop["lat"], stop["lng"]),
+            ]
         )
-    positions = track(device.id, start, end, limit=TRACK_ROWS)
+    if len(halts) == 1:
+        halts.append([gettext("No stops"), "", "", ""])
     route = [[gettext("Time"), gettext("Position")]] + [
-        [p.ts.isoformat(timespec="minutes"), f"{p.lat:.5f}, {p.lng:.5f}"] for p in positions
+        [at(p.ts), _place(p.lat, p.lng)] for p in thin(positions, TRACK_ROWS)
     ]
-    return [(gettext("Waybill"), info, False), (gettext("Fence events"), events, True), (gettext("Track"), route, True)]
+    return [
+        (gettext("Waybill"), info, False),
+        (gettext("Fence events"), events, True),
+        (gettext("Stops"), halts, True),
+        (gettext("Track"), route, True),
+    ]
+
+
+def _place(lat: float, lng: float) -> str:
+    return f"{lat:.5f}, {lng:.5f}"
+
+
+def duration_text(minutes: int) -> str:
+    hours, rest = divmod(minutes, 60)
+    if hours:
+        return gettext("%(hours)s h %(minutes)s min", hours=hours, minutes=rest)
+    return gettext("%(minutes)s min", minutes=rest)
 
 
 # ---- the trip report mailed on completion -----------------------------------------------------------------
@@ -206,7 +238,10 @@ def mail_trip_report(file_id: int) -> None:
     db.session.commit()
 
 
-def register() -> None:
-    register_kind(ReportKind("waybill", N_("Waybill trip report"), waybill_subjects, finished=mail_trip_report))
+WAYBILL_KIND = ReportKind("waybill", N_("Waybill trip report"), waybill_subjects, finished=mail_trip_report)
+
+
+def mail_trip_reports() -> None:
+    """A completed waybill mails its trip report (idempotent: create_app may run several times)."""
     if queue_trip_mail not in services.COMPLETION_HANDLERS:
         services.COMPLETION_HANDLERS.append(queue_trip_mail)

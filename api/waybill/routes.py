@@ -7,7 +7,7 @@ from api.extensions.ratelimit import limiter
 from api.extensions.smorest import GXP_SIGNATURE, OPERATE, Blueprint, ErrorEnvelopeSchema
 from api.report.jobs import enqueue_generation
 from api.report.schemas import ExportFileSchema
-from api.waybill import fences, report, services, shares, track_templates
+from api.waybill import fences, report, services, shares, track_templates, tracking
 from api.waybill.schemas import (
     FenceInputSchema,
     FencePageQuerySchema,
@@ -15,6 +15,7 @@ from api.waybill.schemas import (
     FenceUpdateSchema,
     PublicWaybillSchema,
     QuickWaybillQuerySchema,
+    SharedWaybillSchema,
     TrackTemplateInputSchema,
     TrackTemplateSchema,
     TrackTemplateUpdateSchema,
@@ -76,7 +77,7 @@ class WaybillStatus(MethodView):
     @missing()
     def get(self, args):
         """Real-time status: position, track, distance, elapsed time, temperatures, fence events, alarms."""
-        return services.detail_status(args["id"])
+        return tracking.detail_status(args["id"])
 
 
 @blp.route("/Waybill/insert")
@@ -260,7 +261,7 @@ class ShareView(MethodView):
 
     @blp.public("share links of a waybill: the token (and PIN) is the credential, rate limited")
     @blp.arguments(WaybillShareViewSchema)
-    @blp.response(200, PublicWaybillSchema)
+    @blp.response(200, SharedWaybillSchema)
     @blp.alt_response(410, schema=ErrorEnvelopeSchema, description="The link has expired or was revoked")
     def post(self, args):
         """Open a share link (public): the waybill's status, route, temperatures and alarms."""

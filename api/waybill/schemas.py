@@ -1,14 +1,17 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import marshmallow as ma
 from flask_babel import gettext
 from marshmallow import validate
 
-from api.account.validators import LowerEmail, Phone, validate_colour
-from api.extensions.field_rules import length
+from api.extensions.crud import record_id
+from api.extensions.field_rules import length, validate_colour
+from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
+from api.identity.validators import LowerEmail, Phone
 from api.waybill.models import Disposition, FenceEventKind, FenceShape, Trigger, WaybillState
 
 MAX_FENCE_POINTS = 10
@@ -82,11 +85,11 @@ class FenceInputSchema(Schema):
 
 
 class FenceUpdateSchema(FenceInputSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 class FenceSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     name = ma.fields.String()
     shape = ma.fields.String()
     center = ma.fields.Method("_center", allow_none=True)
@@ -119,19 +122,19 @@ class WaybillInputSchema(Schema):
         load_default=None, allow_none=True, validate=[validate.Length(max=100), validate_express]
     )
     coolerCode = _text(20)
-    deviceId = ma.fields.Integer(required=True)
-    recordInterval = ma.fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=1440))
+    deviceId = Integer(required=True)
+    recordInterval = Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=1440))
     upperLimit = ma.fields.Float(required=True, allow_nan=False)
     lowerLimit = ma.fields.Float(required=True, allow_nan=False)
     airFlag = ma.fields.Boolean(load_default=False)
-    fenceModelId = ma.fields.Integer(load_default=None, allow_none=True)
-    originFenceId = ma.fields.Integer(load_default=None, allow_none=True)
-    destinationFenceId = ma.fields.Integer(load_default=None, allow_none=True)
+    fenceModelId = Integer(load_default=None, allow_none=True)
+    originFenceId = Integer(load_default=None, allow_none=True)
+    destinationFenceId = Integer(load_default=None, allow_none=True)
     startMode = ma.fields.String(load_default="manual", validate=validate.OneOf([t.value for t in Trigger]))
     stopMode = ma.fields.String(load_default="manual", validate=validate.OneOf([t.value for t in Trigger]))
     startAt = ma.fields.AwareDateTime(load_default=None, allow_none=True)
     stopAt = ma.fields.AwareDateTime(load_default=None, allow_none=True)
-    ignoreMinutes = ma.fields.Integer(load_default=10, validate=validate.Range(min=0, max=1440))
+    ignoreMinutes = Integer(load_default=10, validate=validate.Range(min=0, max=1440))
     senderName = _text(20, required=True, min_length=2)
     senderPhone = Phone(required=True)
     receiverCompany = _text(20)
@@ -158,17 +161,17 @@ class WaybillInputSchema(Schema):
 
 
 class WaybillUpdateSchema(WaybillInputSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 class WaybillPageQuerySchema(PageQuerySchema):
     keyword = ma.fields.String(load_default=None, validate=validate.Length(max=100))
     state = ma.fields.String(load_default=None, validate=validate.OneOf([s.value for s in WaybillState]))
-    deviceId = ma.fields.Integer(load_default=None)
+    deviceId = Integer(load_default=None)
 
 
 class WaybillReportSchema(Schema):
-    id = ma.fields.Integer(required=True)
+    id = Integer(required=True)
     fileType = ma.fields.String(load_default="pdf", validate=validate.OneOf(["pdf", "csv", "xlsx"]))
 
 
@@ -177,7 +180,7 @@ class WaybillStartSchema(Schema):
 
 
 class WaybillDisposeSchema(Schema):
-    id = ma.fields.Integer(required=True)
+    id = Integer(required=True)
     disposition = ma.fields.String(required=True, validate=validate.OneOf([d.value for d in Disposition]))
     reason = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
 
@@ -188,28 +191,28 @@ class WaybillDisposeSchema(Schema):
 
 
 class WaybillSchema(Schema):
-    id = ma.fields.Integer(attribute="waybill.id")
+    id = Integer(attribute="waybill.id")
     orderNum = ma.fields.String(attribute="waybill.order_num")
     waybillNum = ma.fields.String(attribute="waybill.waybill_num")
     goodsName = ma.fields.String(attribute="waybill.goods_name")
     expressNumber = ma.fields.String(attribute="waybill.express_number", allow_none=True)
     coolerCode = ma.fields.String(attribute="waybill.cooler_code", allow_none=True)
-    deviceId = ma.fields.Integer(attribute="waybill.device_id")
+    deviceId = Integer(attribute="waybill.device_id")
     deviceName = ma.fields.String(attribute="device.name", allow_none=True)
     deviceGuid = ma.fields.String(attribute="device.guid")
-    recordInterval = ma.fields.Integer(attribute="waybill.record_interval", allow_none=True)
-    sensor = ma.fields.Integer(attribute="waybill.sensor")
+    recordInterval = Integer(attribute="waybill.record_interval", allow_none=True)
+    sensor = Integer(attribute="waybill.sensor")
     upperLimit = ma.fields.Float(attribute="waybill.upper_limit")
     lowerLimit = ma.fields.Float(attribute="waybill.lower_limit")
     airFlag = ma.fields.Boolean(attribute="waybill.air_flag")
-    fenceModelId = ma.fields.Integer(attribute="waybill.fence_model_id", allow_none=True)
-    originFenceId = ma.fields.Integer(attribute="waybill.origin_fence_id", allow_none=True)
-    destinationFenceId = ma.fields.Integer(attribute="waybill.destination_fence_id", allow_none=True)
+    fenceModelId = Integer(attribute="waybill.fence_model_id", allow_none=True)
+    originFenceId = Integer(attribute="waybill.origin_fence_id", allow_none=True)
+    destinationFenceId = Integer(attribute="waybill.destination_fence_id", allow_none=True)
     startMode = ma.fields.String(attribute="waybill.start_mode")
     stopMode = ma.fields.String(attribute="waybill.stop_mode")
     startAt = LocalDateTime(attribute="waybill.start_at", allow_none=True)
     stopAt = LocalDateTime(attribute="waybill.stop_at", allow_none=True)
-    ignoreMinutes = ma.fields.Integer(attribute="waybill.ignore_minutes")
+    ignoreMinutes = Integer(attribute="waybill.ignore_minutes")
     senderName = ma.fields.String(attribute="waybill.sender_name")
     senderPhone = ma.fields.String(attribute="waybill.sender_phone")
     receiverCompany = ma.fields.String(attribute="waybill.receiver_company", allow_none=True)
@@ -232,14 +235,14 @@ class WaybillSchema(Schema):
 
 
 class FenceEventSchema(Schema):
-    id = ma.fields.Integer()
-    fenceId = ma.fields.Integer(attribute="fence_id", allow_none=True)
+    id = Integer()
+    fenceId = Integer(attribute="fence_id", allow_none=True)
     fenceName = ma.fields.String(attribute="fence_name")
     kind = ma.fields.String(validate=validate.OneOf([k.value for k in FenceEventKind]))
     ts = LocalDateTime()
     lat = ma.fields.Float()
     lng = ma.fields.Float()
-    alarmId = ma.fields.Integer(attribute="alarm_id", allow_none=True)
+    alarmId = Integer(attribute="alarm_id", allow_none=True)
 
 
 class WaybillPositionSchema(Schema):
@@ -261,7 +264,7 @@ class WaybillStopSchema(Schema):
     lng = ma.fields.Float()
     startedAt = LocalDateTime()
     endedAt = LocalDateTime()
-    minutes = ma.fields.Integer()
+    minutes = Integer()
 
 
 class WaybillAlarmSchema(Schema):
@@ -274,7 +277,7 @@ class WaybillAlarmSchema(Schema):
 
 
 class WaybillIdQuerySchema(Schema):
-    id = ma.fields.Integer(required=True)
+    id = Integer(required=True)
 
 
 class WaybillStatusSchema(Schema):
@@ -283,7 +286,7 @@ class WaybillStatusSchema(Schema):
     state = ma.fields.String()
     startedAt = LocalDateTime(allow_none=True)
     completedAt = LocalDateTime(allow_none=True)
-    elapsedSeconds = ma.fields.Integer(allow_none=True)
+    elapsedSeconds = Integer(allow_none=True)
     distanceMeters = ma.fields.Float()
     position = ma.fields.Nested(WaybillPositionSchema, allow_none=True)
     lastValue = ma.fields.Float(allow_none=True)
@@ -310,8 +313,8 @@ class TrackTemplateInputSchema(Schema):
 
     name = ma.fields.String(required=True, validate=validate.Length(min=TRACK_NAME_MIN, max=TRACK_NAME_MAX))
     lineColor = ma.fields.String(required=True, validate=validate_colour)
-    lineWidth = ma.fields.Integer(load_default=3, validate=validate.Range(min=1, max=8))
-    stopMinutes = ma.fields.Integer(
+    lineWidth = Integer(load_default=3, validate=validate.Range(min=1, max=8))
+    stopMinutes = Integer(
         load_default=0,
         validate=validate.Range(min=0, max=MAX_STOP_MINUTES),
         metadata={"description": "mark stops of at least this many minutes (at least 5); 0: no stops"},
@@ -326,15 +329,15 @@ class TrackTemplateInputSchema(Schema):
 
 
 class TrackTemplateUpdateSchema(TrackTemplateInputSchema):
-    id = ma.fields.Integer(required=True)
+    id = record_id()
 
 
 class TrackTemplateSchema(Schema):
-    id = ma.fields.Integer()
+    id = Integer()
     name = ma.fields.String()
     lineColor = ma.fields.String(attribute="line_color")
-    lineWidth = ma.fields.Integer(attribute="line_width")
-    stopMinutes = ma.fields.Integer(attribute="stop_minutes")
+    lineWidth = Integer(attribute="line_width")
+    stopMinutes = Integer(attribute="stop_minutes")
     colorByLimits = ma.fields.Boolean(attribute="color_by_limits")
     isDefault = ma.fields.Boolean(attribute="is_default")
 
@@ -343,7 +346,15 @@ class TrackTemplateSchema(Schema):
 
 
 class QuickWaybillQuerySchema(Schema):
+    """A complete waybill or tracking number; the spaces around it are not part of it (nor is case)."""
+
     trackingNumber = ma.fields.String(required=True, validate=validate.Length(min=4, max=40))
+
+    @ma.pre_load
+    def _trim(self, data, **kwargs):
+        if isinstance(data, Mapping) and isinstance(data.get("trackingNumber"), str):
+            data = {**data, "trackingNumber": data["trackingNumber"].strip()}
+        return data
 
 
 class PublicWaybillSchema(WaybillStatusSchema):
@@ -353,8 +364,16 @@ class PublicWaybillSchema(WaybillStatusSchema):
     trackingNumber = ma.fields.String(allow_none=True)
 
 
+class SharedWaybillSchema(PublicWaybillSchema):
+    """A waybill opened through a share link: also until when the link is valid (null: no expiry)."""
+
+    expiresAt = LocalDateTime(allow_none=True)
+    expiresAtText = ma.fields.String(allow_none=True, metadata={"description": "in the device's zone, with its offset"})
+    timeZone = ma.fields.String(metadata={"description": "the device's zone, the one expiresAtText is in"})
+
+
 class WaybillShareInputSchema(Schema):
-    waybillId = ma.fields.Integer(required=True)
+    waybillId = Integer(required=True)
     expire = ma.fields.String(required=True, validate=validate.OneOf(EXPIRES))
     expireAt = ma.fields.AwareDateTime(load_default=None, allow_none=True)
     pin = ma.fields.String(load_default=None, allow_none=True, validate=validate.Regexp(r"^\d{4,8}$"))
@@ -366,15 +385,20 @@ class WaybillShareInputSchema(Schema):
 
 
 class WaybillShareSchema(Schema):
-    id = ma.fields.Integer()
-    waybillId = ma.fields.Integer(attribute="waybill_id")
+    id = Integer()
+    waybillId = Integer(attribute="waybill_id")
     tokenHint = ma.fields.String(attribute="token_hint")
     hasPin = ma.fields.Boolean()
     expiresAt = LocalDateTime(attribute="expires_at")
     revokedAt = LocalDateTime(attribute="revoked_at", allow_none=True)
     createdAt = LocalDateTime(attribute="created_at")
     status = ma.fields.String()
-    accessCount = ma.fields.Integer()
+    accessCount = Integer()
+    pinFailures = Integer(metadata={"description": "wrong PINs tried on this link, from any address"})
+    pinLastFailedAt = LocalDateTime(allow_none=True, metadata={"description": "the last wrong PIN"})
+    pinLockedUntil = LocalDateTime(
+        allow_none=True, metadata={"description": "locked after 10 wrong PINs in a row: no PIN is taken until then"}
+    )
 
 
 class WaybillShareCreatedSchema(WaybillShareSchema):
@@ -383,11 +407,11 @@ class WaybillShareCreatedSchema(WaybillShareSchema):
 
 
 class WaybillShareListQuerySchema(Schema):
-    waybillId = ma.fields.Integer(required=True)
+    waybillId = Integer(required=True)
 
 
 class WaybillShareAccessQuerySchema(Schema):
-    shareId = ma.fields.Integer(required=True)
+    shareId = Integer(required=True)
 
 
 class WaybillShareAccessSchema(Schema):

@@ -4,6 +4,7 @@ while it is in progress (the device's own limit restored afterwards), and the di
 
 Reach: a waybill is visible to whoever may see its device (api/tenancy.visible); changing one needs
 write access to the device (a shared user only looks). `find()` is the one object-level check.
+A waybill as it is followed (its window, readings, track, the public lookup) is in tracking.py.
 """
 
 from __future__ import annotations
@@ -18,20 +19,18 @@ from sqlalchemy import Select, or_, select
 
 from api.access.gate import admitted
 from api.access.reach import require_device_write, visible
-from api.account.auth import require_account
-from api.alarm.models import Alarm, SensorLimit
+from api.alarm.models import SensorLimit
 from api.alarm.push import field_error
 from api.device.models import Device, DeviceParam, DeviceState
 from api.device.services import log_event, owned_device
 from api.extensions.db import db, one_of_param, paginate, per_dialect, utcnow
 from api.extensions.smorest import ApiError
+from api.identity.auth import require_account
 from api.telemetry.device_auth import IngestedDevice
 from api.telemetry.ingest import BatchLookup, batch_context, forget_prepared
-from api.telemetry.queries import chart, thin, track
 from api.telemetry.records import Record
-from api.waybill import fences, geo, track_marks
+from api.waybill import fences
 from api.waybill.models import Disposition, Trigger, Waybill, WaybillFenceEvent, WaybillState
-from api.waybill.schemas import tracking_numbers
 
 FIELDS = {
     "orderNum": "order_num",
@@ -57,8 +56,11 @@ FIELDS = {
     "alarmPhone": "alarm_phone",
     "alarmEmail": "alarm_email",
 }
-TRACK_POINTS = 2000
+
+
 OFFLINE_CODE = 7001  # the device is offline: start again with confirm
+
+
 START_AT_DEVICE_CODE = 7002  # informational: the device must be started at the device
 
 
@@ -164,7 +166,7 @@ def _new_number() -> str:
 
 def save(args: dict) -> dict:
     """Create or change a waybill; a completed one is kept as it was. Nothing is stored on bad input."""
-    waybill = find(args["id"], write=True)[0] if args.get("id") else None
+    waybill = find(args["id"], write=True)[0] if "id" in args else None
     device = owned_device(args["deviceId"], write=True)
     param = _check_device(device, args)
     fences.require_own(
@@ -433,89 +435,3 @@ def tick(now: datetime | None = None) -> int:
         changed += 1
     db.session.commit()
     return changed
-
-
-# ---- status, track, temperatures ---------------------------------------------------------------------------
-
-
-def window(waybill: Waybill, now: datetime) -> tuple[datetime | None, datetime]:
-    return waybill.started_at, (waybill.completed_at or now) + timedelta(milliseconds=1)  # end exclusive
-
-
-def status(waybill: Waybill, device: Device, now: datetime | None = None) -> dict:
-    """Real-time status: position, last value, elapsed time, distance, track, fence events, alarms and
-    the temperatures of the waybill's window (nothing before it starts)."""
-    now = now or utcnow()
-    start, end = window(waybill, now)
-    state = db.session.get(DeviceState, device.id)
-    result = {
-        "state": waybill.state.value,
-        "startedAt": waybill.started_at,
-        "completedAt": waybill.completed_at,
-        "elapsedSeconds": int((end - start).total_seconds()) if start else None,
-        "distanceMeters": 0.0,
-        "position": None,
-        "lastValue": (state.values or {}).get(str(waybill.sensor)) if state else None,
-        "lastDataAt": state.last_data_at if state else None,
-        "upperLimit": waybill.upper_limit,
-        "lowerLimit": waybill.lower_limit,
-        "track": [],
-        "stops": [],
-        "events": list(
-            db.session.scalars(
-                select(WaybillFenceEvent)
-                .where(WaybillFenceEvent.waybill_id == waybill.id)
-                .order_by(WaybillFenceEvent.ts)
-            )
-        ),
-        "alarms": [],
-        "temperatures": [],
-    }
-    if start is None:
-        return result
-    positions = [p for p in track(device.id, start, end, limit=100_000) if p.lat is not None and p.lng is not None]
-    result["distanceMeters"] = round(geo.track_length([(p.lat, p.lng) for p in positions]), 1)
-    shown = thin(positions, TRACK_POINTS)
-    result["track"] = [{"ts": p.ts, "lat": p.lat, "lng": p.lng} for p in shown]
-    result["position"] = result["track"][-1] if shown else None
-    result["stops"] = track_marks.stops([track_marks.Position(p.ts, p.lat, p.lng) for p in positions])
-    result["alarms"] = list(
-        db.session.scalars(
-            select(Alarm)
-            .where(Alarm.device_id == device.id, Alarm.breach_started_at >= start, Alarm.breach_started_at <= end)
-            .where(Alarm.status != "delaying")
-            .order_by(Alarm.breach_started_at)
-        )
-    )
-    series = chart(device.id, [waybill.sensor], start, end, device.interval_s)["series"].get(waybill.sensor, [])
-    result["temperatures"] = [[_ms(point["t"]), point["v"]] for point in series]
-    outside = track_marks.breaches(
-        [_ms(p["ts"]) for p in result["track"]], result["temperatures"], waybill.lower_limit, waybill.upper_limit
-    )
-    for point, breach in zip(result["track"], outside, strict=True):
-        point["breach"] = breach
-    return result
-
-
-def _ms(t) -> int:
-    return t if isinstance(t, int) else int(t.timestamp() * 1000)
-
-
-def detail_status(waybill_id: int) -> dict:
-    return status(*find(waybill_id))
-
-
-def by_tracking_number(platform_id: int, number: str) -> tuple[Waybill, Device] | None:
-    """A waybill of this data space whose waybill number or one of whose tracking numbers is exactly
-    `number` (a complete id: no prefix, no pattern)."""
-    stmt = (
-        select(Waybill, Device)
-        .join(Device, Device.id == Waybill.device_id)
-        .where(Waybill.platform_id == platform_id, Device.deleted.is_(False))
-        .where(or_(Waybill.waybill_num == number, Waybill.express_number.contains(number, autoescape=True)))
-        .order_by(Waybill.id.desc())
-    )
-    for waybill, device in db.session.execute(stmt):
-        if waybill.waybill_num == number or number in tracking_numbers(waybill.express_number):
-            return waybill, device
-    return None

@@ -33,7 +33,7 @@ def find(template_id: int) -> TrackTemplate:
 
 
 def save(args: dict) -> TrackTemplate:
-    template = find(args["id"]) if args.get("id") else None
+    template = find(args["id"]) if "id" in args else None
     same_name = _templates().where(TrackTemplate.name == args["name"])
     if template is not None:
         same_name = same_name.where(TrackTemplate.id != template.id)

@@ -4,9 +4,9 @@ import re
 
 import pytest
 
-from api.account.models import Account, AccountType, StaffRole
 from api.account.services import ensure_account
 from api.extensions.db import db
+from api.identity.models import Account, AccountType, StaffRole
 from api.tenancy import find_platform
 from tests.fakes import SmsProvider, SmtpServer
 

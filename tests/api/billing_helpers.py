@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
-from api.account.models import StaffRole
 from api.device.models import Device, DeviceType
 from api.extensions.db import db
+from api.identity.models import StaffRole
 from tests.api.account_helpers import auth, login, make_account
 from tests.api.device_helpers import add
 from tests.payment_fakes import AlipayFake, PayPalFake, WeChatPayFake

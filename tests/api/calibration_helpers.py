@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from api.account.models import Account
 from api.calibration.models import LabAdmin
 from api.extensions.db import db
+from api.identity.models import Account
 from api.tenancy import find_platform
 
 CAL = "/api/calibration"

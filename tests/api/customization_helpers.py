@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from api.account.models import StaffRole
+from api.identity.models import StaffRole
 from tests.api.account_helpers import auth, login, make_account
 
 CUSTOM = "/api/base/BaseCustomPage"

@@ -29,10 +29,14 @@ class Api:
             **{k: v for k, v in os.environ.items() if k != "APP_ENV"},  # the test app's keys and settings
             "SECRET_KEY": app.config["SECRET_KEY"],
             "DEVICE_KEY_SECRET": app.config.get("DEVICE_KEY_SECRET") or "",
+            # The trail's hashes are keyed: both sides hash and verify with the test app's key.
+            "AUDIT_HMAC_KEY": app.config["AUDIT_HMAC_KEY"],
             "HOST_ALIASES": "localhost=default",
             "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
             "REDIS_URL": app.config["REDIS_URL"],
             "CAPTCHA_REQUIRED": "0",
+            # The suite's fakes (payment providers, OAuth, SMTP) listen on addresses the test app lists.
+            "OUTBOUND_ALLOWED_HOSTS": ",".join(app.config.get("OUTBOUND_ALLOWED_HOSTS", ())),
             **(env or {}),
         }
         command = [str(BIN / "gunicorn"), "-w", "1", "-b", f"127.0.0.1:{self.port}", *options]

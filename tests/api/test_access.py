@@ -82,7 +82,6 @@ def test_a_recipient_allowed_the_alarm_block_still_misses_the_hidden_parameter(a
 
 
 def test_webhook_secrets_are_write_only(app, client, guids, monkeypatch):
-    monkeypatch.setitem(app.config, "WEBHOOK_ALLOW_PRIVATE", True)  # no DNS here: a loopback receiver
     owner, _recipient, device_id, _ = setup_share(app, client, guids)
     secret = "a-receiver-secret-of-32-characters"
     saved = client.post(

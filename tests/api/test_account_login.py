@@ -8,8 +8,8 @@ import pytest
 from sqlalchemy import update
 
 from api.access import keys as access_keys
-from api.account.models import AccountSession, StaffRole
 from api.extensions.db import db, utcnow
+from api.identity.models import AccountSession, StaffRole
 from tests.api.account_helpers import BASE, PASSWORD, auth, load_account, login, make_account
 
 
@@ -123,7 +123,7 @@ class TestLockOut:
     def test_lock_expires_by_itself(self, app, client, demo):
         self.fail(client, 5)
         with app.app_context():
-            from api.account.models import SignInThrottle
+            from api.identity.models import SignInThrottle
 
             db.session.execute(update(SignInThrottle).values(locked_until=utcnow() - timedelta(seconds=1)))
             db.session.commit()

@@ -151,9 +151,9 @@ def test_the_schedule_runs_when_due_and_moves_on(app, client, owner, guids, file
 
 
 def test_every_periodic_backup_job_is_scheduled():
-    from api.jobs.schedule import PERIODIC_JOBS
+    from api.hooks import periodic_jobs
 
-    assert "api.report.jobs.run_due_backups" in {job.func for job in PERIODIC_JOBS}
+    assert "api.report.jobs.run_due_backups" in {job.func for job in periodic_jobs()}
 
 
 def test_another_account_cannot_read_or_configure_a_backup(app, client, owner, stranger, guids, files_dir, run_jobs):

@@ -12,8 +12,8 @@ import os
 import pytest
 
 from api.access.gate import KINDS
-from api.account.models import StaffRole
 from api.extensions.db import db
+from api.identity.models import StaffRole
 from tests.api import bfla, bola
 from tests.api.account_helpers import BASE, auth, login, make_account
 from tests.api.device_helpers import DEVICE, minutes_ago, upload

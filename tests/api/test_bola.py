@@ -17,9 +17,9 @@ from urllib.parse import urlencode
 import pytest
 from sqlalchemy import select, update
 
-from api.account.models import StaffRole
 from api.device.models import DeviceType
 from api.extensions.db import db
+from api.identity.models import StaffRole
 from tests.api import bola
 from tests.api.account_helpers import auth, login, make_account
 from tests.api.billing_helpers import BILLING, PAYMENT, package_body

@@ -199,7 +199,7 @@ def test_a_lab_confirmation_without_an_order_records_one(client, people):
     assert payment["payStatus"] == "paid" and payment["payType"] == "offline" and payment["payFee"] == FOUR_POINTS_TWICE
 
 
-def test_a_late_payment_of_a_closed_order_is_recorded_as_extra(app, client, people, wechat_fake):
+def test_a_late_payment_of_a_closed_order_is_refunded_never_settled(app, client, people, wechat_fake):
     application = applied(client, people["a"])
     first = pay_order(client, people["a"], application["applicationId"])
     prepay(client, people["a"], first["orderCode"])
@@ -212,10 +212,14 @@ def test_a_late_payment_of_a_closed_order_is_recorded_as_extra(app, client, peop
     assert notify(client, wechat_fake, first["orderCode"]) == 204  # the old QR code was paid too
     after = detail(client, people["a"], application["applicationId"])
     assert after["calibrationStatus"] == states.CONFIRMED and after["payment"]["orderCode"] == second["orderCode"]
-    assert payments_in_history(after) == [
-        ("paid", "wechat_native", second["orderCode"]),
-        ("extra", "wechat_native", first["orderCode"]),
-    ]
+    # The closed order's payment never settles: it goes back through WeChat at once, recorded.
+    assert payments_in_history(after) == [("paid", "wechat_native", second["orderCode"])]
+    [refund] = wechat_fake.refunds.values()
+    assert refund["out_trade_no"] == first["orderCode"] and refund["amount"]["refund"] == first["payFee"]
+    with app.app_context():
+        late = db.session.scalar(select(PaymentNotice).where(PaymentNotice.order_code == first["orderCode"]))
+        assert late.outcome == "late_refunded" and refund["refund_id"] in late.detail
+        assert db.session.scalar(select(Order.pay_status).where(Order.order_code == first["orderCode"])) == "closed"
 
 
 def test_an_approved_cancellation_refunds_through_wechat(app, client, people, wechat_fake):

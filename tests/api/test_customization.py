@@ -10,8 +10,9 @@ import pytest
 import requests
 from sqlalchemy import func, select
 
-from api.account.models import Account, StaffRole
+from api.billing.models import Order, PayStatus
 from api.extensions.db import db
+from api.identity.models import Account, StaffRole
 from api.notify.models import OutboundMessage
 from api.platform.models import Platform
 from api.platform.services import sync_tenants
@@ -193,28 +194,63 @@ def test_bad_uploads_are_refused_by_content(app, make_client):
     assert uploaded_files(app) == before + 1
 
 
-def test_a_platform_with_accounts_or_devices_is_not_deleted(app, make_client):
+def test_a_site_nobody_paid_on_is_removed_with_its_accounts_a_paying_one_only_switched_off(app, make_client):
+    """Issue 47: a site could never be removed or switched off once anyone registered."""
     operator, op = operator_client(app, make_client, lang="en-US")
     acme_id = create_acme(operator, op, admin={"userName": "acme_admin", "email": "a@acme.example.com"})["id"]
     with app.app_context():
-        platform = db.session.get(Platform, acme_id)
-        db.session.add(
-            Account(platform_id=acme_id, user_name="customer1", password_hash="x", account_type="enterprise")
+        customer = Account(platform_id=acme_id, user_name="customer1", password_hash="x", account_type="enterprise")
+        db.session.add(customer)
+        db.session.flush()
+        order = Order(
+            platform_id=acme_id,
+            owner_account_id=customer.id,
+            order_code="T-ACME-1",
+            order_fee=100,
+            pay_fee=100,
+            pay_status=PayStatus.PAID,
         )
+        db.session.add(order)
         db.session.commit()
-        assert platform is not None
+        order_id = order.id
+    site = make_client(host="acme.localhost", lang="en-US")
     refused = operator.delete(f"{CUSTOM}/delete?id={acme_id}", headers=op)
-    assert refused.status_code == 409 and "1 accounts and 0 devices" in refused.get_json()["msg"]
-    assert make_client(host="acme.localhost").get(f"{BRANDING}?topDomain=acme.localhost").status_code == 200
+    assert refused.status_code == 409 and "1 paying customers" in refused.get_json()["msg"]
+
+    # Switched off: the domain answers "site closed" (its sign-in too); switched on again, it is back.
+    closed = operator.put(f"{CUSTOM}/close", json={"id": acme_id, "closed": True}, headers=op).get_json()
+    assert closed["code"] == 0 and closed["data"]["closedTime"]
+    answer = wait_for(lambda: site.get(f"{BRANDING}?topDomain=acme.localhost"), lambda a: a.status_code == 410)
+    assert answer.get_json()["msg"] == "This site is closed."
+    signin = site.post("/api/base/BaseAccount/login", json={"userName": "customer1", "password": "x"})
+    assert signin.status_code == 410
+    assert operator.put(f"{CUSTOM}/close", json={"id": 1, "closed": True}, headers=op).status_code == 409
+    reopened = operator.put(f"{CUSTOM}/close", json={"id": acme_id, "closed": False}, headers=op).get_json()
+    assert reopened["data"]["closedTime"] is None
+    wait_for(lambda: site.get(f"{BRANDING}?topDomain=acme.localhost"), lambda a: a.status_code == 200)
+
+    # Nobody paid (the order gone): removed with its registered accounts.
     with app.app_context():
-        db.session.execute(Account.__table__.delete().where(Account.user_name == "customer1"))
+        db.session.execute(Order.__table__.delete().where(Order.id == order_id))
         db.session.commit()
     assert operator.delete(f"{CUSTOM}/delete?id={acme_id}", headers=op).status_code == 200
     assert make_client(host="acme.localhost").get(f"{BRANDING}?topDomain=acme.localhost").status_code == 421
     with app.app_context():
+        names = set(db.session.scalars(select(Account.user_name).where(Account.platform_id == acme_id)))
+        assert names == set()
         assert db.session.scalar(select(func.count(Account.id)).where(Account.user_name == "acme_admin")) == 0
     default_id = 1
     assert operator.delete(f"{CUSTOM}/delete?id={default_id}", headers=op).status_code == 409
+
+
+def wait_for(call, done, seconds: float = 5.0):
+    """The answer of `call` once `done` holds (a site change reaches each process's snapshot within a
+    second), polled without a fixed sleep."""
+    deadline = time.monotonic() + seconds
+    while True:
+        answer = call()
+        if done(answer) or time.monotonic() > deadline:
+            return answer
 
 
 def test_the_page_wins_over_tenants_once_it_edited_a_platform(app, make_client):

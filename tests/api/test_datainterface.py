@@ -13,12 +13,12 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import delete, func, select, update
 
-from api.account.models import Account
 from api.datainterface import delivery
 from api.datainterface.demo import seed_connector
 from api.datainterface.jobs import tick_connectors
 from api.datainterface.models import Connector, ConnectorDelivery, DeliveryStatus
 from api.extensions.db import db, utcnow
+from api.identity.models import Account
 from tests.api.device_helpers import add, guids, owner, stranger, upload
 from tests.fakes import ProvincialReceiver
 
@@ -36,7 +36,7 @@ def ok(response):
 
 @pytest.fixture
 def receiver(app, monkeypatch):
-    monkeypatch.setitem(app.config, "WEBHOOK_ALLOW_PRIVATE", True)  # the fake listens on loopback
+    # The fake listens on 127.0.0.1, which TestConfig lists in OUTBOUND_ALLOWED_HOSTS.
     with ProvincialReceiver() as fake:
         yield fake
 

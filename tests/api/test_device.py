@@ -115,6 +115,9 @@ class TestLifecycle:
         assert upload(client, guid, key, [{"ts": minutes_ago(0.5), "readings": {"1": 4.0}}]).status_code == 403
         events = client.get(f"{DEVICE}/DeviceEvent/list?deviceId={device_id}", headers=owner).get_json()["data"]
         assert [e["action"] for e in events] == ["scrap", "enable", "stopUsing", "edit", "add"]
+        # Issue 47: the log says who acted (the owner did every step here).
+        actors = {e["actorName"] for e in events}
+        assert len(actors) == 1 and next(iter(actors)), actors
         assert client.delete(f"{DEVICE}/Device/delete/{device_id}", headers=owner).get_json()["code"] == 0
         assert page(client, owner)["total"] == 0
 
@@ -247,6 +250,7 @@ class TestStatesAndLists:
         ("get", "/DeviceData/energy?deviceId={id}"),
         ("get", "/DeviceData/chart?deviceId={id}&start=2026-01-01T00:00:00Z&end=2026-01-02T00:00:00Z"),
         ("get", "/DeviceData/track?deviceId={id}&start=2026-01-01T00:00:00Z&end=2026-01-02T00:00:00Z"),
+        ("get", "/DeviceData/conflicts?deviceId={id}&start=2026-01-01T00:00:00Z&end=2026-01-02T00:00:00Z"),
     ],
 )
 def test_cross_account_probe(app, client, owner, stranger, guids, method, path):
@@ -278,7 +282,7 @@ def test_cross_account_probe_on_writes_with_bodies(client, owner, stranger, guid
 
 def test_cross_tenant_probe(app, make_client, owner, guids):
     """The junjia site's admin cannot see or touch a device of the operator site."""
-    from api.account.models import StaffRole
+    from api.identity.models import StaffRole
     from tests.api.account_helpers import auth, login, make_account
 
     device_id = add(make_client(), owner, guids["th_a"][0], name="Mine")

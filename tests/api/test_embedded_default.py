@@ -11,7 +11,6 @@ from flask_migrate import upgrade
 from sqlalchemy import func, select
 
 from api import create_app
-from api.account.models import AccountType
 from api.account.services import ensure_account
 from api.alarm.evaluation import sweep
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message
@@ -20,6 +19,7 @@ from api.device.credentials import device_secret
 from api.device.models import Device, DeviceState
 from api.extensions.db import db, utcnow
 from api.health.jobs import record_heartbeat
+from api.identity.models import AccountType
 from api.platform.services import sync_tenants
 from api.settings import DevelopmentConfig
 from api.telemetry.ingest import ingest_many
@@ -200,7 +200,7 @@ def test_sqlite_takes_http_uploads_through_the_group_commit(tmp_path):
 
     answer = post(key)
     assert answer.status_code == 200 and answer.get_json()["data"]["accepted"] == 2, answer.get_json()
-    assert post(key).get_json()["data"] == {"accepted": 0, "duplicates": 2, "rejected": []}
+    assert post(key).get_json()["data"] == {"accepted": 0, "duplicates": 2, "rejected": [], "conflicts": 0}
     assert post("not-its-key").status_code == 401
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Reading)) == 2

@@ -14,9 +14,9 @@ import pytest
 from flask_babel import force_locale, gettext
 from sqlalchemy import func, select, text
 
-from api.alarm.escalation import render
 from api.alarm.models import Alarm, AlarmDisposition, AlarmKind, AlarmStatus
 from api.alarm.rules import DEFAULT_RULES
+from api.alarm.texts import render
 from api.device.models import INCLUDED_SMS, INCLUDED_VOICE, Device
 from api.extensions.db import db, utcnow
 from api.notify.models import Channel

@@ -7,7 +7,8 @@ import io
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from pyhanko.keys import load_cert_from_pemder
+from asn1crypto import x509 as asn1_x509
+from cryptography.hazmat.primitives import serialization
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign.validation import validate_pdf_signature
 from pyhanko_certvalidator import ValidationContext
@@ -15,9 +16,10 @@ from sqlalchemy import select
 
 from api.audit.models import OperationLog
 from api.extensions.db import db
-from api.fda import documents
-from tests.api.account_helpers import PASSWORD, auth, login, make_account
+from api.seals import certificates
+from tests.api.account_helpers import BASE, PASSWORD, auth, login, make_account
 from tests.api.device_helpers import add, guids, owner
+from tests.api.fda_helpers import REASON, signing_sequence
 from tests.api.org_helpers import build_enterprise, ok
 from tests.api.report_helpers import REPORT, START, files, files_dir, load_readings
 from tests.api.test_storage import create as create_storage
@@ -49,17 +51,18 @@ def entries(app, summary_part: str) -> list[OperationLog]:
 
 @pytest.fixture
 def world(app, client, guids):
-    """demouser (FDA on) with a device and six hours of readings, an endorsement and a data file
-    assigned to its organisation's admin member."""
+    """demouser (FDA on, one-step signing) with a device and six hours of readings, an endorsement and
+    a data file assigned to its organisation's admin member."""
     e = build_enterprise(app, client, guids, members=("admin",))
     device_id = e.devices["th_b"]
     load_readings(app, device_id, [4.0 + i % 5 for i in range(36)], step_s=600)
     assert enable(client, e.owner)["code"] == 0
+    signing_sequence(client, e.owner, "approver")  # one signature makes it signed (sequences: test_sign_workflow)
     endorsement = ok(
         client.post(
             f"{FDA}/Endorsement/insert",
             json={"endorsementName": "Approved", "description": "QA approval of the record"},
-            headers=e.owner,
+            headers={**e.owner, **REASON},
         )
     )
     data_file = ok(
@@ -72,14 +75,14 @@ def world(app, client, guids):
                 "collectBegin": BEGIN.isoformat(),
                 "collectEnd": END.isoformat(),
             },
-            headers=e.owner,
+            headers={**e.owner, **REASON},
         )
     )
     assigned = ok(
         client.put(
             f"{FDA}/ElectronicSignature/assign",
             json={"id": data_file["id"], "checkerId": e.member_ids["admin"]},
-            headers=e.owner,
+            headers={**e.owner, **REASON},
         )
     )
     assert assigned["assignState"] == "assigned" and assigned["checker"] == "member_admin"
@@ -113,7 +116,9 @@ class TestFdaMode:
         assert body["code"] == 0 and body["data"]["enabled"] is True and body["data"]["changedBy"] == "demouser"
         turned_on = [e for e in entries(app, "Turn FDA mode on or off") if e.reason == "GxP records"]
         assert len(turned_on) == 1 and turned_on[0].entry_hash
-        assert enable(client, owner, enabled=False)["data"]["enabled"] is False
+        # Off takes a second person's signature (tests/api/test_fda_mode_off.py): asked, still on.
+        asked = enable(client, owner, enabled=False)["data"]
+        assert asked["enabled"] is True and asked["pendingOff"]["reason"] == "GxP records"
 
     def test_the_reason_and_both_credentials_are_required(self, client, app):
         make_account(app)
@@ -186,11 +191,12 @@ class TestDataFiles:
         assert body["code"] == 4601 and body["msg"] == "FDA mode is not enabled for this account."
         assert enable(client, owner)["code"] == 0
         backwards = {**payload, "collectEnd": (BEGIN - timedelta(hours=1)).isoformat()}
+        owner = {**owner, **REASON}
         body = client.post(f"{FDA}/ElectronicSignature/insert", json=backwards, headers={**owner, **EN}).get_json()
         assert body["code"] == 422 and "collectEnd" in body["data"]["errors"]
         make_account(app, user_name="stranger_1")
         assert enable(client, stranger, user_name="stranger_1")["code"] == 0
-        body = client.post(f"{FDA}/ElectronicSignature/insert", json=payload, headers=stranger).get_json()
+        body = client.post(f"{FDA}/ElectronicSignature/insert", json=payload, headers={**stranger, **REASON}).get_json()
         assert body["code"] == 422 and "subjectId" in body["data"]["errors"]
         created = ok(client.post(f"{FDA}/ElectronicSignature/insert", json=payload, headers=owner))
         assert created["assignState"] == "unassigned" and created["signState"] == "unsigned"
@@ -202,7 +208,9 @@ class TestDataFiles:
         checkers = ok(client.get(f"{FDA}/ElectronicSignature/checkers", headers=e.owner))
         assert {c["userName"] for c in checkers} == {"demouser", "member_admin"}
         body = client.put(
-            f"{FDA}/ElectronicSignature/assign", json={"id": world["file"], "checkerId": stranger_id}, headers=e.owner
+            f"{FDA}/ElectronicSignature/assign",
+            json={"id": world["file"], "checkerId": stranger_id},
+            headers={**e.owner, **REASON},
         ).get_json()
         assert body["code"] == 422 and "checkerId" in body["data"]["errors"]
 
@@ -237,9 +245,13 @@ class TestSigning:
         for _ in range(4):
             assert sign(client, checker, world, password="Wrong#2026")["code"] == 1001
         locked = sign(client, checker, world, password="Wrong#2026")
-        assert locked["code"] == 429 and "locked" in locked["msg"]
-        assert sign(client, checker, world)["code"] == 429  # even the right password, until the lock ends
-        assert len(entries(app, "Electronic signature refused")) == 6
+        # Locked and signed out (tests/api/test_fda_signing_lock.py); password sign-in is locked too.
+        assert locked["code"] == 2010 and "signing is locked" in locked["msg"]
+        assert (
+            client.post(f"{BASE}/login", json={"userName": "member_admin", "password": PASSWORD}).get_json()["code"]
+            == 429
+        )
+        assert len(entries(app, "Electronic signature refused")) == 5
 
     def test_only_the_checker_signs(self, client, world):
         body = sign(client, world["e"].owner, world, user_name="demouser")
@@ -281,11 +293,13 @@ class TestSigning:
                 "collectBegin": BEGIN.isoformat(),
                 "collectEnd": (END + timedelta(hours=1)).isoformat(),
             },
-            headers={**e.owner, **EN},
+            headers={**e.owner, **EN, **REASON},
         ).get_json()
         assert body["code"] == 4602 and body["msg"] == "A signed file cannot be changed."
         assert (
-            client.delete(f"{FDA}/ElectronicSignature/delete/{world['file']}", headers=e.owner).get_json()["code"]
+            client.delete(
+                f"{FDA}/ElectronicSignature/delete/{world['file']}", headers={**e.owner, **REASON}
+            ).get_json()["code"]
             == 4602
         )
         # A reading arrives late inside the signed window: kept, and the signed record shows it.
@@ -314,9 +328,9 @@ class TestSignedPdf:
         response = client.get(f"{REPORT}/ExportFile/download/{row['id']}", headers=checker)
         pdf = response.data
         assert pdf.startswith(b"%PDF")
-        with app.app_context():
-            _key, cert_file = documents.seal_files()
-        cert = load_cert_from_pemder(cert_file)
+        with app.app_context():  # the site's seal chains to the installation's seal root
+            root = certificates.certificate_of(certificates.root_seal())
+        cert = asn1_x509.Certificate.load(root.public_bytes(serialization.Encoding.DER))
         assert validation(pdf, cert) == (True, True)
         tampered = bytearray(pdf)
         position = pdf.index(b"stream") + 40  # inside the first content stream, covered by the seal
@@ -351,6 +365,8 @@ def validation(pdf: bytes, cert) -> tuple[bool, bool]:
 class TestStorageFiles:
     def test_a_storage_file_covers_its_probes_only(self, app, client, owner, room):
         assert enable(client, owner)["code"] == 0
+        owner = {**owner, **REASON}
+        signing_sequence(client, owner, "author")
         storage = create_storage(client, owner, room["guid"])
         endorsement = ok(client.post(f"{FDA}/Endorsement/insert", json={"endorsementName": "Reviewed"}, headers=owner))
         now = datetime.now(UTC)

@@ -8,11 +8,11 @@ from urllib.parse import quote
 
 from sqlalchemy import select, update
 
-from api.account.models import Account, AccountSession
-from api.audit.recorder import REASON_HEADER
 from api.extensions.db import db, utcnow
+from api.extensions.reasons import REASON_HEADER
 from api.fda.records import EVIDENCE_REQUIRED, PASSWORD_HEADER, SIGNER_HEADER
 from api.fda.sessions import IDLE_HEADER, PASSWORD_EXPIRED
+from api.identity.models import Account, AccountSession
 from tests.api.account_helpers import BASE, PASSWORD, auth, login, make_account
 from tests.api.fda_helpers import fda_mode
 

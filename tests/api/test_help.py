@@ -8,9 +8,9 @@ import io
 import pytest
 from sqlalchemy import select
 
-from api.account.models import StaffRole
 from api.extensions.db import db
 from api.help.demo import seed_help
+from api.identity.models import StaffRole
 from api.platform.models import Platform
 from tests.api.account_helpers import auth, login, make_account
 

@@ -15,12 +15,12 @@ import pytest
 from sqlalchemy import event, select
 
 import api
-from api.account.models import Account
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus
 from api.device.expiry import REMINDER_DAYS, due_reminder, send_expiry_notices
 from api.device.models import Device
 from api.extensions.db import db, utcnow
-from api.jobs.schedule import PERIODIC_JOBS
+from api.hooks import periodic_jobs
+from api.identity.models import Account
 from api.notify.delivery import deliver
 from api.notify.models import Channel, DeliveryStatus, OutboundMessage
 from api.notify.services import add_message
@@ -41,9 +41,9 @@ def job_modules():
 
 
 def test_every_periodic_job_is_declared_in_the_schedule():
-    """A job that takes no ids is periodic: it must be a row of PERIODIC_JOBS (else it never runs, as
+    """A job that takes no ids is periodic: it must be a row of periodic_jobs() (else it never runs, as
     the partition upkeep did not)."""
-    declared = {periodic.func for periodic in PERIODIC_JOBS}
+    declared = {periodic.func for periodic in periodic_jobs()}
     periodic = set()
     for module in job_modules():
         for name, func in vars(module).items():
@@ -58,9 +58,15 @@ def test_every_periodic_job_is_declared_in_the_schedule():
 
 
 def imports_of(path: Path) -> set[str]:
-    """Every module a file imports, at the top or inside functions."""
+    """Every module a file imports, at the top or inside functions; not the names imported only for
+    annotations (under `if TYPE_CHECKING:`), which never run: the split PDF modules name the Report
+    they draw on that way."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            node.body = []
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
@@ -222,3 +228,65 @@ def test_a_message_only_logged_is_not_reported_as_sent(app):
             add_message(row.platform_id, Channel.EMAIL, "x@example.com", "x", dedupe_key="k1", dispatch=False) is None
         )
         db.session.rollback()
+
+
+# ---- the house's floors: module size, names, one way to declare a route (issue 46) ----------------------
+
+MAX_MODULE_LINES = 450
+
+
+def oversized_or_overflow(root: Path) -> list[str]:
+    """Modules over MAX_MODULE_LINES lines, and modules (or packages) named `*_extra`: a module
+    outgrown is split by responsibility, never by overflow."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        name = path.relative_to(root.parent).as_posix()
+        lines = len(path.read_text().splitlines())
+        if lines > MAX_MODULE_LINES:
+            found.append(f"{name}: {lines} lines")
+        if any(part.removesuffix(".py").endswith("_extra") for part in path.relative_to(root).parts):
+            found.append(f"{name}: an _extra module")
+    return found
+
+
+def dynamic_views(root: Path) -> list[str]:
+    """Modules that build MethodView classes with type(): only register_crud may (api/extensions/crud.py)."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "type"
+                and len(node.args) == 3
+                and "MethodView" in ast.unparse(node.args[1])
+            ):
+                found.append(path.relative_to(root.parent).as_posix())
+    return found
+
+
+@pytest.mark.xdist_group("source_tree")
+def test_no_module_is_over_450_lines_or_named_extra():
+    assert oversized_or_overflow(API) == []
+
+
+@pytest.mark.xdist_group("source_tree")
+def test_only_register_crud_builds_views():
+    """One way to declare a route: a hand-written MethodView with its need, or register_crud for the
+    calls of a kind (its five and its Actions); no area keeps a view factory of its own."""
+    assert dynamic_views(API) == ["api/extensions/crud.py"]
+
+
+def test_the_house_rules_catch_what_they_guard(tmp_path):
+    """The checks above can fail: a long module, an _extra module and an area's own view factory."""
+    area = tmp_path / "api" / "area"
+    area.mkdir(parents=True)
+    (area / "services.py").write_text("x = 1\n" * (MAX_MODULE_LINES + 1))
+    (area / "routes_extra.py").write_text("x = 1\n")
+    (area / "short.py").write_text("x = 1\n" * MAX_MODULE_LINES)
+    (area / "routes.py").write_text("from flask.views import MethodView\nView = type('View', (MethodView,), {})\n")
+    assert oversized_or_overflow(tmp_path / "api") == [
+        "api/area/routes_extra.py: an _extra module",
+        f"api/area/services.py: {MAX_MODULE_LINES + 1} lines",
+    ]
+    assert dynamic_views(tmp_path / "api") == ["api/area/routes.py"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from sqlalchemy import func, select, text
 
-from api.account.models import AccountType
 from api.account.services import ensure_account
 from api.extensions.db import db
 from api.extensions.snapshots import clear_all as clear_snapshots
+from api.identity.models import AccountType
 from api.platform.services import sync_tenants
 from api.tenancy import find_platform
 from tests.conftest import empty_tables

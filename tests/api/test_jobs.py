@@ -6,8 +6,9 @@ import pytest
 from rq import Queue, SimpleWorker
 
 from api.health.jobs import HEARTBEAT_KEY, record_heartbeat
+from api.hooks import periodic_jobs
 from api.jobs import QUEUES, JobsUnavailableError, job, redis_connection
-from api.jobs.schedule import PERIODIC_JOBS, resolve
+from api.jobs.schedule import resolve
 
 
 @pytest.fixture
@@ -51,8 +52,8 @@ def test_unknown_queue_is_refused():
 
 
 def test_periodic_jobs_are_declared_jobs_on_known_queues():
-    assert PERIODIC_JOBS
-    for periodic in PERIODIC_JOBS:
+    assert periodic_jobs()
+    for periodic in periodic_jobs():
         func = resolve(periodic.func)
         assert func.queue_name in QUEUES
         assert (periodic.cron is None) != (periodic.interval is None)

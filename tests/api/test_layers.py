@@ -1,8 +1,8 @@
-"""The layering of DEVELOPERS.md read from the imports: import-linter's contracts (pyproject.toml)
-hold, they fail when the access layer imports a business area, and the low layers import nothing of
-the api inside functions (a function-level import is a cycle in disguise). Only the composition root
-(api/__init__.py: create_app wires the areas, and api.jobs imports create_app) and the migrations
-(frozen history) import inside functions."""
+"""The floors of docs/architecture.md read from the imports: import-linter's two contracts
+(pyproject.toml: layers, acyclic siblings) hold, they fail when a floor imports a higher floor or any
+area (a new one too, with no edit of pyproject.toml), and no module imports the api inside functions
+(a function-level import is a cycle in disguise). Only the composition root (api/__init__.py:
+create_app installs the manifests) and the migrations (frozen history) import inside functions."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_the_contracts_hold():
     assert result.returncode == 0, result.stdout[-3000:]
 
 
-def test_a_planted_import_of_an_area_breaks_the_access_contract():
+def test_a_planted_import_of_a_higher_floor_breaks_the_layers_contract():
     planted = ROOT / "api" / "access" / "_planted_for_test.py"
     planted.write_text("import api.device.models  # noqa: F401\n")
     try:
@@ -42,7 +42,38 @@ def test_a_planted_import_of_an_area_breaks_the_access_contract():
     finally:
         planted.unlink()
     assert result.returncode != 0
-    assert "The access layer imports no business area" in result.stdout and "BROKEN" in result.stdout
+    assert "The floors: each imports only the floors below it BROKEN" in result.stdout
+    assert "api.access is not allowed to import api.device" in result.stdout
+
+
+def test_a_floor_importing_a_new_area_breaks_a_contract_without_any_edit_of_pyproject():
+    """An area pyproject.toml has never heard of: the acyclic contract still catches a floor that
+    imports it (the area imports the floors, as every area does)."""
+    area = ROOT / "api" / "zz_planted_area"
+    planted = ROOT / "api" / "identity" / "_planted_for_test.py"
+    area.mkdir()
+    try:
+        (area / "__init__.py").write_text("")
+        (area / "services.py").write_text("from api.identity.auth import require_account  # noqa: F401\n")
+        planted.write_text("import api.zz_planted_area.services  # noqa: F401\n")
+        result = lint_imports()
+    finally:
+        planted.unlink(missing_ok=True)
+        for file in area.glob("*.py"):
+            file.unlink()
+        area.rmdir()
+    assert result.returncode != 0
+    assert "No cycle between the api's packages (a floor that imports an area closes one) BROKEN" in result.stdout
+
+
+def test_the_contracts_name_no_area():
+    """The contracts list the floors only: a new area needs no edit of pyproject.toml."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    floors = {"extensions", "tenancy", "identity", "access", "notify", "device", "telemetry"}
+    for contract in contracts:
+        assert contract["type"] in {"layers", "acyclic_siblings"}, contract["name"]
+        assert set(contract.get("layers", ())) <= floors
+        assert contract.get("ancestors", ["api"]) == ["api"]
 
 
 def function_level_api_imports(path: Path, root: Path = ROOT) -> list[str]:
@@ -76,30 +107,3 @@ def test_a_planted_function_level_import_is_found(tmp_path):
     planted.write_text("def late():\n    from api.device.models import Device\n    return Device\n")
     found = function_level_api_imports(planted, root=tmp_path)
     assert found == ["planted.py:2 from api.device.models"]
-
-
-def test_every_area_is_forbidden_to_the_low_layers():
-    """A new area (a package with routes) must join every contract, or the linter would not see a low
-    layer importing it."""
-    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
-    areas = sorted(path.parent.name for path in (ROOT / "api").glob("*/routes.py"))
-    below = {"account", "platform"}  # sign-in and the site are low layers with routes of their own
-    # A contract between two areas (billing never imports what its orders pay for) names only that one.
-    between_areas = [
-        contract
-        for contract in contracts
-        if all(
-            source.split(".")[1] in areas and source.split(".")[1] not in below for source in contract["source_modules"]
-        )
-    ]
-    missing = [
-        f"{contract['name']}: api.{area}"
-        for contract in contracts
-        if contract not in between_areas
-        for area in areas
-        if area not in below and f"api.{area}" not in contract.get("forbidden_modules", [])
-    ]
-    assert not missing, missing
-    assert [c["name"] for c in between_areas] == [
-        "Billing knows nothing of what its orders pay for (areas register their settlement)"
-    ]

@@ -277,7 +277,7 @@ class TestProjectsAndAssets:
             assert {d["id"]: d["useFlag"] for d in enabled["devices"]} == {th_a: True, th_b: False}
             assert calls[-1] == ([th_a], True)
         finally:
-            hooks._handlers.remove(handler)
+            hooks.SWITCH_HANDLERS.remove(handler)
 
 
 class TestOperationLog:

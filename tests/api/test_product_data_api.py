@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
-from api.account.models import StaffRole
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus
 from api.device.models import Device
 from api.extensions.db import db
+from api.identity.models import StaffRole
 from api.product.models import DataApiKey
 from tests.api.account_helpers import auth, login, make_account
 from tests.api.device_helpers import add, guids, minutes_ago, upload  # noqa: F401 - guids is a fixture

@@ -12,6 +12,9 @@ from api.extensions.field_rules import RULES_DIR, field_rules
 from api.extensions.smorest import ApiError
 from api.extensions.uploads import MB
 from api.product.rollouts import check_stages, group_sizes
+from tests.api.alarm.helpers import record
+from tests.api.device_helpers import add
+from tests.api.device_helpers import upload as send_readings
 from tests.api.product_helpers import PRODUCT, new_type
 from tests.api.upgrade_helpers import (
     CS4,
@@ -19,6 +22,7 @@ from tests.api.upgrade_helpers import (
     IMAGE,
     ROLLOUT,
     SERIES,
+    detail,
     device_headers,
     issue,
     new_firmware,
@@ -222,3 +226,17 @@ def test_only_the_operator_reaches_series_versions_and_upgrades(app, people):
         assert client.post(f"{ROLLOUT}/insert", headers=headers, json=body).status_code == 403
         assert client.delete(f"{FIRMWARE}/delete/{firmware['id']}", headers=headers).status_code == 403
         assert stored_counts(app) == before
+
+
+def test_every_device_of_the_model_means_devices_in_the_field_not_unused_guids(app, people, client):
+    """Issue 47: a rollout to every device of the model included GUIDs nobody added that never reported."""
+
+    (operator, op), _, (user, us) = people
+    firmware = new_firmware(operator, op, type_id(app))
+    (claimed, claimed_guid, _), (reported, reported_guid, reported_key), (carton, _, _) = issue(app, 3)
+    assert add(user, us, claimed_guid) == claimed
+    assert send_readings(client, reported_guid, reported_key, [record(1, 4.0)]).status_code == 200
+    answer = operator.post(f"{ROLLOUT}/insert", headers=op, json={"firmwareId": firmware["id"], "allDevices": True})
+    assert answer.status_code == 200, answer.get_json()
+    targets = {t["deviceId"] for t in detail(operator, op, answer.get_json()["data"]["id"])["targets"]}
+    assert claimed in targets and reported in targets and carton not in targets

@@ -206,3 +206,77 @@ def test_import_from_xlsx_answers_a_result_per_row(app, people):
         content_type="multipart/form-data",
     )
     assert junk.status_code == 415
+
+
+def sheet_of(rows) -> io.BytesIO:
+    book = Workbook()
+    for row in rows:
+        book.active.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    out.seek(0)
+    return out
+
+
+def import_sheet(client, headers, rows):
+    form = {"file": (sheet_of(rows), "sims.xlsx")}
+    answer = client.post(f"{SIM}/import", headers=headers, data=form, content_type="multipart/form-data")
+    return answer.get_json()
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        ["余额（元）", "备注", "卡号", "ICCID", "开卡日期", "运营商", "到期日期", "激活日期"],
+        ["Balance (yuan)", "Remark", "Card number", "ICCID", "Opened on", "Carrier", "Expires on", "Activated on"],
+        ["balance", "remark", "cardNum", "iccId", "openTime", "operator", "expiredTime", "activeTime"],
+    ],
+)
+def test_import_maps_columns_by_header_reads_yuan_and_common_dates(app, people, header):
+    """Issue 47: 20 was read as 0.20, 5.5 and text dates were refused, columns were read by position."""
+    ((operator, op), _, _), _ids = people
+    rows = [
+        header,
+        [20, None, "148600000000001", "89860400000000000011", "2026-01-05", "China Mobile", "2027/1/5", "20260106"],
+        [5.5, "r", "148600000000002", "89860400000000000012", "2026年1月5日", None, "2027.01.05 08:30", None],
+        ["¥1,234.50", None, "148600000000003", "89860400000000000013", None, None, None, None],
+        ["5.555", None, "148600000000004", "89860400000000000014", None, None, None, None],
+        [1, None, "148600000000005", "89860400000000000015", "next week", None, None, None],
+    ]
+    result = import_sheet(operator, {**op, "X-Timezone": "Asia/Shanghai"}, rows)["data"]
+    assert [(r["row"], r["ok"]) for r in result["rows"]] == [(2, True), (3, True), (4, True), (5, False), (6, False)]
+    assert result["rows"][3]["message"].startswith("balance") and result["rows"][4]["message"].startswith("openTime")
+    listed = operator.post(f"{SIM}/page", headers={**op, "X-Timezone": "Asia/Shanghai"}, json={}).get_json()["data"]
+    cards = {c["iccId"]: c for c in listed["list"]}
+    assert cards["89860400000000000011"]["balance"] == 2000
+    assert cards["89860400000000000012"]["balance"] == 550
+    assert cards["89860400000000000013"]["balance"] == 123450
+    first = cards["89860400000000000011"]
+    assert (first["operator"], first["openTime"][:10], first["expiredTime"][:10], first["activeTime"][:10]) == (
+        "China Mobile",
+        "2026-01-05",
+        "2027-01-05",
+        "2026-01-06",
+    )
+    assert first["openTime"].startswith("2026-01-05T00:00:00")  # midnight where the operator is
+    assert cards["89860400000000000012"]["openTime"][:10] == "2026-01-05"
+    assert cards["89860400000000000012"]["expiredTime"].startswith("2027-01-05T08:30")
+
+
+def test_a_sheet_without_the_required_columns_is_refused_naming_them(app, people):
+    ((operator, op), _, _), _ids = people
+    answer = import_sheet(operator, op, [["Carrier", "Balance"], ["x", 1]])
+    assert answer["code"] == 422 and "Card number" in answer["data"]["errors"]["file"][0]
+
+
+@pytest.mark.parametrize(("lang", "first"), [("en-US", "Card number"), ("zh-CN", "卡号")])
+def test_the_template_has_headers_in_the_callers_language_and_imports_as_is(app, make_client, people, lang, first):
+    ((_operator, op), _, (user, us)), _ids = people
+    client = make_client(lang=lang)
+    answer = client.get(f"{SIM}/template", headers=op)
+    assert answer.status_code == 200 and "attachment" in answer.headers["Content-Disposition"]
+    rows = [list(r) for r in load_workbook(io.BytesIO(answer.data)).worksheets[0].iter_rows(values_only=True)]
+    assert rows[0][0] == first and len(rows) == 2
+    result = import_sheet(client, op, rows)["data"]  # the template's example row imports unchanged
+    assert result["imported"] == 1, result
+    assert user.get(f"{SIM}/template", headers=us).status_code == 403

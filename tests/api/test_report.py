@@ -167,7 +167,8 @@ def test_csv_export_in_the_requesters_zone_and_unit(app, client, owner, guids, f
     assert rows[3][2:] == ["2026-03-08 04:00:00 -04:00", "77.9", "57.0", ""]
     assert rows[4] == []  # then the summary per sensor
     assert rows[5][:5] == ["设备名称", "GUID", "传感器", "单位", "数据记录"]
-    assert len(rows) == 8
+    assert rows[8] == [] and len(rows[9]) == 1 and len(rows[10]) == 10  # then the alarm list (none here)
+    assert len(rows) == 11
 
 
 def test_export_of_chosen_sensors_in_celsius(app, make_client, owner, guids, files_dir, run_jobs):
@@ -196,7 +197,7 @@ def test_xlsx_export_has_a_summary_and_a_sheet_per_device(app, client, owner, gu
     response = client.get(f"{REPORT}/ExportFile/download/{body['data']['id']}", headers=owner)
     assert response.status_code == 200
     book = load_workbook(io.BytesIO(response.data), read_only=True)
-    assert book.sheetnames[1:] == ["Fridge A", "Fridge B"]
+    assert book.sheetnames[1:] == ["Fridge A", "Fridge B", "报警记录"]  # then the alarm list
     rows = list(book["Fridge A"].iter_rows(values_only=True))
     assert len(rows) == 11
     assert rows[1][:3] == (datetime(2026, 3, 7, 0, 0), "+00:00", 5.0)  # local time, its offset, value
@@ -314,7 +315,7 @@ def test_another_accounts_file_is_404(app, client, owner, stranger, guids, files
 
 
 def test_another_platforms_file_is_404(app, make_client, owner, guids, files_dir, run_jobs):
-    from api.account.models import StaffRole
+    from api.identity.models import StaffRole
 
     client = make_client()
     device_id = add(client, owner, guids["th_a"][0])
@@ -525,3 +526,19 @@ def test_the_report_lists_the_alarms_open_during_its_range_with_their_processing
     run_jobs()
     row = files(client, owner)[0]
     assert body["code"] == 0 and row["status"] == "generated", row
+    # Issue 47: CSV and XLSX list the same alarms as the PDF (they listed none).
+    from openpyxl import load_workbook
+
+    csv_body = export(client, {**owner, "X-Timezone": "UTC"}, [device_id], "csv")
+    xlsx_body = export(client, {**owner, "X-Timezone": "UTC"}, [device_id], "xlsx")
+    run_jobs()
+    _, rows = read_csv(client, owner, csv_body["data"]["id"])
+    title = rows.index(["报警记录"])
+    header, *alarm_rows = rows[title + 1 :]
+    assert header[:2] == ["设备名称", "GUID"] and len(header) == 10, header
+    assert len(alarm_rows) == 2, alarm_rows
+    assert alarm_rows[0][7] == "9.5 °C" and alarm_rows[0][9] == "已同意" and alarm_rows[1][4] == "仍在报警"
+    response = client.get(f"{REPORT}/ExportFile/download/{xlsx_body['data']['id']}", headers=owner)
+    book = load_workbook(io.BytesIO(response.data), read_only=True)
+    sheet = list(book[book.sheetnames[-1]].iter_rows(values_only=True))
+    assert len(sheet) == 3 and sheet[1][7] == "9.5 °C", sheet

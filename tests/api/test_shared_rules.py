@@ -8,8 +8,8 @@ import json
 import marshmallow as ma
 import pytest
 
-from api.account.validators import normalize_phone, validate_password, validate_user_name
 from api.extensions.field_rules import RULES_DIR, is_user_name, level_minutes_problem
+from api.identity.validators import normalize_phone, validate_password, validate_user_name
 from api.role.permissions import key_passes
 
 CASES = json.loads((RULES_DIR / "cases.json").read_text(encoding="utf-8"))

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from api.extensions.db import db, utcnow
+from api.notify.models import OutboundMessage
 from api.sharing.models import DeviceShare
 from tests.api.account_helpers import auth, login, make_account
 from tests.api.device_helpers import add, guids, minutes_ago
@@ -217,8 +218,8 @@ def test_sharing_with_an_unregistered_phone_sends_an_invitation_and_registering_
     with app.app_context():
         [message] = db.session.scalars(select(OutboundMessage)).all()
         assert message.recipient == "+8613900139001" and "Phone Fridge" in message.body
-        from api.account.models import Account, AccountType
-        from api.organization.services import welcome_new_account
+        from api.account.services import WELCOMES
+        from api.identity.models import Account, AccountType
         from api.tenancy import find_platform
 
         account = Account(
@@ -230,7 +231,8 @@ def test_sharing_with_an_unregistered_phone_sends_an_invitation_and_registering_
         )
         db.session.add(account)
         db.session.flush()
-        welcome_new_account(account)
+        for welcome in WELCOMES:  # what registration runs (the areas' account_welcomes)
+            welcome(account)
         db.session.commit()
         share = db.session.scalars(select(DeviceShare)).one()
         assert share.recipient_account_id == account.id and share.recipient_phone is None
@@ -292,3 +294,31 @@ def test_template_hides_a_parameter_in_exports(app, client, guids, files_dir, ru
     readings = rows[1 : rows.index([])]
     assert [r[3] for r in readings] == ["4.5", "4.7"]
     assert all("湿度" not in ",".join(r) for r in rows)
+
+
+def test_the_transfer_recipient_hears_of_the_offer_in_the_bell_and_by_mail(app, make_client, guids):
+    """Issue 47: the recipient got no bell, message or mail."""
+    client = make_client(lang="en-US")
+    make_account(app)
+    owner = auth(login(client))
+    make_account(app, user_name="buyer_2", email="buyer2@example.com")
+    buyer = auth(login(client, "buyer_2"))
+    device_id = add(client, owner, guids["th_a"][0], "Sold Fridge")
+    offer = {"deviceId": device_id, "userName": "buyer_2"}
+    transfer = ok(client.post(f"{DEVICE}/DeviceTransfer/insert", json=offer, headers=owner))
+
+    messages = ok(client.post("/api/alarm/AlarmMessage/page", json={"start": 1, "pageSize": 10}, headers=buyer))["list"]
+    [message] = [m for m in messages if "offers to transfer" in m["content"]]
+    assert "Sold Fridge" in message["content"] and "demouser" in message["content"]
+    zh = make_client().post("/api/alarm/AlarmMessage/page", json={"start": 1, "pageSize": 10}, headers=buyer).get_json()
+    assert "Sold Fridge" in zh["data"]["list"][0]["content"] and "offers" not in zh["data"]["list"][0]["content"]
+    with app.app_context():
+        [mail] = db.session.scalars(
+            select(OutboundMessage).where(OutboundMessage.recipient == "buyer2@example.com")
+        ).all()
+        assert "Sold Fridge" in mail.body and mail.subject
+    # The sender's inbox holds nothing of it; a second offer of the same device is refused, no second mail.
+    mine = ok(client.post("/api/alarm/AlarmMessage/page", json={"start": 1, "pageSize": 10}, headers=owner))["list"]
+    assert mine == []
+    assert client.post(f"{DEVICE}/DeviceTransfer/insert", json=offer, headers=owner).get_json()["code"] == 5006
+    assert transfer["status"] == "pending"

@@ -63,9 +63,9 @@ def work(app):
     original = account_services.password_hasher
 
     class Counting:
-        def verify(self, *args, **kwargs):
+        def matches(self, *args, **kwargs):
             seen["argon2"] += 1
-            return original.verify(*args, **kwargs)
+            return original.matches(*args, **kwargs)
 
         def __getattr__(self, name):
             return getattr(original, name)
@@ -255,7 +255,7 @@ def test_code_requests_for_unknown_and_existing_addresses_cost_the_same(app, cli
 
 def test_old_counts_and_codes_are_purged_but_known_requesters_stay(app, client, victim):
     from api.account.jobs import purge_sign_in_records
-    from api.account.models import SignInThrottle
+    from api.identity.models import SignInThrottle
 
     assert password_login(client, password=WRONG, **attacker(1))["code"] == 1001  # pair + global rows
     assert password_login(client, **ip(OWNER_IP))["code"] == 0  # a known requester

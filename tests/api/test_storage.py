@@ -385,3 +385,41 @@ def test_the_gate_and_the_area_share_one_rule_and_one_load(app, client, owner, s
         assert refused.status_code == 404 and len(loads) == 1
     finally:
         event.remove(engine, "before_cursor_execute", count)
+
+
+def test_probe_and_model_names_come_in_the_readers_language(client, owner, room):
+    """Issue 47: a zh-CN page showed the controller's English probe and model names (the catalogue's
+    English stored as the probe name): every catalogue name the storage pages show is translated."""
+    storage = create(client, owner, room["guid"])
+    sid = storage["id"]
+    zh = {**owner, "Accept-Language": "zh-CN"}
+    en = {**owner, "Accept-Language": "en-US"}
+    answers = {
+        lang: (
+            ok(client.get(f"{S}/ColdStorage/overview?storageId={sid}", headers=headers)),
+            ok(client.get(f"{S}/ColdStorage/detail/{sid}", headers=headers)),
+            ok(
+                client.get(
+                    f"{S}/ColdStorage/chart?"
+                    + urlencode(
+                        {
+                            "storageId": sid,
+                            "start": (datetime.now(UTC) - timedelta(hours=1)).isoformat(),
+                            "end": datetime.now(UTC).isoformat(),
+                        }
+                    ),
+                    headers=headers,
+                )
+            ),
+        )
+        for lang, headers in (("zh", zh), ("en", en))
+    }
+    en_names = {p["probeName"] for p in answers["en"][0]["probes"]}
+    zh_names = {p["probeName"] for p in answers["zh"][0]["probes"]}
+    assert en_names and all(name.isascii() for name in en_names), en_names
+    assert not any(name.isascii() for name in zh_names), zh_names
+    zh_series = {s["probeName"] for s in answers["zh"][2]["series"]}
+    assert zh_series and not any(name.isascii() for name in zh_series), zh_series
+    zh_type = answers["zh"][1]["controller"].get("typeName")
+    en_type = answers["en"][1]["controller"].get("typeName")
+    assert zh_type != en_type, (zh_type, en_type)

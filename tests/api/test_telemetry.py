@@ -75,7 +75,7 @@ class TestUpload:
             for i in range(5)
         ]
         body = upload(client, guid, key, records).get_json()
-        assert body["data"] == {"accepted": 10, "duplicates": 0, "rejected": []}
+        assert body["data"] == {"accepted": 10, "duplicates": 0, "conflicts": 0, "rejected": []}
         latest = client.get(f"{DEVICE}/DeviceData/latest?deviceId={device_id}", headers=owner).get_json()["data"]
         assert latest["values"] == {"1": 4.4, "2": 50.0} and latest["battery"] == 90
 
@@ -92,7 +92,7 @@ class TestUpload:
         # state are written on their own (with readings they ride in the readings' statement).
         device_id, guid, key = fridge
         body = upload(client, guid, key, [{"ts": minutes_ago(2), "readings": {"1": None}, "battery": 77}]).get_json()
-        assert body["data"] == {"accepted": 0, "duplicates": 0, "rejected": []}
+        assert body["data"] == {"accepted": 0, "duplicates": 0, "conflicts": 0, "rejected": []}
         latest = client.get(f"{DEVICE}/DeviceData/latest?deviceId={device_id}", headers=owner).get_json()["data"]
         assert latest["values"] == {"1": None} and latest["battery"] == 77
         with app.app_context():

@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import func, select
 
 from api import create_app
-from api.account.models import Account
 from api.extensions.db import db
+from api.identity.models import Account
 from api.platform.models import Platform
 from api.platform.services import TenantDefinitionError, sync_tenants
 from api.settings import ROOT, TestConfig
@@ -136,8 +136,8 @@ def test_a_domain_claimed_twice_is_refused(app, tmp_path):
 
 def test_independent_platform_has_its_own_data_space(app):
     """Cross-tenant probe: a reseller's independent site never sees the operator's accounts."""
-    from api.account.models import AccountType
     from api.account.services import ensure_account
+    from api.identity.models import AccountType
 
     with app.app_context():
         default, junjia = (find_platform(h) for h in ("localhost", JUNJIA_HOST))

@@ -107,10 +107,14 @@ def test_a_route_raises_exactly_one_event_each_way_and_drives_the_waybill(app, c
         assert leave.ts == positions[9][0]  # 700 m out: beyond the 50 m band, not at the first wobble
         assert enter.ts == positions[19][0]  # 200 m in
         alarms = list(db.session.scalars(select(Alarm).where(Alarm.kind == AlarmKind.FENCE)))
-        assert len(alarms) == 1 and alarms[0].status == "open" and enter.alarm_id == alarms[0].id
+        assert len(alarms) == 1 and enter.alarm_id == alarms[0].id
+        # Entering the destination completed the waybill: its fence alarm closed with it, with the reason.
+        assert alarms[0].status == "closed" and alarms[0].close_reason == "waybill_completed"
+        assert alarms[0].closed_at == enter.ts
         assert db.session.scalar(select(Message.id).where(Message.alarm_id == alarms[0].id)) is not None
         sends = list(db.session.scalars(select(OutboundMessage).where(OutboundMessage.alarm_id == alarms[0].id)))
-        assert [s.recipient for s in sends] == ["qa@example.com"]
+        # the push setting's recipient and the waybill's alarm contact (the same email once, and its phone)
+        assert sorted(s.recipient for s in sends) == ["+8613700137000", "qa@example.com"]
     assert states[8] == "not_started" and states[9] == "in_progress"
     assert states[18] == "in_progress" and states[19] == "completed"
     status = client.get(f"{W}/Waybill/status?id={waybill['id']}", headers=shipper).get_json()["data"]

@@ -5,8 +5,10 @@ ask for their PIN, can be revoked, and log every opening."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
+from api.extensions.i18n import local_text
 from api.waybill import shares
 from tests.api.waybill_helpers import ORIGIN, W, create, device, now, send, shipper, trackers
 
@@ -61,6 +63,21 @@ def test_quick_lookup_shows_only_that_waybill_by_its_complete_number(client, mak
         assert refused.get_json()["code"] != 0
     other_site = make_client("junjia.localhost")
     assert other_site.get(f"{W}/WaybillQuick/query?trackingNumber=SF1234567890").status_code == 404
+    # Issue 47: a number is found whatever its case and the spaces around it (as typed or pasted), and is
+    # shown as the waybill stores it; still complete numbers only.
+    typed = {
+        "sf1234567890": "SF1234567890",
+        "  Yt9876543210 ": "YT9876543210",
+        "\tSF1234567890\n": "SF1234567890",
+        f" {waybill['waybillNum'].lower()} ": waybill["waybillNum"],
+    }
+    for number, stored in typed.items():
+        answer = visitor.get(f"{W}/WaybillQuick/query", query_string={"trackingNumber": number}).get_json()
+        assert answer["code"] == 0, (number, answer)
+        assert answer["data"]["trackingNumber"] == stored
+    for guess in ("sf123456789", "  sf1234%  ", "      ", " SF1 "):
+        refused = visitor.get(f"{W}/WaybillQuick/query", query_string={"trackingNumber": guess})
+        assert refused.status_code in (404, 422) and refused.get_json()["code"] != 0, guess
 
 
 def test_share_links_expire_on_time_ask_for_their_pin_and_can_be_revoked(
@@ -82,7 +99,13 @@ def test_share_links_expire_on_time_ask_for_their_pin_and_can_be_revoked(
     assert asked.status_code == 403 and asked.get_json()["data"] == {"needPin": True}
     assert open_link("1357").get_json()["msg"] == "The PIN is not correct."
     shown = open_link("2468").get_json()
-    assert shown["code"] == 0 and set(shown["data"]) == PUBLIC_KEYS
+    # Issue 47: the page said "Link valid until -": the answer's schema dropped the expiry.
+    assert shown["code"] == 0 and set(shown["data"]) == PUBLIC_KEYS | {"expiresAt", "expiresAtText", "timeZone"}
+    assert datetime.fromisoformat(shown["data"]["expiresAt"]) == datetime.fromisoformat(created["data"]["expiresAt"])
+    expected = local_text(
+        datetime.fromisoformat(created["data"]["expiresAt"]), ZoneInfo("Asia/Shanghai"), seconds=False
+    )
+    assert shown["data"]["expiresAtText"] == expected and shown["data"]["timeZone"] == "Asia/Shanghai"
     assert not any(secret in json.dumps(shown) for secret in SECRETS)
 
     real = shares.utcnow

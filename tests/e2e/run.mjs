@@ -38,18 +38,26 @@ const RQ = path.join(ROOT, '.venv/bin/rq');
 const MAILBOX = path.join(ARTIFACTS, 'mailbox.jsonl');
 const READY_TIMEOUT_MS = 90_000;
 
-// Device credentials of the demo fleet derive from this (the specs upload readings as a device).
-const DEVICE_KEY_SECRET = process.env.E2E_DEVICE_KEY_SECRET || 'e2e-device-key-secret';
+// Device credentials of the demo fleet derive from this (the specs upload readings as a device). One
+// per run (by its port): devices publish on the machine's one MQTT broker, and a run's subscriber must
+// not accept another run's messages for a GUID both databases hold.
+const DEVICE_KEY_SECRET = process.env.E2E_DEVICE_KEY_SECRET || `e2e-device-key-secret-${WEB_PORT}`;
+const MQTT_PORT = process.env.E2E_MQTT_PORT || '1883';
 
 const apiEnv = {
   ...process.env,
   DATABASE_URL,
   REDIS_URL,
   DEVICE_KEY_SECRET,
+  MQTT_URL: `mqtt://127.0.0.1:${MQTT_PORT}`,
+  // A subscription group of this run's own: each run's subscriber receives every message.
+  MQTT_SHARE_GROUP: `e2e-${WEB_PORT}`,
   CAPTCHA_REQUIRED: '0',
   TRUSTED_PROXIES: '127.0.0.1,::1',
   PUBLIC_BASE_URLS: `default=http://localhost:${WEB_PORT},junjia=http://junjia.localhost:${WEB_PORT}`,
   DEMO_OAUTH_URL: `http://127.0.0.1:${OAUTH_PORT}`,
+  // The local fakes (OAuth provider, SMTP sink, the province) are the listed outbound exceptions.
+  OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
   FLASK_DEBUG: '0',
 };
 const webEnv = {
@@ -87,24 +95,14 @@ function report(error) {
   }
 }
 
-/**
- * Run a command to completion, its output into a log file; fail the run when it fails. `retry`: a
- * pattern of the log that makes a failure worth another try (at most `tries` in all), `before` run
- * before every try.
- */
-function step(name, command, args, { retry, tries = 3, before, ...options } = {}) {
+/** Run a command to completion, its output into a log file; fail the run when it fails (no retry). */
+function step(name, command, args, options = {}) {
   const logFile = path.join(ARTIFACTS, `${name}.log`);
-  for (let attempt = 1; ; attempt += 1) {
-    log(`${name}: ${command} ${args.join(' ')}${attempt > 1 ? ` (try ${attempt})` : ''}`);
-    before?.();
-    const out = fs.openSync(logFile, 'w');
-    const result = spawnSync(command, args, { cwd: ROOT, stdio: ['ignore', out, out], ...options });
-    fs.closeSync(out);
-    if (result.status === 0) return;
-    if (!retry || attempt >= tries || !retry.test(fs.readFileSync(logFile, 'utf8'))) {
-      fail(`${name} failed (exit ${result.status ?? result.signal})`, logFile);
-    }
-  }
+  log(`${name}: ${command} ${args.join(' ')}`);
+  const out = fs.openSync(logFile, 'w');
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: ['ignore', out, out], ...options });
+  fs.closeSync(out);
+  if (result.status !== 0) fail(`${name} failed (exit ${result.status ?? result.signal})`, logFile);
 }
 
 /** Start a long-running process in its own process group, its output into a log file. */
@@ -156,6 +154,18 @@ async function stopAll() {
         }),
     ),
   );
+}
+
+/** Whether something accepts connections on 127.0.0.1:port. */
+function listening(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port: Number(port), host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 function portFree(port) {
@@ -221,6 +231,8 @@ async function main() {
   for (const port of [API_PORT, WEB_PORT, OAUTH_PORT]) {
     if (!(await portFree(port))) fail(`port ${port} is busy; stop what runs there or set E2E_API_PORT / E2E_WEB_PORT / E2E_OAUTH_PORT`);
   }
+  // The journeys feed readings as devices do, over MQTT (make test starts Mosquitto: make services).
+  if (!(await listening(MQTT_PORT))) fail(`no MQTT broker on port ${MQTT_PORT}: run make services (or set E2E_MQTT_PORT)`);
 
   resetDatabase();
   resetRedis();
@@ -235,15 +247,17 @@ async function main() {
   const worker = background('worker', RQ, ['worker', '--worker-class', 'api.jobs.worker.AppWorker', '--url', REDIS_URL, '--with-scheduler', 'notifications', 'exports', 'reports', 'default'], {
     env: apiEnv,
   });
-  // From scratch each time. Next's build-trace step opens node_modules files in bursts of thousands and,
-  // under a 20,000 open-file limit that cannot be raised here, sometimes runs out (EMFILE): try again.
-  const fromScratch = () => fs.rmSync(path.join(ROOT, 'web', webEnv.NEXT_DIST_DIR), { recursive: true, force: true });
-  step('web-build', 'npm', ['run', 'build', '-w', 'web'], { env: webEnv, retry: /EMFILE/, tries: 4, before: fromScratch });
+  // From scratch each time, once: the build bounds its own file reads (web/scripts/limit-file-io.mjs),
+  // so Next's build-trace step no longer runs out of open files (EMFILE) and nothing is retried.
+  fs.rmSync(path.join(ROOT, 'web', webEnv.NEXT_DIST_DIR), { recursive: true, force: true });
+  step('web-build', 'npm', ['run', 'build', '-w', 'web'], { env: webEnv });
   const web = background('web', 'npm', ['run', 'start', '-w', 'web'], { env: webEnv });
   await waitFor('api', api, `http://127.0.0.1:${API_PORT}/api/health`);
   await waitFor('web', web, `http://127.0.0.1:${WEB_PORT}/user/login`, { Host: `localhost:${WEB_PORT}` });
   await waitForLog('worker', worker, /Listening on|listening on/);
   await waitForLog('oauth', oauth, /demo sign-in provider on/);
+  const ingest = background('mqtt-ingest', FLASK, ['--app', 'api', 'ingest', 'mqtt', '--client-id', `e2e-ingest-${WEB_PORT}`], { env: apiEnv });
+  await waitForLog('mqtt-ingest', ingest, /MQTT ingest .* ready/);
   const simulatorArgs = ['--app', 'api', 'simulate', '--transport', 'http', '--api-url', `http://127.0.0.1:${API_PORT}`, '--host', 'localhost', '--tick', '2', '--no-gaps'];
   const simulator = background('simulator', FLASK, simulatorArgs, { env: apiEnv });
   await waitForLog('simulator', simulator, /simulating \d+ devices/);
@@ -262,6 +276,7 @@ async function main() {
       E2E_MAILBOX: MAILBOX,
       E2E_DATABASE_URL: DATABASE_URL,
       E2E_DEVICE_KEY_SECRET: DEVICE_KEY_SECRET,
+      E2E_MQTT_PORT: MQTT_PORT,
       CHROMIUM,
     },
   });

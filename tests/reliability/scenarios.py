@@ -94,6 +94,8 @@ def child_env(app, **extra) -> dict:
         "MQTT_URL": app.config.get("MQTT_URL", ""),
         "PYTHONPATH": str(ROOT),
         "JOBS_INLINE_FALLBACK": "0",
+        # The local fakes (SMTP sink ...) the children connect to: listed as in the app's settings.
+        "OUTBOUND_ALLOWED_HOSTS": ",".join(app.config.get("OUTBOUND_ALLOWED_HOSTS", ())),
     }
     env.update({k: str(v) for k, v in extra.items()})
     return env
@@ -336,11 +338,11 @@ def redis_restart(jobs: int = 120) -> dict:
 
 
 def _claimed_device(app, type_code: int = 0x8002):
-    from api.account.models import AccountType
     from api.account.services import ensure_account
     from api.device.models import Device, DeviceType
     from api.device.services import claim, issue_guids
     from api.extensions.db import db
+    from api.identity.models import AccountType
     from api.tenancy import find_platform
 
     with app.app_context():

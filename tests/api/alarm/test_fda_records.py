@@ -10,8 +10,8 @@ from sqlalchemy import select
 
 from api.alarm.models import Alarm, SensorLimit
 from api.audit.models import OperationLog
-from api.audit.recorder import REASON_HEADER
 from api.extensions.db import db
+from api.extensions.reasons import REASON_HEADER
 from api.fda.records import EVIDENCE_REQUIRED, PASSWORD_HEADER, SIGNER_HEADER
 from tests.api.account_helpers import PASSWORD
 from tests.api.alarm.helpers import ALARM, messages, record, save_push

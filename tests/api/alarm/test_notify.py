@@ -96,7 +96,9 @@ class TestPushSettings:
 
     def test_webhook_to_private_or_loopback_targets_is_refused(self, client, owner, fridge):
         for url in (
-            "https://127.0.0.1/hook",
+            "https://127.0.0.2/hook",  # loopback, not the listed 127.0.0.1 of the suite's fakes
+            "https://[::1]/hook",
+            "https://localhost/hook",  # a name resolving to loopback
             "https://10.0.0.5/hook",
             "https://169.254.169.254/latest",
             "http://example.com/x",
@@ -226,8 +228,9 @@ class TestDelivery:
         save_push(client, owner, fridge[0], levels=levels)
         excursion(client, owner, fridge)
         run_jobs()
-        assert inbox.bodies_to("ann@example.com")[0].strip() == "Fridge 温度 12.5 超限 8"
-        assert inbox.bodies_to("bob@example.com")[0].strip() == "Fridge at 12.5, limit 8"
+        # {value} and {limit} carry the unit (issue 47)
+        assert inbox.bodies_to("ann@example.com")[0].strip() == "Fridge 温度 12.5 °C 超限 8 °C"
+        assert inbox.bodies_to("bob@example.com")[0].strip() == "Fridge at 12.5 °C, limit 8 °C"
 
     def test_sms_spends_the_balance_and_at_zero_is_not_sent(self, app, client, owner, fridge, run_jobs, providers):
         _inbox, sms = providers
@@ -289,8 +292,8 @@ class Hook(HttpFake):
 
 
 class TestWebhook:
-    def test_signed_post_when_private_targets_are_allowed(self, app, client, owner, fridge, run_jobs, monkeypatch):
-        monkeypatch.setitem(app.config, "WEBHOOK_ALLOW_PRIVATE", True)
+    def test_signed_post_to_a_listed_host(self, app, client, owner, fridge, run_jobs):
+        """The receiver listens on 127.0.0.1, listed in the suite's OUTBOUND_ALLOWED_HOSTS."""
         with Hook() as hook:
             secret = "receiver-signing-secret-0123456789"
             body = save_push(
@@ -316,17 +319,16 @@ class TestWebhook:
     def test_delivery_refuses_a_private_target_without_retrying(
         self, app, client, owner, fridge, run_jobs, monkeypatch
     ):
-        monkeypatch.setitem(app.config, "WEBHOOK_ALLOW_PRIVATE", True)
         with Hook() as hook:
             save_push(
                 client, owner, fridge[0], channels=["webhook"], webhookUrl=f"{hook.url}/alarm", webhookSecret="s" * 32
             )
-            monkeypatch.setitem(app.config, "WEBHOOK_ALLOW_PRIVATE", False)  # configuration changed since
+            monkeypatch.setitem(app.config, "OUTBOUND_ALLOWED_HOSTS", ())  # configuration changed since
             excursion(client, owner, fridge)
             run_jobs()
             assert hook.received == []
         [row] = outbox(app)
-        assert row.status == DeliveryStatus.FAILED and row.attempts == 1 and "HTTPS" in row.last_error
+        assert row.status == DeliveryStatus.FAILED and row.attempts == 1 and "refused" in row.last_error
 
 
 class TestMessagesAndTenancy:

@@ -24,6 +24,10 @@ def test_reading_above_the_limit_opens_an_alarm_and_recovery_closes_it(app, clie
     assert (message.type, message.alarm_id) == (MessageType.ALARM, alarm.id)
     status = client.get(f"{ALARM}/Alarm/deviceStatus", query_string={"deviceId": device_id}, headers=owner).get_json()
     assert status["data"]["alarmActive"] is True and len(status["data"]["open"]) == 1
+    # Issue 47: an alarm's values carry their sensor's unit on every list that shows them.
+    assert status["data"]["open"][0]["unit"] == "°C" and status["data"]["open"][0]["unitCode"] == "celsius"
+    page = client.post(f"{ALARM}/AlarmMessage/page", json={}, headers=owner).get_json()["data"]["list"]
+    assert {row["alarm"]["unit"] for row in page if row.get("alarm")} == {"°C"}
 
     upload(client, guid, key, [record(5, 10.0), record(1, 6.0)])
     [alarm] = alarms(app, device_id)
@@ -32,6 +36,7 @@ def test_reading_above_the_limit_opens_an_alarm_and_recovery_closes_it(app, clie
     assert status["data"]["alarmActive"] is False and status["data"]["open"] == []
     history = client.post(f"{ALARM}/Alarm/page", json={"deviceId": device_id}, headers=owner).get_json()["data"]
     assert history["total"] == 1 and history["list"][0]["status"] == "closed"
+    assert history["list"][0]["unit"] == "°C"
 
 
 def test_lower_limit_breach_opens_a_lower_alarm(app, client, owner, fridge):

@@ -29,7 +29,7 @@ function issueDevice() {
   const result = spawnSync(path.join(ROOT, '.venv/bin/flask'), ['--app', 'api', 'issue-guids', '--type-code', '8002', '--num', '1', '--order-code', 'E2EALARM'], {
     cwd: ROOT,
     // The api's device credential secret (run.mjs), so the key printed is the one the api accepts.
-    env: { ...process.env, DATABASE_URL, REDIS_URL, DEVICE_KEY_SECRET: process.env.E2E_DEVICE_KEY_SECRET || 'e2e-device-key-secret' },
+    env: { ...process.env, DATABASE_URL, REDIS_URL, DEVICE_KEY_SECRET: process.env.E2E_DEVICE_KEY_SECRET || `e2e-device-key-secret-${WEB_PORT}` },
     encoding: 'utf8',
   });
   assert.equal(result.status, 0, result.stderr);
@@ -82,6 +82,12 @@ describe('alarms and notifications (issue 7)', () => {
     assert.equal((await (await limitsSaved).json()).code, 0);
 
     const push = page.getByTestId('push-card');
+    // Nothing saved yet (issue 47): the tab says so, notifications are off and no channel is ticked.
+    await push.getByTestId('push-unsaved').waitFor();
+    assert.equal(await push.getByTestId('push-enabled').getAttribute('aria-checked'), 'false');
+    assert.equal(await push.getByTestId('push-channels').locator('input[type="checkbox"]:checked').count(), 0);
+    await push.getByTestId('push-enabled').click();
+    await push.getByTestId('push-channels').getByText('Email').click();
     await push.getByText('Multi-level').click();
     await push.getByTestId('recipient-name-1-1').fill('Night shift');
     await push.getByTestId('recipient-email-1-1').fill(LEVEL1);

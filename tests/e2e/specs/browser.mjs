@@ -168,12 +168,12 @@ export async function chooseMenuItem(page, name) {
 }
 
 /**
- * On a phone the console opens its menu drawer when entered (spec 2.3): close it (Escape) before
- * working with the page under it.
+ * On a phone the menu drawer stays closed until its button is pressed (issue 47); a test that
+ * opened it closes it (Escape) before working with the page under it. Nothing to do when closed.
  */
 export async function closeMobileMenu(page) {
   const open = page.locator('.ant-drawer-open [data-testid="side-menu"]');
-  await open.waitFor({ timeout: 15_000 });
+  if (!(await open.count())) return;
   await page.waitForTimeout(300); // the drawer's slide-in; a key during it is lost
   await page.keyboard.press('Escape');
   await open.waitFor({ state: 'hidden' });

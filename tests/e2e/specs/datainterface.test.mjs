@@ -65,7 +65,7 @@ async function passIntervals({ backdate = true } = {}) {
   }
   // What the cron tick and the workers do, here (the fake province listens on loopback). Not
   // spawnSync: this process must keep answering as the province while the command sends.
-  const env = { ...process.env, DATABASE_URL, REDIS_URL, WEBHOOK_ALLOW_PRIVATE: '1', FLASK_DEBUG: '0' };
+  const env = { ...process.env, DATABASE_URL, REDIS_URL, OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', FLASK_DEBUG: '0' };
   return new Promise((resolve, reject) => {
     execFile(FLASK, ['--app', 'api', 'data-interface-send'], { cwd: ROOT, env, encoding: 'utf8' }, (error, stdout, stderr) =>
       error ? reject(new Error(`data-interface-send failed: ${stderr}`)) : resolve(stdout),

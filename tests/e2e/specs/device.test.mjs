@@ -241,14 +241,15 @@ describe('device detail (issue 6)', () => {
     assert.ok(year.data.series['1'].length > 0 && year.data.series['1'].length <= 2000);
     await chartDrawn(page);
 
-    // Limit lines: the device's alarm limits (the demo's -15 / -25 °C, as the notification settings
-    // tab shows them), drawn at once in the chosen unit: -15 °C is 5 °F, -25 °C is -13 °F.
+    // Limit lines: the device's alarm limits in force over the range (their history: the demo's
+    // -15 / -25 °C, as the notification settings tab shows them), drawn at once in the chosen unit and
+    // labelled at each value: -15 °C is 5 °F, -25 °C is -13 °F.
     const { body: limitList } = await api('localhost', 'GET', `/alarm/SensorLimit/list?deviceId=${page.url().split('/').pop()}`, { token });
     assert.deepEqual(
       limitList.data.filter((row) => row.sensor === 1).map((row) => [row.upperLimit, row.lowerLimit, row.enabled]),
       [[-15, -25, true]],
     );
-    const annotations = page.getByTestId('sensor-chart').locator('.apexcharts-yaxis-annotations');
+    const annotations = page.getByTestId('sensor-chart').locator('.apexcharts-point-annotations');
     await annotations.getByText('Upper limit 5.0 °F').waitFor();
     await annotations.getByText('Lower limit -13.0 °F').waitFor();
     assert.equal(await annotations.getByText('Upper limit 140.0 °F').count(), 0, "the probe's measuring range is no limit line");

@@ -41,14 +41,31 @@ after(async () => {
   const token = await apiLogin('localhost', 'demouser');
   const { body } = await api('localhost', 'GET', '/fda/FdaConfig/get', { token });
   if (body?.data?.enabled) {
-    const off = { enabled: false, reason: 'End of the FDA browser test', checkUserName: 'demouser', checkPassword: DEMO_PASSWORD };
-    await api('localhost', 'PUT', '/fda/FdaConfig/update', { token, body: off });
+    if (!body.data.pendingOff) {
+      const off = { enabled: false, reason: 'End of the FDA browser test', checkUserName: 'demouser', checkPassword: DEMO_PASSWORD };
+      await api('localhost', 'PUT', '/fda/FdaConfig/update', { token, body: off });
+    }
+    // Turning FDA mode off takes a second person: demouser's quality assurance (demoqa) approves.
+    const qa = await apiLogin('localhost', 'demoqa');
+    const requests = await api('localhost', 'GET', '/fda/FdaConfig/offRequests', { token: qa });
+    for (const request of requests.body?.data ?? []) {
+      const approval = { requestId: request.id, meaning: 'End of the FDA browser test', checkUserName: 'demoqa', checkPassword: DEMO_PASSWORD };
+      await api('localhost', 'POST', '/fda/FdaConfig/approveOff', { token: qa, body: approval });
+    }
   }
 });
 
-async function fillCredentials(page, password) {
+// In FDA mode every change asks for its reason first (the shared request client prompts and retries).
+async function giveReason(page, text, why) {
+  const prompt = page.getByRole('dialog', { name: text.reasonTitle });
+  await prompt.getByTestId('evidence-reason').fill(why);
+  await prompt.getByRole('button', { name: text.saveWithReason }).click();
+  await prompt.waitFor({ state: 'hidden' });
+}
+
+async function fillCredentials(page, password, userName = 'demouser') {
   const modal = page.getByTestId('sign-modal');
-  await modal.getByTestId('sign-username').fill('demouser');
+  await modal.getByTestId('sign-username').fill(userName);
   await modal.getByTestId('sign-password').fill(password);
   await page.getByTestId('sign-submit').click();
 }
@@ -66,18 +83,44 @@ for (const lang of ['en-US', 'zh-CN']) {
       await page.getByTestId('fda-page').waitFor();
       await page.getByTestId('fda-one-person').waitFor();
 
-      // FDA mode: turning it off and on is signed with user name and password again and a reason
+      // FDA mode: turning it on and off is signed with user name and password again and a reason
       // (the demo has it off; each language's run turns it on and back off).
-      const toggle = async (target) => {
+      // Turning it on is one person's signed act; off is asked for, signed, and stays pending (FDA mode
+      // on) until a second person approves with their own signature: demoqa, demouser's quality assurance.
+      const turnOn = async () => {
         await page.getByTestId('fda-toggle').click();
-        await page.getByTestId('sign-reason').fill(target ? 'GxP batch records' : 'Validation of the toggle');
+        await page.getByTestId('sign-reason').fill('GxP batch records');
         await fillCredentials(page, DEMO_PASSWORD);
-        await page.locator(`[data-testid="fda-state"][data-enabled="${target}"]`).waitFor();
+        await page.locator('[data-testid="fda-state"][data-enabled="true"]').waitFor();
+      };
+      const turnOff = async () => {
+        await page.getByTestId('fda-toggle').click();
+        await page.getByTestId('sign-reason').fill('Validation of the toggle');
+        await fillCredentials(page, DEMO_PASSWORD);
+        await page.getByTestId('fda-off-pending').waitFor();
+        assert.equal(await page.getByTestId('fda-state').getAttribute('data-enabled'), 'true');
+        const qaContext = await contextFor(browser, 'localhost', lang);
+        const qaPage = await qaContext.newPage();
+        await useToken(qaPage, 'localhost', await apiLogin('localhost', 'demoqa'));
+        await qaPage.goto(siteUrl('localhost', '/fda'));
+        await qaPage.getByTestId('fda-off-approve').click();
+        await qaPage.getByTestId('sign-reason').fill('Second person: validation ends');
+        await fillCredentials(qaPage, DEMO_PASSWORD, 'demoqa');
+        await qaPage.getByTestId('fda-off-approve').waitFor({ state: 'detached' });
+        await screenshot(qaPage, `fda-off-approved-${lang}`);
+        await qaContext.close();
+        await page.reload();
+        await page.locator('[data-testid="fda-state"][data-enabled="false"]').waitFor();
       };
       await page.getByTestId('fda-state').waitFor();
-      if ((await page.getByTestId('fda-state').getAttribute('data-enabled')) === 'true') await toggle(false);
+      if ((await page.getByTestId('fda-state').getAttribute('data-enabled')) === 'true') await turnOff();
+      // One signing step (author): this spec signs its file alone. The author -> reviewer -> approver
+      // sequence is tested through the api (tests/api/test_sign_workflow.py). Set while FDA mode is off
+      // (on, the change asks for a reason).
+      const sequence = await api('localhost', 'PUT', '/fda/SigningSequence/update', { token, body: { steps: [{ role: 'author' }] } });
+      assert.equal(sequence.body?.code, 0, JSON.stringify(sequence.body));
       assert.ok((await page.getByTestId('fda-toggle').textContent()).includes(text.enable));
-      await toggle(true);
+      await turnOn();
 
       // An endorsement (signature meaning).
       const meaning = `Approved ${lang}`;
@@ -86,6 +129,7 @@ for (const lang of ['en-US', 'zh-CN']) {
       await page.locator('#endorsementName').fill(meaning);
       await page.locator('#description').fill('QA release of the batch');
       await page.getByTestId('drawer-submit').click();
+      await giveReason(page, text, `Meaning for ${lang} batch release`);
       await page.getByTestId('endorsement-list').getByText(meaning).waitFor();
 
       // A data file of the demo fridge over the last full day, assigned to the account itself.
@@ -95,11 +139,13 @@ for (const lang of ['en-US', 'zh-CN']) {
       await page.getByTestId('file-name').fill(fileName);
       await chooseOption(page, selectOf(page, '[data-testid="file-device"]'), DEVICE);
       await page.getByTestId('file-submit').click();
+      await giveReason(page, text, `Batch record ${lang}`);
       const row = page.getByTestId('file-list').locator(`[data-file="${fileName}"]`);
       await row.waitFor();
       await row.getByTestId('file-assign').click();
       await chooseOption(page, selectOf(page, '[data-testid="assign-checker"]'), 'demouser');
       await page.getByTestId('assign-submit').click();
+      await giveReason(page, text, `Assigned for signing ${lang}`);
       await row.getByTestId('file-sign').waitFor();
 
       // Signing: a wrong password is refused in the page's language, then the right one signs.
@@ -130,7 +176,8 @@ for (const lang of ['en-US', 'zh-CN']) {
       // The signed PDF: generated by the worker, downloaded, sealed.
       const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), row.getByTestId('file-pdf').click()]);
       const bytes = fs.readFileSync(await download.path());
-      assert.equal(download.suggestedFilename(), `${fileName}_signed.pdf`);
+      // Named by the version it is (the verify page lists every stored version).
+      assert.equal(download.suggestedFilename(), `${fileName}_signed_v1.pdf`);
       assert.equal(bytes.subarray(0, 4).toString(), '%PDF');
       assert.ok(bytes.includes('/ETSI.CAdES.detached'), 'a PAdES signature');
 
@@ -159,7 +206,7 @@ for (const lang of ['en-US', 'zh-CN']) {
       // Left as found (off), so the other specs' changes ask nothing.
       await page.goto(siteUrl('localhost', '/fda'));
       await page.getByTestId('fda-state').waitFor();
-      await toggle(false);
+      await turnOff();
       assert.deepEqual(errors.filter((e) => !e.includes('(Not Found)') && !e.includes('status of 4')), []);
       await context.close();
     });

@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const PYTHON = path.join(ROOT, '.venv/bin/python');
 const FLASK = path.join(ROOT, '.venv/bin/flask');
 const DATABASE_URL = process.env.E2E_DATABASE_URL || 'postgresql+psycopg://postgres@127.0.0.1:5432/coldchain_e2e';
-const DEVICE_KEY_SECRET = process.env.E2E_DEVICE_KEY_SECRET || 'e2e-device-key-secret';
+const DEVICE_KEY_SECRET = process.env.E2E_DEVICE_KEY_SECRET || `e2e-device-key-secret-${WEB_PORT}`;
 
 /** The credential of a device (api/device/credentials.py: HMAC-SHA256 of "device:{guid}:{version}"). */
 export function deviceKey(guid, version = 1) {
@@ -69,4 +69,29 @@ export function setServiceExpiry(changes) {
   const result = spawnSync(PYTHON, ['-c', SET_EXPIRY, DATABASE_URL, JSON.stringify(changes)], { cwd: ROOT, env, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`setting the service expiry failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').at(-1));
+}
+
+const MQTT_PORT = process.env.E2E_MQTT_PORT || '1883';
+const PUBLISH = `
+import json, sys
+import paho.mqtt.client as mqtt
+port, guid, key, records = int(sys.argv[1]), sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
+client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+client.connect("127.0.0.1", port)
+client.loop_start()
+info = client.publish(f"devices/{guid}/telemetry", json.dumps({"guid": guid, "key": key, "records": records}), qos=1)
+info.wait_for_publish(timeout=10)
+client.disconnect()
+client.loop_stop()
+sys.exit(0 if info.is_published() else 1)
+`;
+
+/**
+ * Publish readings as the device does in the field: MQTT 3.1.1, QoS 1, on devices/{guid}/telemetry,
+ * to the machine's broker, where the run's `flask ingest mqtt` takes them. Each record is
+ * { ts (ms), readings: {"1": 4.2}, battery? }; `key` defaults to the credential the run's secret gives.
+ */
+export function publishReadings(guid, records, key = deviceKey(guid)) {
+  const result = spawnSync(PYTHON, ['-c', PUBLISH, MQTT_PORT, guid, key, JSON.stringify(records)], { cwd: ROOT, env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`MQTT publish for ${guid} failed: ${result.stderr}`);
 }

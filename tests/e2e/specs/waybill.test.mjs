@@ -117,9 +117,10 @@ describe('waybills (issue 21)', () => {
     await row.getByTestId('waybill-open').click();
     const map = page.getByTestId('waybill-map');
     await map.waitFor();
-    // The standard look: the half-hour excursion after the Suzhou stop in the alarm colour, no stops marked.
+    // The standard look (no template yet): the half-hour excursion after the Suzhou stop in the alarm
+    // colour, and the stop marked already (issue 47: stops were drawn only once a template existed).
     await map.locator('[data-breach="upper"]').first().waitFor({ state: 'attached' }); // some stretches are a point long
-    assert.equal(await map.getByTestId('track-stop').count(), 0);
+    await map.getByTestId('track-stop').first().waitFor({ state: 'attached' });
     await page.getByTestId('track-templates-manage').click();
     await page.getByTestId('track-template-add').click();
     await page.getByTestId('track-template-save').click();
@@ -166,6 +167,25 @@ describe('waybills (issue 21)', () => {
     await screenshot(page, 'waybill-public-390');
     await page.goto(siteUrl('localhost', '/mobileQuick/waybill?id=SF10000000'));
     await page.getByTestId('public-waybill-missing').getByText('找不到该运单，请确认后重新输入').waitFor();
+    await context.close();
+  });
+
+  test('a share link says until when it is valid (1440 px, English)', async () => {
+    const token = await apiLogin('localhost', 'demouser');
+    const listed = await api('localhost', 'POST', '/waybill/Waybill/page', { token, body: { start: 1, pageSize: 50 } });
+    const waybill = listed.body.data.list.find((w) => w.waybillNum === 'WB-DEMO-0002');
+    const created = await api('localhost', 'POST', '/waybill/WaybillShare/insert', {
+      token,
+      body: { waybillId: waybill.id, expire: '1d', expireAt: null, pin: null },
+    });
+    assert.equal(created.body.code, 0, JSON.stringify(created.body));
+    const context = await contextFor(browser, 'localhost', 'en-US', DESKTOP);
+    const page = await context.newPage();
+    await page.goto(siteUrl('localhost', created.body.data.path));
+    const valid = page.getByTestId('share-valid-until');
+    await valid.waitFor();
+    // Issue 47: it always said "Link valid until -".
+    assert.match(await valid.textContent(), /^Link valid until \d{4}-\d{2}-\d{2} \d{2}:\d{2} \+08:00 \(Asia\/Shanghai\)$/);
     await context.close();
   });
 

@@ -1,5 +1,6 @@
 /** Account and session calls of spec section 7.2 (all under /base/BaseAccount). */
 import { get, getBlob, post, type BlobAnswer, type RequestOptions } from './client';
+import type { Schemas } from './generated';
 
 const BASE = '/base/BaseAccount';
 
@@ -10,14 +11,9 @@ export interface PasswordLoginPayload {
   verifyKey: string;
 }
 
-export interface EmailLoginPayload {
-  email: string;
-  code: string;
-}
+export type EmailLoginPayload = Schemas['EmailLogin'];
 
-export interface LoginAnswer {
-  token: string;
-}
+export type LoginAnswer = Schemas['Token'];
 
 export type AccountType = 'enterprise' | 'personal';
 export type CodeChannel = 'phone' | 'email';
@@ -84,8 +80,7 @@ export interface SocialResult {
 }
 
 export type BindingPayload =
-  | { bindingTicket: string; userName: string; password: string }
-  | { bindingTicket: string; register: RegisterPayload };
+  { bindingTicket: string; userName: string; password: string } | { bindingTicket: string; register: RegisterPayload };
 
 /** POST login: user name (or phone or email), password and image captcha. */
 export function login(payload: PasswordLoginPayload): Promise<LoginAnswer> {
@@ -106,7 +101,12 @@ export interface CodeCaptcha {
 }
 
 /** GET code/phone or code/email: sends a verification code for a purpose (with the image captcha when asked for). */
-export function sendCode(channel: CodeChannel, target: string, type: CodePurpose, captcha?: CodeCaptcha): Promise<{ resendAfter: number }> {
+export function sendCode(
+  channel: CodeChannel,
+  target: string,
+  type: CodePurpose,
+  captcha?: CodeCaptcha,
+): Promise<{ resendAfter: number }> {
   return get<{ resendAfter: number }>(`${BASE}/code/${channel}`, { [channel]: target, type, ...captcha });
 }
 

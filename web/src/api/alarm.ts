@@ -2,6 +2,7 @@
 import type { Page } from '@/components/ui/table';
 import { fetchRead, readKey } from './read';
 import { post, put, type RequestOptions } from './client';
+import type { Schemas } from './generated';
 
 const BASE = '/alarm';
 
@@ -28,6 +29,8 @@ export interface Alarm {
   startTime: string;
   openTime: string | null;
   closeTime: string | null;
+  /** Why it closed without recovering (its device disabled or scrapped, its asset switched off, its waybill completed); null: recovered. */
+  closeReason: 'device_disabled' | 'device_scrapped' | 'asset_disabled' | 'waybill_completed' | null;
   durationSeconds: number | null;
   limitValue: number | null;
   firstValue: number | null;
@@ -39,6 +42,12 @@ export interface Alarm {
   processTime: string | null;
   levelReached: number;
   messageId: number | null;
+  /** The probe's name and "room · zone · probe" (null for a device alarm). */
+  sensorName?: string | null;
+  place?: string | null;
+  /** The unit of the sensor's values and limit ("°C"); `unitCode` onoff: a state channel. */
+  unit: string | null;
+  unitCode: string | null;
   /** Every processing decision, oldest first; the latest is `processState`. */
   history?: AlarmDecision[];
 }
@@ -136,15 +145,16 @@ export interface PushSetting {
   webhookSecretSet?: boolean;
   smsCount?: number;
   voiceCount?: number;
+  /** False while nothing is saved (the tab shows "off" and nothing ticked). */
+  saved?: boolean;
+  /** Write-only: the number of levels kept (levels numbered above it are removed). */
+  levelCount?: number;
 }
 
-export interface SensorLimit {
-  sensor: number;
-  upperLimit: number | null;
-  lowerLimit: number | null;
-  delayMinutes: number;
-  enabled: boolean;
-}
+/** What a push-setting form sends: every field it shows; omitted ones keep their stored value. */
+export type PushSettingSave = Omit<PushSetting, 'deviceId' | 'webhookSecretSet' | 'smsCount' | 'voiceCount' | 'saved'>;
+
+export type SensorLimit = Schemas['SensorLimit'];
 
 export const messagePageKey = (query: MessageQuery) => readKey(`${BASE}/AlarmMessage/page`, query, 'post');
 export function messagePage(query: MessageQuery): Promise<Page<AlarmMessage>> {
@@ -160,7 +170,11 @@ export function markRead(ids?: number[]): Promise<{ processed: number }> {
   return put<{ processed: number }>(`${BASE}/AlarmMessage/read`, ids ? { ids } : {});
 }
 
-export function processMessages(ids: number[], processState: ResultState, result?: string): Promise<{ processed: number }> {
+export function processMessages(
+  ids: number[],
+  processState: ResultState,
+  result?: string,
+): Promise<{ processed: number }> {
   return put<{ processed: number }>(`${BASE}/AlarmMessage/process`, { ids, processState, result: result || null });
 }
 
@@ -169,8 +183,18 @@ export function deviceAlarmStatus(deviceId: number): Promise<DeviceAlarmStatus> 
   return fetchRead<DeviceAlarmStatus>(deviceAlarmStatusKey(deviceId));
 }
 
-export const alarmPageKey = (query: { deviceId: number; start: number; pageSize: number; status?: 'open' | 'closed' }) => readKey(`${BASE}/Alarm/page`, query, 'post');
-export function alarmPage(query: { deviceId: number; start: number; pageSize: number; status?: 'open' | 'closed' }): Promise<Page<Alarm>> {
+export const alarmPageKey = (query: {
+  deviceId: number;
+  start: number;
+  pageSize: number;
+  status?: 'open' | 'closed';
+}) => readKey(`${BASE}/Alarm/page`, query, 'post');
+export function alarmPage(query: {
+  deviceId: number;
+  start: number;
+  pageSize: number;
+  status?: 'open' | 'closed';
+}): Promise<Page<Alarm>> {
   return fetchRead<Page<Alarm>>(alarmPageKey(query));
 }
 
@@ -185,7 +209,10 @@ export function pushSetting(deviceId: number): Promise<PushSetting> {
 }
 
 /** Field errors come back to the form when handleErrors is false. */
-export function savePushSetting(setting: PushSetting, options?: RequestOptions): Promise<PushSetting> {
+export function savePushSetting(
+  setting: PushSettingSave & { deviceId: number },
+  options?: RequestOptions,
+): Promise<PushSetting> {
   return post<PushSetting>(`${BASE}/PushSetting/save`, setting, options);
 }
 
@@ -194,6 +221,25 @@ export function sensorLimits(deviceId: number): Promise<SensorLimit[]> {
   return fetchRead<SensorLimit[]>(sensorLimitsKey(deviceId));
 }
 
-export function saveSensorLimits(deviceId: number, limits: SensorLimit[], options?: RequestOptions): Promise<SensorLimit[]> {
+/** One period of a sensor's limits: in force from validFrom until validTo (null: still in force). */
+export interface SensorLimitPeriod {
+  sensor: number;
+  upperLimit: number | null;
+  lowerLimit: number | null;
+  delayMinutes: number;
+  enabled: boolean;
+  validFrom: string;
+  validTo: string | null;
+  changedBy: string | null;
+  reason: string | null;
+}
+
+export const limitHistoryKey = (deviceId: number) => readKey(`${BASE}/SensorLimit/history`, { deviceId });
+
+export function saveSensorLimits(
+  deviceId: number,
+  limits: SensorLimit[],
+  options?: RequestOptions,
+): Promise<SensorLimit[]> {
   return post<SensorLimit[]>(`${BASE}/SensorLimit/save`, { deviceId, limits }, options);
 }

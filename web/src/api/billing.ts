@@ -1,7 +1,7 @@
 /** Service packages, orders, payments, invoices, coupons and recharge cards (api/billing). Amounts are integer cents. */
 import type { Page } from '@/components/ui/table';
 import { del, get, getBlob, post, put } from './client';
-import { readKey } from './read';
+import { quietReadKey, readKey } from './read';
 
 const B = '/billing';
 const P = '/payment';
@@ -184,52 +184,86 @@ export function money(cents: number, currency = 'CNY'): string {
 }
 
 // catalogue
-export const packagePageKey = (args: Paged & { packageName?: string }) => readKey(`${B}/ServicePackage/page`, args, 'post');
+export const packagePageKey = (args: Paged & { packageName?: string }) =>
+  readKey(`${B}/ServicePackage/page`, args, 'post');
 export const insertPackage = (input: PackageInput) => post<ServicePackage>(`${B}/ServicePackage/insert`, input);
-export const updatePackage = (input: PackageInput & { id: number }) => put<ServicePackage>(`${B}/ServicePackage/update`, input);
+export const updatePackage = (input: PackageInput & { id: number }) =>
+  put<ServicePackage>(`${B}/ServicePackage/update`, input);
 export const deletePackage = (id: number) => del<null>(`${B}/ServicePackage/delete/${id}`);
 export const packsKey = () => readKey(`${B}/MessagePack/list`);
 export const insertPack = (input: Omit<MessagePack, 'id'>) => post<MessagePack>(`${B}/MessagePack/insert`, input);
 export const deletePack = (id: number) => del<null>(`${B}/MessagePack/delete/${id}`);
-export const packagesForDevices = (deviceIds: number[]) => post<ServicePackage[]>(`${B}/ServicePackage/forDevices`, { deviceIds });
+export const packagesForDevices = (deviceIds: number[]) =>
+  post<ServicePackage[]>(`${B}/ServicePackage/forDevices`, { deviceIds });
 
 // orders and payment
 export const priceOrder = (input: OrderInput) => post<Quote>(`${B}/Order/price`, input);
 export const insertOrder = (input: OrderInput) => post<Order>(`${B}/Order/insert`, input);
-export const orderPageKey = (args: Paged & { orderCode?: string; payStatus?: PayStatus }) => readKey(`${B}/Order/page`, args, 'post');
+export const orderPageKey = (args: Paged & { orderCode?: string; payStatus?: PayStatus }) =>
+  readKey(`${B}/Order/page`, args, 'post');
 export const payOrderKey = (orderCode: string) => readKey(`${P}/PayOrder/get`, { orderCode });
+/** The order read by the public pay pages and the receipt: they show its failure themselves (signed out: a sign-in link, never a sign-out notice). */
+export const publicPayOrderKey = (orderCode: string) => quietReadKey(`${P}/PayOrder/get`, { orderCode });
 export const wechatPay = (orderCode: string, tradeType: 'native' | 'jsapi' | 'h5' = 'native', openId?: string) =>
   get<Payment>(`${P}/payment/wechatPay`, { orderCode, tradeType, openId });
-export const aliPay = (orderCode: string, mode: 'page' | 'wap' = 'page') => get<Payment>(`${P}/payment/aliPay`, { orderCode, mode });
+export const aliPay = (orderCode: string, mode: 'page' | 'wap' = 'page') =>
+  get<Payment>(`${P}/payment/aliPay`, { orderCode, mode });
 export const payPal = (orderCode: string) => get<Payment>(`${P}/payment/payPal`, { orderCode });
-export const confirmPay = (orderCode: string, token?: string) => get<Order>(`${P}/PayOrder/confirmPay`, { orderCode, token });
+export const confirmPay = (orderCode: string, token?: string) =>
+  get<Order>(`${P}/PayOrder/confirmPay`, { orderCode, token });
 
 // invoices, cards
 export const invoiceInfosKey = () => readKey(`${B}/InvoiceInfo/list`);
-export const insertInvoiceInfo = (input: Omit<InvoiceInfo, 'id'>) => post<InvoiceInfo>(`${B}/InvoiceInfo/insert`, input);
-export const requestInvoice = (infoId: number, orderIds: number[]) => post<InvoiceRequest>(`${B}/InvoiceRequest/insert`, { infoId, orderIds });
+export const insertInvoiceInfo = (input: Omit<InvoiceInfo, 'id'>) =>
+  post<InvoiceInfo>(`${B}/InvoiceInfo/insert`, input);
+export const requestInvoice = (infoId: number, orderIds: number[]) =>
+  post<InvoiceRequest>(`${B}/InvoiceRequest/insert`, { infoId, orderIds });
 export const invoiceRequestPageKey = (args: Paged) => readKey(`${B}/InvoiceRequest/page`, args, 'post');
-export const redeemCard = (code: string, deviceId: number) => post<Order>(`${B}/RechargeCard/redeem`, { code, deviceId });
+export const redeemCard = (code: string, deviceId: number) =>
+  post<Order>(`${B}/RechargeCard/redeem`, { code, deviceId });
 
 // operators
-export const adminOrderPageKey = (args: Paged & { orderCode?: string; payStatus?: PayStatus }) => readKey(`${B}/OrderAdmin/page`, args, 'post');
-export const orderReportKey = (startTime: string, endTime: string) => readKey(`${B}/OrderAdmin/report`, { startTime, endTime });
+export const adminOrderPageKey = (args: Paged & { orderCode?: string; payStatus?: PayStatus }) =>
+  readKey(`${B}/OrderAdmin/page`, args, 'post');
+export const orderReportKey = (startTime: string, endTime: string) =>
+  readKey(`${B}/OrderAdmin/report`, { startTime, endTime });
 export const refundOrder = (id: number) => put<Order>(`${B}/OrderAdmin/refund`, { id });
-export const confirmOffline = (id: number, reference: string) => put<Order>(`${B}/OrderAdmin/confirmOffline`, { id, reference });
-export const invoiceAdminPageKey = (args: Paged & { status?: string }) => readKey(`${B}/InvoiceAdmin/page`, args, 'post');
+export const confirmOffline = (id: number, reference: string) =>
+  put<Order>(`${B}/OrderAdmin/confirmOffline`, { id, reference });
+export const invoiceAdminPageKey = (args: Paged & { status?: string }) =>
+  readKey(`${B}/InvoiceAdmin/page`, args, 'post');
 export const issueInvoice = (id: number) => put<InvoiceRequest>(`${B}/InvoiceAdmin/issue/${id}`);
 export const couponPageKey = (args: Paged) => readKey(`${B}/Coupon/page`, args, 'post');
-export const generateCoupons = (input: { prefix: string; fee: number; count: number; validFrom: string; validTo: string; remark?: string }) =>
-  post<Coupon[]>(`${B}/Coupon/generate`, input);
+export const generateCoupons = (input: {
+  prefix: string;
+  fee: number;
+  count: number;
+  validFrom: string;
+  validTo: string;
+  remark?: string;
+}) => post<Coupon[]>(`${B}/Coupon/generate`, input);
 export const cardPageKey = (args: Paged) => readKey(`${B}/RechargeCard/page`, args, 'post');
-export const generateCards = (input: { prefix: string; packageId: number; levelId: number; months: number; count: number; validTo: string; remark?: string }) =>
-  post<RechargeCard[]>(`${B}/RechargeCard/generate`, input);
+export const generateCards = (input: {
+  prefix: string;
+  packageId: number;
+  levelId: number;
+  months: number;
+  count: number;
+  validTo: string;
+  remark?: string;
+}) => post<RechargeCard[]>(`${B}/RechargeCard/generate`, input);
 export const offlinePageKey = (args: Paged & { state?: string }) => readKey(`${B}/OfflinePurchase/page`, args, 'post');
-export const insertOffline = (input: { deviceGuid: string; packageId: number; levelId: number; months: number; contract?: string }) =>
-  post<OfflinePurchase>(`${B}/OfflinePurchase/insert`, input);
+export const insertOffline = (input: {
+  deviceGuid: string;
+  packageId: number;
+  levelId: number;
+  months: number;
+  contract?: string;
+}) => post<OfflinePurchase>(`${B}/OfflinePurchase/insert`, input);
 export const retryOffline = (id: number) => put<OfflinePurchase>(`${B}/OfflinePurchase/retry/${id}`);
 export type { Page };
-export const exportOrders = (args: { orderCode?: string; payStatus?: PayStatus }) => getBlob(`${B}/OrderAdmin/export`, args);
+export const exportOrders = (args: { orderCode?: string; payStatus?: PayStatus }) =>
+  getBlob(`${B}/OrderAdmin/export`, args);
 export const deviceTypesKey = () => readKey(`${B}/ServicePackage/deviceTypes`);
 export const activitiesKey = () => readKey(`${B}/Activity/list`);
 /** A discount on one package for a window, public or for chosen accounts (operators). */
@@ -245,7 +279,8 @@ export interface Activity {
   accountIds: number[];
 }
 export type ActivityInput = Omit<Activity, 'id'> & { id?: number };
-export const saveActivity = (input: ActivityInput) => (input.id ? put<Activity>(`${B}/Activity/update`, input) : post<Activity>(`${B}/Activity/insert`, input));
+export const saveActivity = (input: ActivityInput) =>
+  input.id ? put<Activity>(`${B}/Activity/update`, input) : post<Activity>(`${B}/Activity/insert`, input);
 export const deleteActivity = (id: number) => del<null>(`${B}/Activity/delete/${id}`);
 export type MerchantProvider = 'wechat' | 'alipay' | 'paypal';
 /** A site's merchant account: which settings are stored (their values never come back). */
@@ -255,6 +290,8 @@ export interface Merchant {
   configured: string[];
 }
 export const merchantsKey = () => readKey(`${B}/PaymentMerchant/list`);
-export const saveMerchant = (input: { provider: MerchantProvider; enabled: boolean; config: Record<string, string> }) => put<Merchant>(`${B}/PaymentMerchant/save`, input);
-export const packagesForDevicesKey = (deviceIds: number[]) => readKey(`${B}/ServicePackage/forDevices`, { deviceIds }, 'post');
+export const saveMerchant = (input: { provider: MerchantProvider; enabled: boolean; config: Record<string, string> }) =>
+  put<Merchant>(`${B}/PaymentMerchant/save`, input);
+export const packagesForDevicesKey = (deviceIds: number[]) =>
+  readKey(`${B}/ServicePackage/forDevices`, { deviceIds }, 'post');
 export const priceKey = (input: OrderInput) => readKey(`${B}/Order/price`, input, 'post');

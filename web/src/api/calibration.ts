@@ -8,7 +8,16 @@ const RESULT = `${BASE}/ResultInfo`;
 
 /** Spec: a status above 6 means the order is cancelled (its PDF download is refused). */
 export const CANCELLED_ABOVE = 6;
-export const STATUS = { submitted: 1, confirmed: 2, shipped: 3, received: 4, calibrating: 5, completed: 6, cancelled: 7, rejected: 8 } as const;
+export const STATUS = {
+  submitted: 1,
+  confirmed: 2,
+  shipped: 3,
+  received: 4,
+  calibrating: 5,
+  completed: 6,
+  cancelled: 7,
+  rejected: 8,
+} as const;
 export const LEVELS = ['standard', 'express', 'accredited'] as const;
 export type Level = (typeof LEVELS)[number];
 /** More instruments than this: the form suggests contacting customer service (the api refuses with 4001). */
@@ -148,7 +157,16 @@ export interface ItemResults {
 }
 
 export interface Explanation {
-  items: { itemId: number; deviceModel: string; serial: string; passed: boolean | null; points: number; maxError: number | null; maxUncertainty: number | null; explanation: string }[];
+  items: {
+    itemId: number;
+    deviceModel: string;
+    serial: string;
+    passed: boolean | null;
+    points: number;
+    maxError: number | null;
+    maxUncertainty: number | null;
+    explanation: string;
+  }[];
   statement: string;
 }
 
@@ -204,8 +222,12 @@ export interface OrderQuery {
 export const pricesKey = () => readKey(`${BASE}/PriceConf/get/price`);
 export const myOrdersKey = (query: OrderQuery) => readKey(`${APP}/page/ApplicationOrder`, query, 'post');
 export const allOrdersKey = (query: OrderQuery) => readKey(`${APP}/page/allApplicationOrder`, query, 'post');
-export const quickOrdersKey = (query: { start: number; pageSize: number; status?: string | null; keyword?: string | null }) =>
-  readKey(`${APP}/page/allQuickOrder`, query, 'post');
+export const quickOrdersKey = (query: {
+  start: number;
+  pageSize: number;
+  status?: string | null;
+  keyword?: string | null;
+}) => readKey(`${APP}/page/allQuickOrder`, query, 'post');
 export const applicationKey = (applicationId: number) => readKey(`${APP}/get/applicationInfo`, { applicationId });
 export const resultsKey = (applicationId: number) => readKey(`${RESULT}/queryResultList`, { applicationId });
 export const explainKey = (applicationId: number) => readKey(`${APP}/result/explain`, { applicationId });
@@ -214,20 +236,28 @@ export const verifyKey = (code: string) => readKey(`${BASE}/Certificate/verify`,
 export const deviceCertificateKey = (deviceId: number) => readKey(`${BASE}/Certificate/device`, { deviceId });
 
 export const apply = (body: ApplyInput, options?: RequestOptions) => post<Application>(`${APP}/apply`, body, options);
-export const applyQuickOrder = (body: QuickOrderInput, options?: RequestOptions) => post<QuickOrder>(`${APP}/applyQuickOrder`, body, options);
-export const setStatus = (applicationId: number, status: number, note?: string) => put<Application>(`${APP}/applicationStatus`, { applicationId, status, note });
+export const applyQuickOrder = (body: QuickOrderInput, options?: RequestOptions) =>
+  post<QuickOrder>(`${APP}/applyQuickOrder`, body, options);
+export const setStatus = (applicationId: number, status: number, note?: string) =>
+  put<Application>(`${APP}/applicationStatus`, { applicationId, status, note });
 /** The order paying the application (reused while unpaid); then pay it with the payment area's calls. */
 export const payOrder = (applicationId: number) => post<ApplicationPayment>(`${APP}/payOrder`, { applicationId });
 export const setTracking = (applicationId: number, trackingCompany: string, trackingNumber: string) =>
   put<Application>(`${APP}/trackingNumber`, { applicationId, trackingCompany, trackingNumber });
-export const updateBaseInfo = (body: BaseInfo & { applicationId: number }) => put<Application>(`${APP}/update/baseInfo`, body);
-export const updateInvoice = (applicationId: number, invoice: Invoice) => put<Application>(`${APP}/update/invoice`, { applicationId, invoice });
-export const cancelApply = (applicationId: number, reason: string) => post<Application>(`${APP}/cancel/apply`, { applicationId, reason });
-export const cancelCheck = (applicationId: number, approve: boolean, answer?: string) => put<Application>(`${APP}/cancel/check`, { applicationId, approve, answer });
-export const confirmCalibration = (applicationId: number, validMonths: number) => put<Application>(`${APP}/confirmCalibration`, { applicationId, validMonths });
+export const updateBaseInfo = (body: BaseInfo & { applicationId: number }) =>
+  put<Application>(`${APP}/update/baseInfo`, body);
+export const updateInvoice = (applicationId: number, invoice: Invoice) =>
+  put<Application>(`${APP}/update/invoice`, { applicationId, invoice });
+export const cancelApply = (applicationId: number, reason: string) =>
+  post<Application>(`${APP}/cancel/apply`, { applicationId, reason });
+export const cancelCheck = (applicationId: number, approve: boolean, answer?: string) =>
+  put<Application>(`${APP}/cancel/check`, { applicationId, approve, answer });
+export const confirmCalibration = (applicationId: number, validMonths: number) =>
+  put<Application>(`${APP}/confirmCalibration`, { applicationId, validMonths });
 export const handleQuickOrder = (quickOrderId: number, status: 'handled' | 'closed', note?: string) =>
   put<QuickOrder>(`${APP}/handleQuickOrder`, { quickOrderId, status, note });
-export const insertResults = (itemId: number, results: PointInput[]) => post<ItemResults>(`${RESULT}/insert`, { itemId, results });
+export const insertResults = (itemId: number, results: PointInput[]) =>
+  post<ItemResults>(`${RESULT}/insert`, { itemId, results });
 export const updateResult = (body: PointInput & { resultId: number }) => put<Result>(`${RESULT}/update`, body);
 export const getQR = (applicationId: number) => get<CertificateLink[]>(`${APP}/getQR`, { applicationId });
 
@@ -237,11 +267,13 @@ function upload(url: string, params: object, file: File): Promise<unknown> {
   return request({ method: 'post', url, params, data, headers: { 'Content-Type': 'multipart/form-data' } });
 }
 
-export const uploadReport = (applicationId: number, file: File) => upload(`${APP}/upload/report`, { applicationId }, file);
+export const uploadReport = (applicationId: number, file: File) =>
+  upload(`${APP}/upload/report`, { applicationId }, file);
 export const importCert = (itemId: number, file: File) => upload(`${RESULT}/importCert`, { itemId }, file);
 export const downloadOrder = (applicationId: number, itemId?: number): Promise<BlobAnswer> =>
   getBlob(`${APP}/download/order`, itemId ? { applicationId, itemId } : { applicationId });
-export const downloadReport = (applicationId: number): Promise<BlobAnswer> => getBlob(`${APP}/download/report`, { applicationId });
+export const downloadReport = (applicationId: number): Promise<BlobAnswer> =>
+  getBlob(`${APP}/download/report`, { applicationId });
 
 /** Money in cents as "CNY 150.00". */
 export function money(cents: number, currency = 'CNY'): string {

@@ -1,7 +1,7 @@
 import { AxiosError, AxiosHeaders, CanceledError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubBrowser } from '@/test/browser';
-import { get, getBlob, http, post, setClientHandlers } from './client';
+import { get, getBlob, http, post, put, setClientHandlers } from './client';
 import { ApiError } from './errors';
 import { setAccessToken } from './session';
 
@@ -38,7 +38,13 @@ function adapter(config: InternalAxiosRequestConfig): Promise<AxiosResponse> {
 
 const ok = (data: unknown): Reply => ({ status: 200, body: { code: 0, msg: 'success', data } });
 const settled = (promise: Promise<unknown>, ms = 50) =>
-  Promise.race([promise.then(() => 'resolved', () => 'rejected'), new Promise((r) => setTimeout(() => r('pending'), ms))]);
+  Promise.race([
+    promise.then(
+      () => 'resolved',
+      () => 'rejected',
+    ),
+    new Promise((r) => setTimeout(() => r('pending'), ms)),
+  ]);
 
 beforeEach(() => {
   stubBrowser();
@@ -75,6 +81,14 @@ describe('request client defaults', () => {
   });
 });
 
+describe('request bodies', () => {
+  it('go with the fields their call accepts: a loaded record sent back loses what the api only answers', async () => {
+    const fence = { id: 3, name: 'Depot', shape: 'circle', center: [121.4, 31.2], radius: 500, alarmEnter: true };
+    await put('/waybill/Fence/update', { ...fence, gmtCreate: '2026-11-28 09:00:00', creator: 'demouser' });
+    expect(JSON.parse(seen[0].data as string)).toEqual(fence);
+  });
+});
+
 describe('bearer token', () => {
   it('is sent with the stored access token', async () => {
     setAccessToken('tok-1');
@@ -105,7 +119,11 @@ describe('answers', () => {
     replies = () => ({ status: 200, body: { code: 1001, msg: 'wrong password', data: null } });
     const error = await post('/base/BaseAccount/login', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).failure).toMatchObject({ kind: 'business', code: 1001, serverMessage: 'wrong password' });
+    expect((error as ApiError).failure).toMatchObject({
+      kind: 'business',
+      code: 1001,
+      serverMessage: 'wrong password',
+    });
     expect(notify).toHaveBeenCalledOnce();
     expect(endSession).not.toHaveBeenCalled();
   });
@@ -129,20 +147,32 @@ describe('answers', () => {
   it('shows Access Denied with the server message and ends the session on 403', async () => {
     replies = () => ({ status: 403, body: { code: 403, msg: 'not yours', data: null } });
     await expect(get('/x')).rejects.toBeInstanceOf(ApiError);
-    expect(notify.mock.calls[0][0]).toMatchObject({ kind: 'accessDenied', messageKey: 'errors.accessDenied', serverMessage: 'not yours' });
+    expect(notify.mock.calls[0][0]).toMatchObject({
+      kind: 'accessDenied',
+      messageKey: 'errors.accessDenied',
+      serverMessage: 'not yours',
+    });
     expect(endSession).toHaveBeenCalledOnce();
   });
 
   it('hands 422 field errors to the form and says the input is invalid', async () => {
-    replies = () => ({ status: 422, body: { code: 422, msg: 'Invalid input - phone: bad', data: { errors: { phone: ['bad'] } } } });
+    replies = () => ({
+      status: 422,
+      body: { code: 422, msg: 'Invalid input - phone: bad', data: { errors: { phone: ['bad'] } } },
+    });
     const error = await post('/base/BaseAccount/bindPhone', { phone: '1' }).catch((e: unknown) => e);
-    expect((error as ApiError).failure).toMatchObject({ kind: 'validation', fieldErrors: { phone: ['bad'] }, endSession: false });
+    expect((error as ApiError).failure).toMatchObject({
+      kind: 'validation',
+      fieldErrors: { phone: ['bad'] },
+      endSession: false,
+    });
     expect(notify.mock.calls[0][0]).toMatchObject({ messageKey: 'errors.validation' });
     expect(endSession).not.toHaveBeenCalled();
   });
 
   it('treats a time-out (no answer within 60 s) as Network anomaly', async () => {
-    http.defaults.adapter = (config) => Promise.reject(new AxiosError('timeout of 60000ms exceeded', AxiosError.ECONNABORTED, config));
+    http.defaults.adapter = (config) =>
+      Promise.reject(new AxiosError('timeout of 60000ms exceeded', AxiosError.ECONNABORTED, config));
     await expect(get('/slow')).rejects.toBeInstanceOf(ApiError);
     expect(notify.mock.calls[0][0]).toMatchObject({ kind: 'network', messageKey: 'errors.networkAnomaly' });
   });
@@ -152,7 +182,10 @@ describe('answers', () => {
     await expect(get('/x')).rejects.toBeInstanceOf(ApiError);
     replies = () => 'network';
     await expect(get('/y')).rejects.toBeInstanceOf(ApiError);
-    expect(notify.mock.calls.map(([failure]) => failure.messageKey)).toEqual(['errors.serverException', 'errors.networkAnomaly']);
+    expect(notify.mock.calls.map(([failure]) => failure.messageKey)).toEqual([
+      'errors.serverException',
+      'errors.networkAnomaly',
+    ]);
   });
 
   it('leaves failures to the caller with handleErrors: false', async () => {
@@ -202,12 +235,7 @@ describe('duplicate in-flight requests', () => {
 
   it('keeps calls that differ in method, path or payload', async () => {
     replies = (config) => ok(config.params ?? JSON.parse(config.data as string));
-    const calls = [
-      get('/a', { start: 1 }),
-      get('/a', { start: 2 }),
-      get('/b', { start: 1 }),
-      post('/a', { start: 1 }),
-    ];
+    const calls = [get('/a', { start: 1 }), get('/a', { start: 2 }), get('/b', { start: 1 }), post('/a', { start: 1 })];
     await expect(Promise.all(calls)).resolves.toEqual([{ start: 1 }, { start: 2 }, { start: 1 }, { start: 1 }]);
   });
 
@@ -219,7 +247,10 @@ describe('duplicate in-flight requests', () => {
 });
 
 describe('FDA evidence (a reason or a signature for a GxP change)', () => {
-  const needed = (needs: string): Reply => ({ status: 200, body: { code: 4604, msg: 'FDA mode: give a reason for this change.', data: { needs } } });
+  const needed = (needs: string): Reply => ({
+    status: 200,
+    body: { code: 4604, msg: 'FDA mode: give a reason for this change.', data: { needs } },
+  });
   afterEach(() => setClientHandlers({ askEvidence: null }));
 
   it('asks the user once and sends the call again with the evidence in encoded headers', async () => {

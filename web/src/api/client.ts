@@ -8,7 +8,16 @@
  */
 import axios, { AxiosHeaders, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import { getStoredLanguage } from '@/i18n/languages';
-import { ANONYMOUS_PATHS, API_BASE, EVIDENCE_REQUIRED_CODE, PASSWORD_HEADER, REASON_HEADER, REQUEST_TIMEOUT_MS, SIGNER_HEADER, TIMEZONE_HEADER } from './constants';
+import {
+  ANONYMOUS_PATHS,
+  API_BASE,
+  EVIDENCE_REQUIRED_CODE,
+  PASSWORD_HEADER,
+  REASON_HEADER,
+  REQUEST_TIMEOUT_MS,
+  SIGNER_HEADER,
+  TIMEZONE_HEADER,
+} from './constants';
 import {
   ApiError,
   failureFromBody,
@@ -19,6 +28,7 @@ import {
   type Envelope,
 } from './errors';
 import { IDLE_HEADER, recordIdleLimit } from './idle';
+import { acceptedBody } from './requestFields';
 import { endSession, getAccessToken } from './session';
 
 export interface RequestOptions extends AxiosRequestConfig {
@@ -67,11 +77,19 @@ function browserTimeZone(): string {
 }
 
 export function isAnonymousPath(url: string | undefined): boolean {
-  const path = (url ?? '').split('?')[0].replace(/^\/api(?=\/)/, '').replace(/\/+$/, '');
+  const path = (url ?? '')
+    .split('?')[0]
+    .replace(/^\/api(?=\/)/, '')
+    .replace(/\/+$/, '');
   return ANONYMOUS_PATHS.includes(path);
 }
 
 http.interceptors.request.use((config) => {
+  // A file goes as multipart, whatever the call says: with the instance's JSON content type axios
+  // would turn the FormData into JSON (the help and storage image uploads did, issue 47). The browser
+  // writes the boundary (axios drops this content type of FormData there).
+  if (typeof FormData !== 'undefined' && config.data instanceof FormData)
+    config.headers.set('Content-Type', 'multipart/form-data');
   config.headers.set(TIMEZONE_HEADER, browserTimeZone());
   config.headers.set('Accept-Language', getStoredLanguage());
   const token = isAnonymousPath(config.url) ? null : getAccessToken();
@@ -81,13 +99,19 @@ http.interceptors.request.use((config) => {
 
 http.interceptors.response.use((response) => {
   // Only signed-in answers speak about the session's idle limit.
-  if (response.config.headers?.Authorization) recordIdleLimit(AxiosHeaders.from(response.headers as AxiosHeaders).get(IDLE_HEADER) as string | null);
+  if (response.config.headers?.Authorization)
+    recordIdleLimit(AxiosHeaders.from(response.headers as AxiosHeaders).get(IDLE_HEADER) as string | null);
   return response;
 });
 
 /** Identity of a call for de-duplication: method, path and payload (query and body). */
 export function requestKey(config: AxiosRequestConfig): string {
-  return JSON.stringify([(config.method ?? 'get').toLowerCase(), config.url, config.params ?? null, config.data ?? null]);
+  return JSON.stringify([
+    (config.method ?? 'get').toLowerCase(),
+    config.url,
+    config.params ?? null,
+    config.data ?? null,
+  ]);
 }
 
 const inFlight = new Map<string, AbortController>();
@@ -149,8 +173,12 @@ export function evidenceHeaders(evidence: Evidence): Record<string, string> {
   return headers;
 }
 
-/** One call. Resolves with the answer's `data` (or a BlobAnswer), rejects with an ApiError. */
-export async function request<T>(options: RequestOptions): Promise<T> {
+/**
+ * One call. Resolves with the answer's `data` (or a BlobAnswer), rejects with an ApiError. The body
+ * goes with the fields its call accepts only (requestFields.ts).
+ */
+export async function request<T>(given: RequestOptions): Promise<T> {
+  const options = { ...given, data: acceptedBody(given.method ?? 'get', given.url ?? '', given.data) };
   const key = requestKey(options);
   inFlight.get(key)?.abort();
   const controller = new AbortController();

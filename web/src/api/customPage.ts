@@ -45,6 +45,7 @@ export type SiteState =
   | { kind: 'ok'; branding: Branding }
   | { kind: 'notConfigured'; status: number; message: string }
   | { kind: 'forbidden'; status: 403; message: string }
+  | { kind: 'closed'; status: 410; message: string }
   | { kind: 'unavailable'; status: 503 }
   | { kind: 'unresolved' };
 

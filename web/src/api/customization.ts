@@ -7,6 +7,8 @@ export interface CustomPage extends Branding {
   titles: Record<string, string>;
   pageManaged: boolean;
   adminAccountId: number | null;
+  /** switched off since (null: open) */
+  closedTime: string | null;
   adminUserName: string | null;
   gmtCreate: string;
   gmtModified: string;
@@ -47,7 +49,8 @@ export type UploadField = 'loginLogo' | 'indexLogo' | 'loginBackground' | 'brows
 
 const BASE = '/base/BaseCustomPage';
 
-export const customPagePageKey = (args: { start: number; pageSize: number; keyword?: string }) => readKey(`${BASE}/get/page`, args, 'post');
+export const customPagePageKey = (args: { start: number; pageSize: number; keyword?: string }) =>
+  readKey(`${BASE}/get/page`, args, 'post');
 
 export function insertCustomPage(input: CustomPageInput): Promise<CustomPage> {
   return post<CustomPage>(`${BASE}/insert`, input);
@@ -55,6 +58,11 @@ export function insertCustomPage(input: CustomPageInput): Promise<CustomPage> {
 
 export function updateCustomPage(input: CustomPageInput): Promise<CustomPage> {
   return put<CustomPage>(`${BASE}/update`, input);
+}
+
+/** Switch a site off (its domains show "site closed", nobody signs in there) or on again. */
+export function closeCustomPage(id: number, closed: boolean): Promise<CustomPage> {
+  return put<CustomPage>(`${BASE}/close`, { id, closed });
 }
 
 export function deleteCustomPage(id: number): Promise<null> {
@@ -71,5 +79,39 @@ export function uploadBranding(field: UploadField, file: File): Promise<{ url: s
   form.append('field', field);
   form.append('file', file);
   // multipart: the browser writes the boundary (axios drops the content type of FormData there).
-  return post<{ url: string; field: UploadField }>(`${BASE}/upload`, form, { headers: { 'Content-Type': 'multipart/form-data' } });
+  return post<{ url: string; field: UploadField }>(`${BASE}/upload`, form, {
+    headers: { 'Content-Type': 'multipart/form-data' },
+  });
+}
+
+/** The certificate that seals a site's signed PDFs and trail heads (never its key). */
+export interface SiteSeal {
+  id: number;
+  platformId: number;
+  subject: string;
+  issuer: string;
+  serialNumber: string;
+  notBefore: string;
+  notAfter: string;
+  origin: 'generated' | 'uploaded';
+  keyId: string;
+  createdAt: string;
+  createdBy: number | null;
+  certificatePem: string;
+  chainPem: string;
+}
+
+/** The site's own certificate: PEM (certificate then chain, and the key) or PKCS#12 (base64). */
+export interface SiteSealUpload {
+  platformId: number;
+  certificate?: string;
+  privateKey?: string;
+  keyPassword?: string;
+  pkcs12?: string;
+}
+
+export const siteSealKey = (platformId: number) => readKey(`${BASE}/seal/${platformId}`);
+
+export function uploadSiteSeal(input: SiteSealUpload): Promise<SiteSeal> {
+  return post<SiteSeal>(`${BASE}/seal/upload`, input);
 }

@@ -62,10 +62,18 @@ const BASE = '/dataInterface';
 export const connectorsKey = () => readKey(`${BASE}/Connector/list`);
 export const targetsKey = () => readKey(`${BASE}/Connector/targets`);
 export const mappingKey = (connectorId: number) => readKey(`${BASE}/Connector/mapping`, { connectorId });
-export const deliveryPageKey = (args: { start: number; pageSize: number; connectorId: number; status?: DeliveryStatus }) => readKey(`${BASE}/Delivery/queryPage`, args, 'post');
+export const deliveryPageKey = (args: {
+  start: number;
+  pageSize: number;
+  connectorId: number;
+  status?: DeliveryStatus;
+}) => readKey(`${BASE}/Delivery/queryPage`, args, 'post');
 
 export const insertConnector = (input: ConnectorInput) => post<Connector>(`${BASE}/Connector/insert`, input);
-export const updateConnector = (connectorId: number, input: ConnectorInput) => put<Connector>(`${BASE}/Connector/update`, { connectorId, ...input });
+export const updateConnector = (connectorId: number, input: ConnectorInput) =>
+  put<Connector>(`${BASE}/Connector/update`, { connectorId, ...input });
 export const deleteConnector = (connectorId: number) => post<null>(`${BASE}/Connector/delete`, { connectorId });
-export const saveMapping = (connectorId: number, items: Pick<MappingItem, 'targetType' | 'targetId' | 'equipmentCode'>[]) =>
-  put<MappingItem[]>(`${BASE}/Connector/mapping`, { connectorId, items });
+export const saveMapping = (
+  connectorId: number,
+  items: Pick<MappingItem, 'targetType' | 'targetId' | 'equipmentCode'>[],
+) => put<MappingItem[]>(`${BASE}/Connector/mapping`, { connectorId, items });

@@ -1,12 +1,13 @@
 /** Device calls (all under /device): devices, their data, commands, records and service expiry. */
 import type { Page } from '@/components/ui/table';
 import type { DevicePermission } from '@/routes/permissions';
-import { fetchRead, readKey } from './read';
-import { del, get, post, put, type RequestOptions } from './client';
+import { fetchRead, quietReadKey, readKey } from './read';
+import { del, post, put, type RequestOptions } from './client';
 
 const BASE = '/device';
 
-export type DeviceStatus = 'online' | 'offline' | 'alarm' | 'fault' | 'disabled' | 'deactivated' | 'expired' | 'not_enabled';
+export type DeviceStatus =
+  'online' | 'offline' | 'alarm' | 'fault' | 'disabled' | 'deactivated' | 'expired' | 'not_enabled';
 export type DeviceCategory = 'cold_chain' | 'cold_storage' | 'freezer';
 export type ExpiryFilter = 'week' | 'month' | 'expired_this_month';
 
@@ -159,12 +160,15 @@ export interface DeviceEvent {
   action: string;
   detail: Record<string, unknown>;
   accountId: number | null;
+  /** Who acted: the real name, else the user name; null for the platform's own steps. */
+  actorName: string | null;
   gmtCreate: string;
 }
 
 export interface DeviceCommand {
   id: number;
-  params: Record<string, number>;
+  /** Parameter values by key; a firmware upgrade carries its firmware (an object). */
+  params: Record<string, unknown>;
   status: 'pending' | 'applied' | 'failed';
   gmtCreate: string;
   ackedAt: string | null;
@@ -234,7 +238,11 @@ export function addDevice(form: DeviceForm, options?: RequestOptions): Promise<D
   return post<Device>(`${BASE}/Device/add`, form, options);
 }
 
-export function updateDevice(deviceId: number, form: Omit<DeviceForm, 'deviceGuid'>, options?: RequestOptions): Promise<Device> {
+export function updateDevice(
+  deviceId: number,
+  form: Omit<DeviceForm, 'deviceGuid'>,
+  options?: RequestOptions,
+): Promise<Device> {
   return put<Device>(`${BASE}/Device/update`, { deviceId, ...form }, options);
 }
 
@@ -277,7 +285,8 @@ export interface ChartQuery {
 
 export const chartDataKey = (query: ChartQuery) => readKey(`${BASE}/DeviceData/chart`, query);
 
-export const trackDataKey = (deviceId: number, start: string, end: string) => readKey(`${BASE}/DeviceData/track`, { deviceId, start, end });
+export const trackDataKey = (deviceId: number, start: string, end: string) =>
+  readKey(`${BASE}/DeviceData/track`, { deviceId, start, end });
 
 export const energyDataKey = (deviceId: number) => readKey(`${BASE}/DeviceData/energy`, { deviceId });
 
@@ -294,8 +303,14 @@ export function sendCommand(deviceId: number, params: Record<string, number>): P
 
 export const deviceCommandsKey = (deviceId: number) => readKey(`${BASE}/DeviceCommand/list`, { deviceId });
 
-export const maintenancePageKey = (query: { deviceId: number; kind: RecordKind; start: number; pageSize: number }) => readKey(`${BASE}/MaintenanceRecord/page`, query, 'post');
-export function maintenancePage(query: { deviceId: number; kind: RecordKind; start: number; pageSize: number }): Promise<Page<MaintenanceRecord>> {
+export const maintenancePageKey = (query: { deviceId: number; kind: RecordKind; start: number; pageSize: number }) =>
+  readKey(`${BASE}/MaintenanceRecord/page`, query, 'post');
+export function maintenancePage(query: {
+  deviceId: number;
+  kind: RecordKind;
+  start: number;
+  pageSize: number;
+}): Promise<Page<MaintenanceRecord>> {
   return fetchRead<Page<MaintenanceRecord>>(maintenancePageKey(query));
 }
 
@@ -312,13 +327,15 @@ export function deleteMaintenance(id: number): Promise<unknown> {
 }
 
 /** Service expiry reminder (spec 7.2: type=1, called when a token appears). */
-export function expiredInfo(): Promise<ExpiredInfo> {
-  return get<ExpiredInfo>(`${BASE}/DeviceExpireInfo/getExpiredInfoByType`, { type: 1 }, { handleErrors: false });
-}
+/** The service reminder: a failure stays silent (quiet). */
+export const expiredInfoKey = () => quietReadKey(`${BASE}/DeviceExpireInfo/getExpiredInfoByType`, { type: 1 });
 
-export const expiredServiceDevicesKey = (query: { start: number; pageSize: number; accountId?: number; expiredFlag: number }) => readKey(`${BASE}/Device/getExpiredServiceDevice`, query);
+export const expiredServiceDevicesKey = (query: {
+  start: number;
+  pageSize: number;
+  accountId?: number;
+  expiredFlag: number;
+}) => readKey(`${BASE}/Device/getExpiredServiceDevice`, query);
 
 /** Public: no token needed. */
-export function quickQuery(guid: string): Promise<QuickQueryAnswer> {
-  return get<QuickQueryAnswer>(`${BASE}/Device/quickQuery`, { guid }, { handleErrors: false });
-}
+export const quickQueryKey = (guid: string) => quietReadKey(`${BASE}/Device/quickQuery`, { guid });

@@ -59,10 +59,14 @@ function failure(kind: FailureKind, extra: Partial<ApiFailure> = {}): ApiFailure
 export function fieldErrorsOf(body: Envelope): Record<string, string[]> | undefined {
   const errors = (body.data as { errors?: unknown } | null | undefined)?.errors;
   if (typeof errors !== 'object' || errors === null || Array.isArray(errors)) return undefined;
-  const entries = Object.entries(errors as Record<string, unknown>).flatMap(([field, messages]): [string, string[]][] => {
-    const list = (Array.isArray(messages) ? messages : [messages]).filter((item): item is string => typeof item === 'string');
-    return list.length ? [[field, list]] : [];
-  });
+  const entries = Object.entries(errors as Record<string, unknown>).flatMap(
+    ([field, messages]): [string, string[]][] => {
+      const list = (Array.isArray(messages) ? messages : [messages]).filter(
+        (item): item is string => typeof item === 'string',
+      );
+      return list.length ? [[field, list]] : [];
+    },
+  );
   return entries.length ? Object.fromEntries(entries) : undefined;
 }
 
@@ -72,7 +76,8 @@ export function failureFromBody(body: Envelope, status?: number): ApiFailure {
     return failure('sessionExpired', { status, code: body.code, serverMessage: body.msg, endSession: true });
   }
   const fieldErrors = status === 422 ? fieldErrorsOf(body) : undefined;
-  if (fieldErrors) return failure('validation', { status, code: body.code, serverMessage: body.msg || undefined, fieldErrors });
+  if (fieldErrors)
+    return failure('validation', { status, code: body.code, serverMessage: body.msg || undefined, fieldErrors });
   return failure('business', { status, code: body.code, serverMessage: body.msg || undefined });
 }
 
@@ -87,7 +92,13 @@ export function failureFromHttp(status: number | undefined, body: unknown, hadTo
     return failure('accessDenied', { status, code: envelope?.code, serverMessage: envelope?.msg, endSession: true });
   }
   if (status === 401) {
-    return failure('sessionExpired', { status, code: envelope?.code, endSession: hadToken });
+    // Why the session ended (idle in FDA mode, signing locked), when the server says so.
+    return failure('sessionExpired', {
+      status,
+      code: envelope?.code,
+      serverMessage: envelope?.msg || undefined,
+      endSession: hadToken,
+    });
   }
   if (envelope && envelope.code !== SUCCESS_CODE && status < 500) return failureFromBody(envelope, status);
   return failure('server', { status, code: envelope?.code });
@@ -96,6 +107,7 @@ export function failureFromHttp(status: number | undefined, body: unknown, hadTo
 /** The text to show for a failure, given a translate function of the common namespace. */
 export function failureText(item: ApiFailure, t: (key: string) => string): { message: string; description?: string } {
   if (item.kind === 'business') return { message: item.serverMessage || t(item.messageKey) };
-  if (item.kind === 'accessDenied') return { message: t(item.messageKey), description: item.serverMessage };
+  if (item.kind === 'accessDenied' || item.kind === 'sessionExpired')
+    return { message: t(item.messageKey), description: item.serverMessage };
   return { message: t(item.messageKey) };
 }

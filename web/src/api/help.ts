@@ -67,16 +67,28 @@ export interface ManagedHelpArticle {
 }
 
 export type HelpCategoryInput = Partial<Pick<ManagedHelpCategory, 'name' | 'language' | 'sortOrder' | 'published'>>;
-export type HelpArticleInput = Partial<Pick<ManagedHelpArticle, 'categoryId' | 'title' | 'content' | 'sortOrder' | 'published'>>;
+export type HelpArticleInput = Partial<
+  Pick<ManagedHelpArticle, 'categoryId' | 'title' | 'content' | 'sortOrder' | 'published'>
+>;
 
-export const helpCategoriesKey = (language?: HelpLanguage) => readKey('/base/BaseHelpCategory/list', { language }, 'post');
-export const helpArticlePageKey = (args: { start: number; pageSize: number; language?: HelpLanguage; categoryId?: number; keyword?: string }) =>
-  readKey('/base/BaseHelpArticle/queryPage', args, 'post');
-export const insertHelpCategory = (input: HelpCategoryInput) => post<ManagedHelpCategory>('/base/BaseHelpCategory/insert', input);
-export const updateHelpCategory = (categoryId: number, input: HelpCategoryInput) => put<ManagedHelpCategory>('/base/BaseHelpCategory/update', { categoryId, ...input });
+export const helpCategoriesKey = (language?: HelpLanguage) =>
+  readKey('/base/BaseHelpCategory/list', { language }, 'post');
+export const helpArticlePageKey = (args: {
+  start: number;
+  pageSize: number;
+  language?: HelpLanguage;
+  categoryId?: number;
+  keyword?: string;
+}) => readKey('/base/BaseHelpArticle/queryPage', args, 'post');
+export const insertHelpCategory = (input: HelpCategoryInput) =>
+  post<ManagedHelpCategory>('/base/BaseHelpCategory/insert', input);
+export const updateHelpCategory = (categoryId: number, input: HelpCategoryInput) =>
+  put<ManagedHelpCategory>('/base/BaseHelpCategory/update', { categoryId, ...input });
 export const deleteHelpCategory = (categoryId: number) => post<null>('/base/BaseHelpCategory/delete', { categoryId });
-export const insertHelpArticle = (input: HelpArticleInput) => post<ManagedHelpArticle>('/base/BaseHelpArticle/insert', input);
-export const updateHelpArticle = (articleId: number, input: HelpArticleInput) => put<ManagedHelpArticle>('/base/BaseHelpArticle/update', { articleId, ...input });
+export const insertHelpArticle = (input: HelpArticleInput) =>
+  post<ManagedHelpArticle>('/base/BaseHelpArticle/insert', input);
+export const updateHelpArticle = (articleId: number, input: HelpArticleInput) =>
+  put<ManagedHelpArticle>('/base/BaseHelpArticle/update', { articleId, ...input });
 export const deleteHelpArticle = (articleId: number) => post<null>('/base/BaseHelpArticle/delete', { articleId });
 
 export type HelpPage = Page<HelpArticleSummary>;

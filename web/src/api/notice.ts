@@ -1,4 +1,5 @@
 import { readKey } from './read';
+import type { Schemas } from './generated';
 
 /** A site notice shown after sign-in (spec section 3). noticeContent is HTML sanitised by the api. */
 export interface Notice {
@@ -7,11 +8,7 @@ export interface Notice {
   noticeContent: string;
 }
 
-export interface NoticeQuery {
-  noticePlatform: number;
-  noticeType: number;
-  noticeCamp: 0 | 1;
-}
+export type NoticeQuery = Schemas['NoticeQuery'];
 
 /** Spec 7.2: noticePlatform 1, noticeType 1, noticeCamp 1 on the default-campaign site, else 0. */
 export function noticeQueryFor(defaultCamp: boolean | undefined): NoticeQuery {

@@ -17,7 +17,10 @@ export interface ManagedNotice {
 
 export type NoticeInput = Partial<Omit<ManagedNotice, 'noticeId' | 'gmtCreate' | 'gmtModified'>>;
 
-export const noticePageKey = (args: { start: number; pageSize: number; noticeTitle?: string }) => readKey('/base/BaseNotice/queryNoticePage', args, 'post');
-export const noticePage = (args: { start: number; pageSize: number; noticeTitle?: string }) => post<Page<ManagedNotice>>('/base/BaseNotice/queryNoticePage', args);
+export const noticePageKey = (args: { start: number; pageSize: number; noticeTitle?: string }) =>
+  readKey('/base/BaseNotice/queryNoticePage', args, 'post');
+export const noticePage = (args: { start: number; pageSize: number; noticeTitle?: string }) =>
+  post<Page<ManagedNotice>>('/base/BaseNotice/queryNoticePage', args);
 export const insertNotice = (input: NoticeInput) => post<ManagedNotice>('/base/BaseNotice/insert', input);
-export const updateNotice = (noticeId: number, input: NoticeInput) => put<ManagedNotice>('/base/BaseNotice/updateWithNotEmptyFiled', { noticeId, ...input });
+export const updateNotice = (noticeId: number, input: NoticeInput) =>
+  put<ManagedNotice>('/base/BaseNotice/updateWithNotEmptyFiled', { noticeId, ...input });

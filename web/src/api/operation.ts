@@ -39,10 +39,14 @@ export const systemUserList = (args: SystemUserQuery) => post<Page<SystemUser>>(
 export const sysAddUser = (body: Record<string, unknown>) => post<SystemUser>(`${BASE}/sysAddUser`, body);
 export const sysModifyUser = (body: Record<string, unknown>) => post<SystemUser>(`${BASE}/sysModifyUser`, body);
 export const sysDeleteUser = (id: number) => post<null>(`${BASE}/sysDeleteUser`, { id });
-export const resetPasswordBySys = (id: number, password: string) => post<null>(`${BASE}/resetPasswordBySys`, { id, password });
+/** Staff name the account only: nobody learns the new password; the user sets their own (Forgot password). */
+export const resetPasswordBySys = (id: number) =>
+  post<{ channel: 'email' | 'sms'; sentTo: string }>(`${BASE}/resetPasswordBySys`, { id });
 export const unlockUser = (id: number) => post<null>(`${BASE}/unlock/${id}`);
-export const userTypeUpgrade = (id: number, companyName: string) => put<SystemUser>(`${BASE}/userTypeUpgrade`, { id, companyName });
+export const userTypeUpgrade = (id: number, companyName: string) =>
+  put<SystemUser>(`${BASE}/userTypeUpgrade`, { id, companyName });
 export const staffRoleList = () => get<StaffRole[]>('/base/BaseRole/staffRoleList');
+export const staffRoleListKey = () => readKey('/base/BaseRole/staffRoleList');
 
 /** Per-platform settings of /operation/system/manage; secrets come back only as has... flags. */
 export interface PlatformSettings {
@@ -65,3 +69,16 @@ export const platformSettingsKey = (platformId: number) => readKey(`${SETTINGS}/
 export const savePlatformSettings = (body: Record<string, unknown>) => put<PlatformSettings>(`${SETTINGS}/save`, body);
 export const sendTestMessage = (platformId: number, channel: 'sms' | 'voice' | 'email', recipient: string) =>
   post<{ providerId: string }>(`${SETTINGS}/sendTest`, { platformId, channel, recipient });
+
+/** What restoring a backup archive put back (POST /report/BackupRestore). */
+export interface RestoreResult {
+  account: string;
+  devices: number;
+  readings: number;
+}
+
+export function restoreBackup(file: File, platformId: number | null): Promise<RestoreResult> {
+  const form = new FormData();
+  form.append('file', file);
+  return post<RestoreResult>(`/report/BackupRestore${platformId ? `?platformId=${platformId}` : ''}`, form);
+}

@@ -1,5 +1,6 @@
 import { del, get, getBlob, post, put } from './client';
 import { readKey } from './read';
+import type { Schemas } from './generated';
 
 /** A model code of a device type (hex up to four digits). */
 export interface DeviceModelCode {
@@ -55,10 +56,7 @@ export interface DeviceTypeOption {
   batchParam: boolean;
 }
 
-export interface Bound {
-  value: number | null;
-  paramKey: string | null;
-}
+export type Bound = Schemas['Bound'];
 
 /** A parameter of a type (/operation/device/param). */
 export interface DeviceParam {
@@ -106,7 +104,8 @@ export interface ParamUnit {
 
 const BASE = '/product';
 
-export const deviceTypePageKey = (args: { start: number; pageSize: number; keyword?: string; typeStatus?: string }) => readKey(`${BASE}/DeviceType/page`, args, 'post');
+export const deviceTypePageKey = (args: { start: number; pageSize: number; keyword?: string; typeStatus?: string }) =>
+  readKey(`${BASE}/DeviceType/page`, args, 'post');
 export const deviceTypeOptionsKey = () => readKey(`${BASE}/DeviceType/list`);
 export const insertDeviceType = (body: Record<string, unknown>) => post<DeviceType>(`${BASE}/DeviceType/insert`, body);
 export const updateDeviceType = (body: Record<string, unknown>) => put<DeviceType>(`${BASE}/DeviceType/update`, body);
@@ -114,19 +113,30 @@ export const deleteDeviceType = (id: number) => del<null>(`${BASE}/DeviceType/de
 export const testDeviceType = (id: number) => put<DeviceType>(`${BASE}/DeviceType/test/${id}`);
 export const releaseDeviceType = (id: number) => put<DeviceType>(`${BASE}/DeviceType/release/${id}`);
 
-export const deviceParamPageKey = (args: { start: number; pageSize: number; deviceTypeId?: number; keyword?: string; paramType?: string }) => readKey(`${BASE}/DeviceParam/page`, args, 'post');
-export const insertDeviceParam = (body: Record<string, unknown>) => post<DeviceParam>(`${BASE}/DeviceParam/insert`, body);
-export const updateDeviceParam = (body: Record<string, unknown>) => put<DeviceParam>(`${BASE}/DeviceParam/update`, body);
+export const deviceParamPageKey = (args: {
+  start: number;
+  pageSize: number;
+  deviceTypeId?: number;
+  keyword?: string;
+  paramType?: string;
+}) => readKey(`${BASE}/DeviceParam/page`, args, 'post');
+export const insertDeviceParam = (body: Record<string, unknown>) =>
+  post<DeviceParam>(`${BASE}/DeviceParam/insert`, body);
+export const updateDeviceParam = (body: Record<string, unknown>) =>
+  put<DeviceParam>(`${BASE}/DeviceParam/update`, body);
 export const deleteDeviceParam = (id: number) => del<null>(`${BASE}/DeviceParam/delete/${id}`);
 export const mergeDeviceParams = (paramIds: number[]) => post<DeviceParam[]>(`${BASE}/DeviceParam/merge`, { paramIds });
-export const separateDeviceParams = (paramIds: number[]) => post<DeviceParam[]>(`${BASE}/DeviceParam/separate`, { paramIds });
+export const separateDeviceParams = (paramIds: number[]) =>
+  post<DeviceParam[]>(`${BASE}/DeviceParam/separate`, { paramIds });
 
-export const paramUnitPageKey = (args: { start: number; pageSize: number; keyword?: string; unitClassify?: string }) => readKey(`${BASE}/ParamUnit/page`, args, 'post');
+export const paramUnitPageKey = (args: { start: number; pageSize: number; keyword?: string; unitClassify?: string }) =>
+  readKey(`${BASE}/ParamUnit/page`, args, 'post');
 export const paramUnitOptionsKey = () => readKey(`${BASE}/ParamUnit/list`);
 export const insertParamUnit = (body: Record<string, unknown>) => post<ParamUnit>(`${BASE}/ParamUnit/insert`, body);
 export const updateParamUnit = (body: Record<string, unknown>) => put<ParamUnit>(`${BASE}/ParamUnit/update`, body);
 export const deleteParamUnit = (id: number) => del<null>(`${BASE}/ParamUnit/delete/${id}`);
-export const convertWithFormula = (formula: string, value: number) => post<{ value: number }>(`${BASE}/ParamUnit/convert`, { formula, value });
+export const convertWithFormula = (formula: string, value: number) =>
+  post<{ value: number }>(`${BASE}/ParamUnit/convert`, { formula, value });
 
 export const getDeviceTypeOptions = () => get<DeviceTypeOption[]>(`${BASE}/DeviceType/list`);
 
@@ -184,18 +194,31 @@ export interface SimImportResult {
   rows: { row: number; iccId: string | null; ok: boolean; message: string | null }[];
 }
 
-export const guidBatchPageKey = (args: { start: number; pageSize: number; orderCode?: string; deviceTypeId?: number }) => readKey(`${BASE}/GuidBatch/page`, args, 'post');
-export const guidBatchGuidsKey = (args: { start: number; pageSize: number; batchId: number }) => readKey(`${BASE}/GuidBatch/guids`, args, 'post');
+export const guidBatchPageKey = (args: {
+  start: number;
+  pageSize: number;
+  orderCode?: string;
+  deviceTypeId?: number;
+}) => readKey(`${BASE}/GuidBatch/page`, args, 'post');
+export const guidBatchGuidsKey = (args: { start: number; pageSize: number; batchId: number }) =>
+  readKey(`${BASE}/GuidBatch/guids`, args, 'post');
 export const guidDomainsKey = () => readKey(`${BASE}/GuidBatch/domains`);
 export const issueGuidBatch = (body: Record<string, unknown>) => post<GuidBatch>(`${BASE}/GuidBatch/insert`, body);
-export const exportGuidBatch = (id: number, format: 'csv' | 'xlsx') => getBlob(`${BASE}/GuidBatch/export/${id}`, { format });
-export const guidExportPageKey = (args: { start: number; pageSize: number; orderCode?: string }) => readKey(`${BASE}/GuidExport/page`, args, 'post');
+export const voidGuids = (guids: string[], reason: string) =>
+  post<unknown>(`${BASE}/GuidBatch/void`, { guids, reason });
+export const exportGuidBatch = (id: number, format: 'csv' | 'xlsx') =>
+  getBlob(`${BASE}/GuidBatch/export/${id}`, { format });
+export const guidExportPageKey = (args: { start: number; pageSize: number; orderCode?: string }) =>
+  readKey(`${BASE}/GuidExport/page`, args, 'post');
 
-export const simCardPageKey = (args: { start: number; pageSize: number; keyword?: string; useState?: string }) => readKey(`${BASE}/SimCard/page`, args, 'post');
+export const simCardPageKey = (args: { start: number; pageSize: number; keyword?: string; useState?: string }) =>
+  readKey(`${BASE}/SimCard/page`, args, 'post');
 export const insertSimCard = (body: Record<string, unknown>) => post<SimCard>(`${BASE}/SimCard/insert`, body);
 export const updateSimCard = (body: Record<string, unknown>) => put<SimCard>(`${BASE}/SimCard/update`, body);
 export const deleteSimCard = (id: number) => del<null>(`${BASE}/SimCard/delete/${id}`);
-export const bindSimCard = (id: number, deviceGuid: string | null) => post<SimCard>(`${BASE}/SimCard/bind`, { id, deviceGuid });
+export const bindSimCard = (id: number, deviceGuid: string | null) =>
+  post<SimCard>(`${BASE}/SimCard/bind`, { id, deviceGuid });
+export const simImportTemplate = () => getBlob(`${BASE}/SimCard/template`);
 export function importSimCards(file: File): Promise<SimImportResult> {
   const form = new FormData();
   form.append('file', file);
@@ -228,7 +251,8 @@ export const alarmRuleListKey = (ruleClass: 'alarm' | 'warning') => readKey('/al
 export const saveAlarmRule = (body: Record<string, unknown>) => post<AlarmRule>('/alarm/AlarmRule/save', body);
 export const deleteAlarmRule = (id: number) => del<null>(`/alarm/AlarmRule/delete/${id}`);
 export const messageTemplateListKey = () => readKey('/alarm/MessageTemplate/list');
-export const saveMessageTemplate = (body: Record<string, unknown>) => post<MessageTemplate>('/alarm/MessageTemplate/save', body);
+export const saveMessageTemplate = (body: Record<string, unknown>) =>
+  post<MessageTemplate>('/alarm/MessageTemplate/save', body);
 
 /** A data-API key (/operation/dataApi); `secret` only in the answer that created it. */
 export interface DataApiKey {
@@ -244,7 +268,8 @@ export interface DataApiKey {
   secret?: string;
 }
 
-export const dataApiKeyPageKey = (args: { start: number; pageSize: number; keyword?: string }) => readKey(`${BASE}/DataApiKey/page`, args, 'post');
+export const dataApiKeyPageKey = (args: { start: number; pageSize: number; keyword?: string }) =>
+  readKey(`${BASE}/DataApiKey/page`, args, 'post');
 export const insertDataApiKey = (body: Record<string, unknown>) => post<DataApiKey>(`${BASE}/DataApiKey/insert`, body);
 export const revokeDataApiKey = (id: number) => put<DataApiKey>(`${BASE}/DataApiKey/revoke/${id}`);
 
@@ -262,6 +287,10 @@ export interface FleetDevice {
   serviceExpireTime: string | null;
   claimedTime: string | null;
   firmwareVersion: string | null;
+  /** deleted by its owner and not added again: the GUID can be added again */
+  deleted: boolean;
+  /** an unused GUID the operator voided */
+  voided: boolean;
 }
 export interface FleetDeviceFilters {
   keyword?: string;
@@ -293,8 +322,10 @@ export interface FleetAlarmFilters {
   startTime?: string;
   endTime?: string;
 }
-export const fleetDevicePageKey = (args: { start: number; pageSize: number } & FleetDeviceFilters) => readKey(`${BASE}/FleetDevice/page`, args, 'post');
-export const fleetAlarmPageKey = (args: { start: number; pageSize: number } & FleetAlarmFilters) => readKey(`${BASE}/FleetAlarm/page`, args, 'post');
+export const fleetDevicePageKey = (args: { start: number; pageSize: number } & FleetDeviceFilters) =>
+  readKey(`${BASE}/FleetDevice/page`, args, 'post');
+export const fleetAlarmPageKey = (args: { start: number; pageSize: number } & FleetAlarmFilters) =>
+  readKey(`${BASE}/FleetAlarm/page`, args, 'post');
 
 // ---- series, firmware versions and over-the-air upgrades (/operation/device/series, /version) ----
 
@@ -359,25 +390,53 @@ export interface RolloutDetail extends Rollout {
   targets: UpgradeTarget[];
 }
 
-export const seriesPageKey = (args: { start: number; pageSize: number; keyword?: string }) => readKey(`${BASE}/DeviceSeries/page`, args, 'post');
+export const seriesPageKey = (args: { start: number; pageSize: number; keyword?: string }) =>
+  readKey(`${BASE}/DeviceSeries/page`, args, 'post');
 export const seriesOptionsKey = () => readKey(`${BASE}/DeviceSeries/list`);
 export const insertSeries = (body: { seriesName: string }) => post<DeviceSeries>(`${BASE}/DeviceSeries/insert`, body);
-export const updateSeries = (body: { id: number; seriesName: string }) => put<DeviceSeries>(`${BASE}/DeviceSeries/update`, body);
+export const updateSeries = (body: { id: number; seriesName: string }) =>
+  put<DeviceSeries>(`${BASE}/DeviceSeries/update`, body);
 export const deleteSeries = (id: number) => del<null>(`${BASE}/DeviceSeries/delete/${id}`);
 
-export const firmwarePageKey = (args: { start: number; pageSize: number; deviceTypeId?: number; keyword?: string }) => readKey(`${BASE}/Firmware/page`, args, 'post');
+export const firmwarePageKey = (args: { start: number; pageSize: number; deviceTypeId?: number; keyword?: string }) =>
+  readKey(`${BASE}/Firmware/page`, args, 'post');
 export const deleteFirmware = (id: number) => del<null>(`${BASE}/Firmware/delete/${id}`);
 /** The version's fields go in the query, the file in the multipart body (upgradeMultipartFile). */
-export function uploadFirmware(fields: { deviceTypeId: number; latestVersionValue: string; latestVersionLabel: string; versionDescrip?: string | null }, file: File): Promise<Firmware> {
+export function uploadFirmware(
+  fields: {
+    deviceTypeId: number;
+    latestVersionValue: string;
+    latestVersionLabel: string;
+    versionDescrip?: string | null;
+  },
+  file: File,
+): Promise<Firmware> {
   const form = new FormData();
   form.append('upgradeMultipartFile', file);
-  const params = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null && v !== ''));
-  return post<Firmware>(`${BASE}/Firmware/upload`, form, { params, headers: { 'Content-Type': 'multipart/form-data' } });
+  const params = Object.fromEntries(
+    Object.entries(fields).filter(([, v]) => v !== undefined && v !== null && v !== ''),
+  );
+  return post<Firmware>(`${BASE}/Firmware/upload`, form, {
+    params,
+    headers: { 'Content-Type': 'multipart/form-data' },
+  });
 }
 
-export const rolloutPageKey = (args: { start: number; pageSize: number; firmwareId?: number; status?: RolloutStatus }) => readKey(`${BASE}/UpgradeRollout/page`, args, 'post');
+export const rolloutPageKey = (args: {
+  start: number;
+  pageSize: number;
+  firmwareId?: number;
+  status?: RolloutStatus;
+}) => readKey(`${BASE}/UpgradeRollout/page`, args, 'post');
 export const rolloutDetailKey = (id: number) => readKey(`${BASE}/UpgradeRollout/detail/${id}`);
-export const insertRollout = (body: { firmwareId: number; deviceIds?: number[]; allDevices?: boolean; stages: number[]; failureThreshold: number; ratePerMinute: number }) =>
-  post<Rollout>(`${BASE}/UpgradeRollout/insert`, body);
-export const retryRollout = (rolloutId: number, deviceIds?: number[]) => put<Rollout>(`${BASE}/UpgradeRollout/retry`, { rolloutId, deviceIds });
+export const insertRollout = (body: {
+  firmwareId: number;
+  deviceIds?: number[];
+  allDevices?: boolean;
+  stages: number[];
+  failureThreshold: number;
+  ratePerMinute: number;
+}) => post<Rollout>(`${BASE}/UpgradeRollout/insert`, body);
+export const retryRollout = (rolloutId: number, deviceIds?: number[]) =>
+  put<Rollout>(`${BASE}/UpgradeRollout/retry`, { rolloutId, deviceIds });
 export const cancelRollout = (id: number) => put<Rollout>(`${BASE}/UpgradeRollout/cancel/${id}`);

@@ -2,6 +2,7 @@
 import type { Page } from '@/components/ui/table';
 import { fetchRead, readKey } from './read';
 import { del, getBlob, post, put, type BlobAnswer, type RequestOptions } from './client';
+import type { Schemas } from './generated';
 
 const BASE = '/report';
 
@@ -66,7 +67,8 @@ export function requestExport(body: ExportRequest, options?: RequestOptions): Pr
   return post<ExportFile>(`${BASE}/ExportFile/export`, body, options);
 }
 
-export const filePageKey = (query: { start: number; pageSize: number; status?: FileStatus }) => readKey(`${BASE}/ExportFile/page`, query, 'post');
+export const filePageKey = (query: { start: number; pageSize: number; status?: FileStatus }) =>
+  readKey(`${BASE}/ExportFile/page`, query, 'post');
 export function filePage(query: { start: number; pageSize: number; status?: FileStatus }): Promise<Page<ExportFile>> {
   return fetchRead<Page<ExportFile>>(filePageKey(query));
 }
@@ -84,8 +86,13 @@ export function reportKinds(): Promise<ReportKind[]> {
   return fetchRead<ReportKind[]>(reportKindsKey());
 }
 
-export const reportPageKey = (query: { start: number; pageSize: number; reportName?: string }) => readKey(`${BASE}/ScheduledReport/page`, query, 'post');
-export function reportPage(query: { start: number; pageSize: number; reportName?: string }): Promise<Page<ScheduledReport>> {
+export const reportPageKey = (query: { start: number; pageSize: number; reportName?: string }) =>
+  readKey(`${BASE}/ScheduledReport/page`, query, 'post');
+export function reportPage(query: {
+  start: number;
+  pageSize: number;
+  reportName?: string;
+}): Promise<Page<ScheduledReport>> {
   return fetchRead<Page<ScheduledReport>>(reportPageKey(query));
 }
 
@@ -93,7 +100,10 @@ export function insertReport(body: ScheduledReportInput, options?: RequestOption
   return post<ScheduledReport>(`${BASE}/ScheduledReport/insert`, body, options);
 }
 
-export function updateReport(body: ScheduledReportInput & { id: number }, options?: RequestOptions): Promise<ScheduledReport> {
+export function updateReport(
+  body: ScheduledReportInput & { id: number },
+  options?: RequestOptions,
+): Promise<ScheduledReport> {
   return put<ScheduledReport>(`${BASE}/ScheduledReport/update`, body, options);
 }
 
@@ -106,14 +116,7 @@ export function sendReportNow(id: number): Promise<ExportFile> {
 }
 
 /** Scheduled backups (/service/scheduledBackup): zip archives of the account's devices, settings and readings. */
-export interface BackupScheduleInput {
-  name: string;
-  frequency: Frequency;
-  rangeDays: number;
-  keepCount: number;
-  enabled: boolean;
-  nextRunTime: string;
-}
+export type BackupScheduleInput = Schemas['BackupScheduleInput'];
 
 export interface BackupSchedule extends BackupScheduleInput {
   id: number;
@@ -122,14 +125,19 @@ export interface BackupSchedule extends BackupScheduleInput {
   createTime: string;
 }
 
-export const backupPageKey = (query: { start: number; pageSize: number; name?: string }) => readKey(`${BASE}/BackupSchedule/page`, query, 'post');
-export const backupArchivesKey = (query: { start: number; pageSize: number; id: number }) => readKey(`${BASE}/BackupSchedule/archives`, query, 'post');
+export const backupPageKey = (query: { start: number; pageSize: number; name?: string }) =>
+  readKey(`${BASE}/BackupSchedule/page`, query, 'post');
+export const backupArchivesKey = (query: { start: number; pageSize: number; id: number }) =>
+  readKey(`${BASE}/BackupSchedule/archives`, query, 'post');
 
 export function insertBackup(body: BackupScheduleInput, options?: RequestOptions): Promise<BackupSchedule> {
   return post<BackupSchedule>(`${BASE}/BackupSchedule/insert`, body, options);
 }
 
-export function updateBackup(body: BackupScheduleInput & { id: number }, options?: RequestOptions): Promise<BackupSchedule> {
+export function updateBackup(
+  body: BackupScheduleInput & { id: number },
+  options?: RequestOptions,
+): Promise<BackupSchedule> {
   return put<BackupSchedule>(`${BASE}/BackupSchedule/update`, body, options);
 }
 

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubBrowser } from '@/test/browser';
-import { clearSession, getAccessToken, loginRedirectFor, onTokenChange, setAccessToken, takeTokenFromQuery } from './session';
+import {
+  clearSession,
+  getAccessToken,
+  loginRedirectFor,
+  onTokenChange,
+  setAccessToken,
+  takeTokenFromQuery,
+} from './session';
 
 let storage: Map<string, string>;
 
@@ -60,8 +67,12 @@ describe('token in the query (spec 2.1)', () => {
 
 describe('loginRedirectFor', () => {
   it('comes back to the page after sign-in, by the sign-in page of its area', () => {
-    expect(loginRedirectFor('/device/list?deviceName=a b')).toBe('/user/login?redirect=%2Fdevice%2Flist%3FdeviceName%3Da%20b');
-    expect(loginRedirectFor('/calibration/admin/x')).toBe('/calibration/admin/login?redirect=%2Fcalibration%2Fadmin%2Fx');
+    expect(loginRedirectFor('/device/list?deviceName=a b')).toBe(
+      '/user/login?redirect=%2Fdevice%2Flist%3FdeviceName%3Da%20b',
+    );
+    expect(loginRedirectFor('/calibration/admin/x')).toBe(
+      '/calibration/admin/login?redirect=%2Fcalibration%2Fadmin%2Fx',
+    );
     expect(loginRedirectFor('/user/login?redirect=%2Fhome')).toBe('/user/login');
   });
 });

@@ -1,5 +1,5 @@
 /** Storage calls (all under /storage): cold storages, freezers, virtual storages and cloud control. */
-import type { Channel } from './alarm';
+import type { ProcessState, PushSetting, PushSettingSave } from './alarm';
 import type { ChartPoint, TemperatureUnit } from './device';
 import type { ExportFile } from './report';
 import { del, post, put, type RequestOptions } from './client';
@@ -14,7 +14,11 @@ export type StorageBlock = 'realtime' | 'chart' | 'alarm' | 'push' | 'params' | 
 export const ZONES: Zone[] = ['door', 'middle', 'evaporator', 'return_air', 'other'];
 
 /** The api entity of each kind: /storage/{entity}/{action}. */
-export const ENTITY: Record<StorageKind, string> = { storage: 'ColdStorage', freezer: 'Freezer', virtual: 'VirtualStorage' };
+export const ENTITY: Record<StorageKind, string> = {
+  storage: 'ColdStorage',
+  freezer: 'Freezer',
+  virtual: 'VirtualStorage',
+};
 
 export interface Probe {
   id: number;
@@ -29,6 +33,8 @@ export interface Probe {
   value: number | null;
   lastDataTime: string | null;
   online: boolean;
+  /** The last value of a device that is not live (shown with its time, marked stale). */
+  stale: boolean;
   upper: number | null;
   lower: number | null;
   alarm: boolean;
@@ -65,6 +71,8 @@ export interface Storage {
   mktEnabled: boolean;
   mktWindowHours: number;
   mktLimit: number | null;
+  defrostHoldMinutes: number;
+  doorHoldMinutes: number;
   controller: Controller | null;
   probes: Probe[];
   status: StorageStatus;
@@ -102,6 +110,9 @@ export interface StorageForm {
   mktEnabled?: boolean;
   mktWindowHours?: number;
   mktLimit?: number | null;
+  /** Minutes a defrost / an open door holds the affected probes' limit alarms (0: off; omitted: kept). */
+  defrostHoldMinutes?: number;
+  doorHoldMinutes?: number;
 }
 
 export interface StorageCounts {
@@ -159,6 +170,15 @@ export interface StorageAlarm {
   limitValue: number | null;
   peakValue: number | null;
   lastValue: number | null;
+  /** The probe's name and zone in this storage, and its unit (device alarms of a placed probe). */
+  probeName: string | null;
+  zone: string | null;
+  unit: string | null;
+  closeReason: 'device_disabled' | 'device_scrapped' | 'asset_disabled' | 'waybill_completed' | null;
+  /** The owner's message of a device alarm: processed through it, as the device's alarm list does. */
+  messageId: number | null;
+  processState: ProcessState | null;
+  result: string | null;
 }
 
 export interface StorageParam {
@@ -166,6 +186,8 @@ export interface StorageParam {
   paramName: string;
   paramType: string;
   unit: string | null;
+  /** `onoff`: a state channel (1 running, 0 stopped). */
+  unitCode: string | null;
   readWrite: string;
   min: number | null;
   max: number | null;
@@ -179,15 +201,20 @@ export interface StorageParams {
 }
 
 export interface TopUp {
-  devices: { deviceId: number; deviceName: string | null; deviceGuid: string; serviceExpireTime: string | null; smsCount: number; voiceCount: number }[];
+  devices: {
+    deviceId: number;
+    deviceName: string | null;
+    deviceGuid: string;
+    serviceExpireTime: string | null;
+    smsCount: number;
+    voiceCount: number;
+  }[];
   rechargePath: string;
 }
 
-/** A storage's alarm push setting (saved to every device of the storage). */
-export interface StoragePush {
-  channels: Channel[];
-  levels: { level: number; minutes: number; recipients: { name: string; email?: string | null; phone?: string | null; lang?: string }[] }[];
-}
+/** A storage's alarm push setting: its controller's (or first device's); a save goes to every device,
+ * each keeping what the save omits. */
+export type StoragePush = Omit<PushSetting, 'deviceId'> & { storageId: number };
 
 export type ControlAction = 'setpoint' | 'compressor' | 'defrost' | 'light';
 
@@ -208,30 +235,55 @@ export const OFFLINE_PROMPT = 3010;
 
 const path = (kind: StorageKind, action: string) => `${BASE}/${ENTITY[kind]}/${action}`;
 
-export const storageCountsKey = (kind: StorageKind, storageName?: string) => readKey(path(kind, 'statusCount'), storageName ? { storageName } : null);
+export const storageCountsKey = (kind: StorageKind, storageName?: string) =>
+  readKey(path(kind, 'statusCount'), storageName ? { storageName } : null);
 
 export const storageDetailKey = (kind: StorageKind, id: number) => readKey(path(kind, `detail/${id}`));
 
-export function saveStorage(kind: StorageKind, form: StorageForm, id: number | null, options?: RequestOptions): Promise<Storage> {
-  return id === null ? post(path(kind, 'insert'), form, options) : put(path(kind, 'update'), { ...form, storageId: id }, options);
+export function saveStorage(
+  kind: StorageKind,
+  form: StorageForm,
+  id: number | null,
+  options?: RequestOptions,
+): Promise<Storage> {
+  return id === null
+    ? post(path(kind, 'insert'), form, options)
+    : put(path(kind, 'update'), { ...form, storageId: id }, options);
 }
 
 export function deleteStorage(kind: StorageKind, id: number): Promise<unknown> {
   return del(path(kind, `delete/${id}`));
 }
 
-export const storageOverviewKey = (kind: StorageKind, storageId: number) => readKey(path(kind, 'overview'), { storageId });
+export const storageOverviewKey = (kind: StorageKind, storageId: number) =>
+  readKey(path(kind, 'overview'), { storageId });
 
-export const storageChartKey = (kind: StorageKind, query: { storageId: number; start: string; end: string; unit: TemperatureUnit }) => readKey(path(kind, 'chart'), query);
+export const storageChartKey = (
+  kind: StorageKind,
+  query: { storageId: number; start: string; end: string; unit: TemperatureUnit },
+) => readKey(path(kind, 'chart'), query);
 
-export const storagePageKey = ({ kind, ...query }: { kind: StorageKind; start: number; pageSize: number; storageName?: string; status?: StorageStatus }) =>
-  readKey(path(kind, 'page'), query, 'post');
-export const storageAlarmsKey = (kind: StorageKind, storageId: number) => (query: { start: number; pageSize: number }) =>
-  readKey(path(kind, 'alarmPage'), { ...query, storageId }, 'post');
+export const storagePageKey = ({
+  kind,
+  ...query
+}: {
+  kind: StorageKind;
+  start: number;
+  pageSize: number;
+  storageName?: string;
+  status?: StorageStatus;
+}) => readKey(path(kind, 'page'), query, 'post');
+export const storageAlarmsKey =
+  (kind: StorageKind, storageId: number) => (query: { start: number; pageSize: number }) =>
+    readKey(path(kind, 'alarmPage'), { ...query, storageId }, 'post');
 
-export const storagePushKey = (kind: StorageKind, storageId: number) => readKey(path(kind, 'pushSetting/get'), { storageId });
+export const storagePushKey = (kind: StorageKind, storageId: number) =>
+  readKey(path(kind, 'pushSetting/get'), { storageId });
 
-export function saveStoragePush(kind: StorageKind, body: StoragePush & { storageId: number }): Promise<unknown> {
+export function saveStoragePush(
+  kind: StorageKind,
+  body: PushSettingSave & { storageId: number },
+): Promise<StoragePush> {
   return post(path(kind, 'pushSetting/save'), body);
 }
 
@@ -250,12 +302,21 @@ export function uploadStorageImage(file: File): Promise<{ name: string; url: str
 /** A storage's report (PDF) or its probes' readings (CSV, XLSX) over a window, generated into the download centre. */
 export function requestStorageReport(
   kind: StorageKind,
-  body: { storageId: number; startTime: string; endTime: string; fileType: 'pdf' | 'csv' | 'xlsx'; unit?: TemperatureUnit },
+  body: {
+    storageId: number;
+    startTime: string;
+    endTime: string;
+    fileType: 'pdf' | 'csv' | 'xlsx';
+    unit?: TemperatureUnit;
+  },
 ): Promise<ExportFile> {
   return post(path(kind, 'report'), body);
 }
 
-export function sendControl(body: { storageId: number; action: ControlAction; value?: number | null; confirmOffline?: boolean }, options?: RequestOptions): Promise<StorageCommand> {
+export function sendControl(
+  body: { storageId: number; action: ControlAction; value?: number | null; confirmOffline?: boolean },
+  options?: RequestOptions,
+): Promise<StorageCommand> {
   return post(`${BASE}/CloudControl/send`, body, options);
 }
 

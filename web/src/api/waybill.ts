@@ -1,7 +1,8 @@
 /** Waybills, electric fences, share links and the public waybill lookup (api/waybill). */
 import type { Page } from '@/components/ui/table';
-import { del, get, post, put } from './client';
-import { readKey } from './read';
+import { del, post, put } from './client';
+import { quietReadKey, readKey } from './read';
+import type { Schemas } from './generated';
 
 const W = '/waybill';
 
@@ -78,14 +79,7 @@ export interface TrackStop {
   minutes: number;
 }
 
-export interface TrackTemplateInput {
-  name: string;
-  lineColor: string;
-  lineWidth: number;
-  stopMinutes: number;
-  colorByLimits: boolean;
-  isDefault: boolean;
-}
+export type TrackTemplateInput = Schemas['TrackTemplateInput'];
 
 export interface TrackTemplate extends TrackTemplateInput {
   id: number;
@@ -132,7 +126,14 @@ export interface WaybillStatus {
 export interface PublicWaybill extends WaybillStatus {
   waybillNum: string;
   trackingNumber: string | null;
-  expiresAt?: string;
+}
+
+/** A waybill opened through a share link: until when the link is valid (null: no expiry). */
+export interface SharedWaybill extends PublicWaybill {
+  expiresAt: string | null;
+  /** The expiry in the device's zone with its offset ("2026-11-29 12:00 +08:00"). */
+  expiresAtText: string | null;
+  timeZone: string;
 }
 
 export interface FenceInput {
@@ -160,6 +161,10 @@ export interface WaybillShare {
   createdAt: string;
   status: 'active' | 'expired' | 'revoked';
   accessCount: number;
+  /** Wrong PINs tried on this link from any address; 10 in a row lock it for 15 minutes. */
+  pinFailures: number;
+  pinLastFailedAt: string | null;
+  pinLockedUntil: string | null;
   token?: string;
   path?: string;
 }
@@ -168,7 +173,7 @@ export interface ShareAccess {
   at: string;
   ip: string | null;
   userAgent: string | null;
-  outcome: 'shown' | 'pin' | 'expired' | 'revoked';
+  outcome: 'shown' | 'pin' | 'locked' | 'expired' | 'revoked';
 }
 
 export interface PageArgs {
@@ -178,18 +183,23 @@ export interface PageArgs {
 
 export const OFFLINE_CODE = 7001;
 
-export const waybillPage = (args: PageArgs & { keyword?: string; state?: WaybillState }) => post<Page<Waybill>>(`${W}/Waybill/page`, args);
-export const waybillPageKey = (args: PageArgs & { keyword?: string; state?: WaybillState }) => readKey(`${W}/Waybill/page`, args, 'post');
+export const waybillPage = (args: PageArgs & { keyword?: string; state?: WaybillState }) =>
+  post<Page<Waybill>>(`${W}/Waybill/page`, args);
+export const waybillPageKey = (args: PageArgs & { keyword?: string; state?: WaybillState }) =>
+  readKey(`${W}/Waybill/page`, args, 'post');
 export const waybillDetailKey = (id: number) => readKey(`${W}/Waybill/detail/${id}`);
 export const waybillStatusKey = (id: number) => readKey(`${W}/Waybill/status`, { id });
 export const insertWaybill = (input: WaybillInput) => post<Waybill>(`${W}/Waybill/insert`, input);
 export const updateWaybill = (input: WaybillInput & { id: number }) => put<Waybill>(`${W}/Waybill/update`, input);
 export const deleteWaybill = (id: number) => del<null>(`${W}/Waybill/delete/${id}`);
-export const startWaybill = (id: number, confirm = false) => put<Waybill>(`${W}/Waybill/start/${id}`, { confirm }, { handleErrors: confirm });
+export const startWaybill = (id: number, confirm = false) =>
+  put<Waybill>(`${W}/Waybill/start/${id}`, { confirm }, { handleErrors: confirm });
 export const stopWaybill = (id: number) => put<Waybill>(`${W}/Waybill/stop/${id}`);
-export const disposeWaybill = (id: number, disposition: 'released' | 'rejected', reason?: string) => put<Waybill>(`${W}/Waybill/dispose`, { id, disposition, reason });
+export const disposeWaybill = (id: number, disposition: 'released' | 'rejected', reason?: string) =>
+  put<Waybill>(`${W}/Waybill/dispose`, { id, disposition, reason });
 
-export const waybillReport = (id: number, fileType: 'pdf' | 'csv' | 'xlsx') => post<{ id: number }>(`${W}/Waybill/report`, { id, fileType });
+export const waybillReport = (id: number, fileType: 'pdf' | 'csv' | 'xlsx') =>
+  post<{ id: number }>(`${W}/Waybill/report`, { id, fileType });
 
 export const fencePageKey = (args: PageArgs & { name?: string }) => readKey(`${W}/Fence/page`, args, 'post');
 export const insertFence = (input: FenceInput) => post<Fence>(`${W}/Fence/insert`, input);
@@ -197,8 +207,10 @@ export const updateFence = (input: FenceInput & { id: number }) => put<Fence>(`$
 export const deleteFence = (id: number) => del<null>(`${W}/Fence/delete/${id}`);
 
 export const trackTemplatesKey = () => readKey(`${W}/TrackTemplate/list`);
-export const insertTrackTemplate = (input: TrackTemplateInput) => post<TrackTemplate>(`${W}/TrackTemplate/insert`, input);
-export const updateTrackTemplate = (input: TrackTemplateInput & { id: number }) => put<TrackTemplate>(`${W}/TrackTemplate/update`, input);
+export const insertTrackTemplate = (input: TrackTemplateInput) =>
+  post<TrackTemplate>(`${W}/TrackTemplate/insert`, input);
+export const updateTrackTemplate = (input: TrackTemplateInput & { id: number }) =>
+  put<TrackTemplate>(`${W}/TrackTemplate/update`, input);
 export const deleteTrackTemplate = (id: number) => del<null>(`${W}/TrackTemplate/delete/${id}`);
 
 export const createShare = (waybillId: number, expire: string, expireAt?: string | null, pin?: string | null) =>
@@ -208,5 +220,7 @@ export const revokeShare = (id: number) => put<WaybillShare>(`${W}/WaybillShare/
 export const shareAccessLogKey = (shareId: number) => readKey(`${W}/WaybillShare/accessLog`, { shareId });
 
 /** Public calls: errors are shown by the page itself (no sign-in, no logout). */
-export const quickWaybill = (trackingNumber: string) => get<PublicWaybill>(`${W}/WaybillQuick/query`, { trackingNumber }, { handleErrors: false });
-export const viewShare = (token: string, pin?: string) => post<PublicWaybill>(`${W}/WaybillShare/view`, { token, pin: pin || null }, { handleErrors: false });
+/** Public look-ups: the page shows their failure itself (quiet). */
+export const quickWaybillKey = (trackingNumber: string) => quietReadKey(`${W}/WaybillQuick/query`, { trackingNumber });
+export const viewShareKey = (token: string, pin?: string) =>
+  quietReadKey(`${W}/WaybillShare/view`, { token, pin: pin || null }, 'post');

@@ -4,7 +4,14 @@
  * filter, the report form, projects, assets, organisations and storage probes are one entry).
  */
 import type { SWRConfiguration } from 'swr';
-import { devicePageKey, deviceDetailKey, statusCountKey, type Device, type DeviceDetail, type StatusCount } from '@/api/device';
+import {
+  devicePageKey,
+  deviceDetailKey,
+  statusCountKey,
+  type Device,
+  type DeviceDetail,
+  type StatusCount,
+} from '@/api/device';
 import {
   organizationTreeKey,
   permissionTreeKey,
@@ -26,7 +33,10 @@ export const DEVICE_OPTIONS_SIZE = 200;
 /** How many of the account's electric fences a picker (and the waybill map) offers. */
 export const FENCE_OPTIONS_SIZE = 200;
 
-export function useDevicePage(query: Parameters<typeof devicePageKey>[0] | null, config?: SWRConfiguration<Page<Device>>) {
+export function useDevicePage(
+  query: Parameters<typeof devicePageKey>[0] | null,
+  config?: SWRConfiguration<Page<Device>>,
+) {
   return useRead<Page<Device>>(query ? devicePageKey(query) : null, config);
 }
 
@@ -66,4 +76,15 @@ export function useTemplates(enabled = true) {
 
 export function useTemplateCodes(enabled = true) {
   return useRead<TemplateCodes>(enabled ? templateCodesKey() : null);
+}
+
+/** Options of the account's devices (for projects, assets, organisations, sharing). */
+export function useDeviceOptions(enabled = true) {
+  const { data } = useDeviceChoices(enabled);
+  return (data?.list ?? []).map((device) => ({
+    value: device.id,
+    label: `${device.deviceName} (${device.deviceGuid})`,
+    shared: device.shareFlag,
+    waybill: device.waybillSupport,
+  }));
 }

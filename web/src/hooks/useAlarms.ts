@@ -1,4 +1,13 @@
-import { deviceAlarmStatusKey, pushSettingKey, sensorLimitsKey, unreadCountKey, type DeviceAlarmStatus, type PushSetting, type SensorLimit, type UnreadCount } from '@/api/alarm';
+import {
+  deviceAlarmStatusKey,
+  pushSettingKey,
+  sensorLimitsKey,
+  unreadCountKey,
+  type DeviceAlarmStatus,
+  type PushSetting,
+  type SensorLimit,
+  type UnreadCount,
+} from '@/api/alarm';
 import { useRead } from './useRead';
 
 /** New alarms show up without a reload: the unread count and lists poll at this pace. */
@@ -10,7 +19,9 @@ export function useUnreadCount(enabled: boolean) {
 }
 
 export function useDeviceAlarmStatus(deviceId: number | null) {
-  return useRead<DeviceAlarmStatus>(deviceId ? deviceAlarmStatusKey(deviceId) : null, { refreshInterval: ALARM_REFRESH_MS });
+  return useRead<DeviceAlarmStatus>(deviceId ? deviceAlarmStatusKey(deviceId) : null, {
+    refreshInterval: ALARM_REFRESH_MS,
+  });
 }
 
 export function usePushSetting(deviceId: number | null) {

@@ -22,6 +22,10 @@ export async function loadBranding(host: string): Promise<SiteState> {
       removeItem(BRANDING_CACHE_KEY);
       return { kind: 'forbidden', status: 403, message: failure.serverMessage ?? '' };
     }
+    if (failure?.status === 410) {
+      removeItem(BRANDING_CACHE_KEY);
+      return { kind: 'closed', status: 410, message: failure.serverMessage ?? '' };
+    }
     if (failure?.status === 421 || failure?.status === 404) {
       return { kind: 'notConfigured', status: failure.status, message: failure.serverMessage ?? '' };
     }
@@ -41,9 +45,13 @@ export function useBranding(site: SiteState): SiteState {
   }, [site]);
   const retry = site.kind === 'unavailable' || site.kind === 'unresolved';
   const host = typeof window === 'undefined' ? null : window.location.hostname;
-  const { data } = useSWR(retry && host ? (['customPage', host] as const) : null, ([, topDomain]) => loadBranding(topDomain), {
-    revalidateOnFocus: false,
-    shouldRetryOnError: false,
-  });
+  const { data } = useSWR(
+    retry && host ? (['customPage', host] as const) : null,
+    ([, topDomain]) => loadBranding(topDomain),
+    {
+      revalidateOnFocus: false,
+      shouldRetryOnError: false,
+    },
+  );
   return data ?? site;
 }

@@ -13,7 +13,11 @@ let forms = 0;
 
 async function fetchCaptcha(): Promise<Captcha> {
   const { data, headers } = await newVerify();
-  return { imageUrl: URL.createObjectURL(data), verifyKey: headers[CAPTCHA_KEY_HEADER] ?? '', required: headers[CAPTCHA_REQUIRED_HEADER] !== '0' };
+  return {
+    imageUrl: URL.createObjectURL(data),
+    verifyKey: headers[CAPTCHA_KEY_HEADER] ?? '',
+    required: headers[CAPTCHA_REQUIRED_HEADER] !== '0',
+  };
 }
 
 /**
@@ -28,9 +32,12 @@ export function useCaptcha() {
     revalidateOnReconnect: false,
     shouldRetryOnError: false,
   });
-  useEffect(() => () => {
-    if (data) URL.revokeObjectURL(data.imageUrl);
-  }, [data]);
+  useEffect(
+    () => () => {
+      if (data) URL.revokeObjectURL(data.imageUrl);
+    },
+    [data],
+  );
   // Unknown while loading; a failed call keeps asking (the api decides at sign-in anyway).
   const required = error ? true : data?.required;
   return { captcha: data, failed: Boolean(error), required, refresh: () => void mutate() };

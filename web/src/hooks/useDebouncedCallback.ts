@@ -10,9 +10,12 @@ export function useDebouncedCallback<A extends unknown[]>(callback: (...args: A)
   useEffect(() => {
     latest.current = callback;
   }, [callback]);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   return useCallback(
     (...args: A) => {
       const idle = timer.current === null;

@@ -1,7 +1,7 @@
 import type { FormInstance } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/api/errors';
-import { showServerErrors } from '@/components/account/serverErrors';
+import { showServerErrors } from '@/lib/serverErrors';
 import { SUBMIT_DEBOUNCE_MS } from '@/components/ui/constants';
 
 export interface FormSubmitOptions {
@@ -20,7 +20,11 @@ export interface FormSubmitOptions {
  * `submitting` flag for the button, the api's field errors put on the fields (422 data.errors),
  * other failures left to the request client's notice or, with `fallbackField`, shown on that field.
  */
-export function useFormSubmit<V>(form: FormInstance | null, action: (values: V) => Promise<unknown>, options: FormSubmitOptions = {}) {
+export function useFormSubmit<V>(
+  form: FormInstance | null,
+  action: (values: V) => Promise<unknown>,
+  options: FormSubmitOptions = {},
+) {
   const [submitting, setSubmitting] = useState(false);
   const latest = useRef(options);
   useEffect(() => {
@@ -36,7 +40,8 @@ export function useFormSubmit<V>(form: FormInstance | null, action: (values: V) 
       } catch (error) {
         const { aliases, fallbackField } = latest.current;
         const shown = form ? showServerErrors(form, error, aliases) : false;
-        if (!shown && form && fallbackField && error instanceof ApiError) form.setFields([{ name: fallbackField, errors: [error.message] }]);
+        if (!shown && form && fallbackField && error instanceof ApiError)
+          form.setFields([{ name: fallbackField, errors: [error.message] }]);
         return false;
       } finally {
         setSubmitting(false);

@@ -5,7 +5,12 @@ const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart', 'mouse
 export const IDLE_CHECK_EVERY_MS = 10_000;
 
 /** Calls `onIdle` (once) when `target` saw no input for `limitSeconds`; returns the stop function. */
-export function watchIdle(target: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>, limitSeconds: number, onIdle: (minutes: number) => void, now: () => number = Date.now): () => void {
+export function watchIdle(
+  target: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>,
+  limitSeconds: number,
+  onIdle: (minutes: number) => void,
+  now: () => number = Date.now,
+): () => void {
   let lastActivity = now();
   const touch = () => {
     lastActivity = now();

@@ -10,6 +10,7 @@ export function useTimeZones(current?: string | null): { options: TimeZoneOption
   const { data, isLoading } = useRead<TimeZoneOption[]>(timeZonesKey('all'), { revalidateOnFocus: false });
   // The IANA name stays searchable whatever the language of the label.
   const options = (data ?? []).map((zone) => ({ ...zone, label: `${zone.label} · ${zone.value}` }));
-  if (current && !options.some((zone) => zone.value === current)) return { options: [{ value: current, label: current, offset: 0 }, ...options], loading: isLoading };
+  if (current && !options.some((zone) => zone.value === current))
+    return { options: [{ value: current, label: current, offset: 0 }, ...options], loading: isLoading };
   return { options, loading: isLoading };
 }

@@ -18,7 +18,9 @@ describe('locale files', () => {
   });
 
   it.each(namespaces)('%s has exactly the same keys in every language, none empty', (file) => {
-    const [first, ...others] = LANGUAGES.map((language) => JSON.parse(fs.readFileSync(path.join(root, language, file), 'utf8')));
+    const [first, ...others] = LANGUAGES.map((language) =>
+      JSON.parse(fs.readFileSync(path.join(root, language, file), 'utf8')),
+    );
     for (const other of others) expect(keys(other).sort()).toEqual(keys(first).sort());
     for (const table of [first, ...others]) {
       expect(JSON.stringify(table)).not.toMatch(/""/);

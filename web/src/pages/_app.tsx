@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { ThemeProvider } from 'styled-components';
 import type { SiteState } from '@/api/customPage';
 import { AppFrame } from '@/components/session/AppFrame';
-import { BrandingProvider } from '@/components/site/SiteContext';
+import { BrandingProvider } from '@/lib/SiteContext';
 import { SiteError } from '@/components/site/SiteError';
 import { ChunkLoadWatch } from '@/components/ui/ChunkLoadWatch';
 import { NOTIFICATION_DURATION_S } from '@/components/ui/constants';
@@ -31,7 +31,10 @@ function ColdChainApp({ Component, pageProps }: AppProps<Partial<SitePageProps>>
     <ThemeProvider theme={theme.styled}>
       <ConfigProvider theme={theme.antd} locale={i18n.language === 'en-US' ? enUS : zhCN}>
         {/* Spec 9: notifications last 4 s. */}
-        <AntdApp message={{ duration: NOTIFICATION_DURATION_S }} notification={{ duration: NOTIFICATION_DURATION_S, placement: 'topRight' }}>
+        <AntdApp
+          message={{ duration: NOTIFICATION_DURATION_S }}
+          notification={{ duration: NOTIFICATION_DURATION_S, placement: 'topRight' }}
+        >
           <GlobalStyle />
           <RequestFeedback />
           <EvidencePrompt />

@@ -35,7 +35,12 @@ export default class AppDocument extends Document {
             {/* Marked as the first of antd's prepended styles (below the css variables' priority of
                 -999), so the styles antd writes in the browser come after it: a theme that changes
                 there (the branding of the static 404 page) wins over the server's first paint. */}
-            <style id="antd-ssr" data-rc-order="prependQueue" data-rc-priority="-1000" dangerouslySetInnerHTML={{ __html: antdStyles }} />
+            <style
+              id="antd-ssr"
+              data-rc-order="prependQueue"
+              data-rc-priority="-1000"
+              dangerouslySetInnerHTML={{ __html: antdStyles }}
+            />
           </>
         ),
       };
@@ -45,7 +50,9 @@ export default class AppDocument extends Document {
   }
 
   render() {
-    const { pageProps } = this.props.__NEXT_DATA__.props as { pageProps?: { _nextI18Next?: { initialLocale?: string } } };
+    const { pageProps } = this.props.__NEXT_DATA__.props as {
+      pageProps?: { _nextI18Next?: { initialLocale?: string } };
+    };
     const language = pageProps?._nextI18Next?.initialLocale ?? DEFAULT_LANGUAGE;
     return (
       <Html lang={language}>

@@ -7,11 +7,36 @@ import { CONSOLE_ROUTES } from './routes';
 
 // The grants of api/account/permissions.py for the demo accounts.
 const HOLDER = [
-  'home', 'message.list', 'device.list', 'storage.list', 'freezer.list', 'waybill.list', 'waybill.geofence', 'asset.list',
-  'project.list', 'organization.list', 'organization.list.userList', 'fda', 'consumer', 'consumer.info', 'consumer.list',
-  'consumer.role', 'consumer.recharge', 'consumer.download', 'consumer.sharer', 'operation.log',
+  'home',
+  'message.list',
+  'device.list',
+  'storage.list',
+  'freezer.list',
+  'waybill.list',
+  'waybill.geofence',
+  'asset.list',
+  'project.list',
+  'organization.list',
+  'organization.list.userList',
+  'fda',
+  'consumer',
+  'consumer.info',
+  'consumer.list',
+  'consumer.role',
+  'consumer.recharge',
+  'consumer.download',
+  'consumer.sharer',
+  'operation.log',
 ];
-const ADMIN = [...HOLDER, 'customized.list', 'notice.list', 'operation', 'operation.system', 'operation.system.consumer', 'operation.system.role'];
+const ADMIN = [
+  ...HOLDER,
+  'customized.list',
+  'notice.list',
+  'operation',
+  'operation.system',
+  'operation.system.consumer',
+  'operation.system.role',
+];
 
 const keys = (items: MenuItem[]): string[] => items.flatMap((item) => [item.key, ...keys(item.children ?? [])]);
 const route = (name: string) => findRoute(name)!;
@@ -44,11 +69,21 @@ describe('buildAccess on the default style model', () => {
   it('opens the operator routes the api grants (every route and action key is sent)', () => {
     const operator = buildAccess(
       'default',
-      grantedSet([...ADMIN, 'operation.device', 'operation.product', 'operation.product.type', 'operation.product.series', 'operation.order', 'operation.order.list']),
+      grantedSet([
+        ...ADMIN,
+        'operation.device',
+        'operation.product',
+        'operation.product.type',
+        'operation.product.series',
+        'operation.order',
+        'operation.order.list',
+      ]),
     );
     expect(routeAccess(operator, route('operation.product.type'))).toBe('allowed');
     expect(routeAccess(operator, route('operation.product.series'))).toBe('allowed');
-    expect(keys(operator.menu)).toEqual(expect.arrayContaining(['operation', 'operation.product', 'operation.product.type', 'operation.order.list']));
+    expect(keys(operator.menu)).toEqual(
+      expect.arrayContaining(['operation', 'operation.product', 'operation.product.type', 'operation.order.list']),
+    );
     expect(keys(operator.menu)).not.toContain('dataInterface.index');
   });
 
@@ -108,11 +143,20 @@ describe('filterMenu', () => {
 describe('external sites in the menu (issue 26: plc and calibration serve are platform settings)', () => {
   it('hides an entry whose address is unset and shows it, by the home permission, once set', () => {
     expect(keys(buildAccess('default', grantedSet(HOLDER)).menu)).not.toEqual(expect.arrayContaining(['plc']));
-    const withPlc = keys(buildAccess('default', grantedSet(HOLDER), null, { plc: 'https://scada.example.com', calibrationServe: '' }).menu);
+    const withPlc = keys(
+      buildAccess('default', grantedSet(HOLDER), null, { plc: 'https://scada.example.com', calibrationServe: '' }).menu,
+    );
     expect(withPlc).toContain('plc');
     expect(withPlc).not.toContain('calibration.serve');
-    const both = keys(filterMenu(getStyleModel('default').menu, grantedSet(['home']), { plc: 'https://a.example', calibrationServe: 'https://b.example' }));
+    const both = keys(
+      filterMenu(getStyleModel('default').menu, grantedSet(['home']), {
+        plc: 'https://a.example',
+        calibrationServe: 'https://b.example',
+      }),
+    );
     expect(both).toEqual(expect.arrayContaining(['plc', 'calibration.serve']));
-    expect(keys(filterMenu(getStyleModel('default').menu, grantedSet(['device.list']), { plc: 'https://a.example' }))).not.toContain('plc');
+    expect(
+      keys(filterMenu(getStyleModel('default').menu, grantedSet(['device.list']), { plc: 'https://a.example' })),
+    ).not.toContain('plc');
   });
 });

@@ -42,7 +42,9 @@ export function filterMenu(entries: MenuEntry[], granted: Granted, externals: Ex
       return children.length ? [{ key: entry.key, path: entry.path, icon: entry.icon, children }] : [];
     }
     const external = CONSOLE_ROUTES.find((route) => route.external && route.name === entry.key);
-    const visible = external ? Boolean(externals[external.external as ExternalSite]) && hasPermission(granted, external.permission) : hasPermission(granted, entry.key);
+    const visible = external
+      ? Boolean(externals[external.external as ExternalSite]) && hasPermission(granted, external.permission)
+      : hasPermission(granted, entry.key);
     return visible ? [{ key: entry.key, path: entry.path, icon: entry.icon }] : [];
   });
 }
@@ -59,12 +61,21 @@ function firstPath(items: MenuItem[]): string | undefined {
  * Everything the shell needs to know about what this user may do on this site.
  * `homePage` (accountInfo.userProfile.homePage) wins as the landing path when the user may open it.
  */
-export function buildAccess(styleModelName: string | null | undefined, granted: Granted, homePage?: string | null, externals: ExternalUrls = {}): Access {
+export function buildAccess(
+  styleModelName: string | null | undefined,
+  granted: Granted,
+  homePage?: string | null,
+  externals: ExternalUrls = {},
+): Access {
   const model = getStyleModel(styleModelName);
   const modelKeys = new Set(keysOf(model.menu));
-  const available = new Set(CONSOLE_ROUTES.filter((route) => route.menu && modelKeys.has(route.menu)).map((route) => route.name));
+  const available = new Set(
+    CONSOLE_ROUTES.filter((route) => route.menu && modelKeys.has(route.menu)).map((route) => route.name),
+  );
   const permitted = new Set(
-    CONSOLE_ROUTES.filter((route) => available.has(route.name) && hasPermission(granted, route.permission)).map((route) => route.name),
+    CONSOLE_ROUTES.filter((route) => available.has(route.name) && hasPermission(granted, route.permission)).map(
+      (route) => route.name,
+    ),
   );
   const menu = filterMenu(model.menu, granted, externals);
   const opens = (path: string | null | undefined) => {

@@ -87,7 +87,10 @@ describe('the route table (spec 2.1, 2.2)', () => {
   });
 
   it('ignores query, hash and a trailing slash; unknown paths match nothing', () => {
-    expect(matchRoute('/device/detail/7?tab=map#x')).toMatchObject({ route: { name: 'device.detail' }, params: { deviceId: '7' } });
+    expect(matchRoute('/device/detail/7?tab=map#x')).toMatchObject({
+      route: { name: 'device.detail' },
+      params: { deviceId: '7' },
+    });
     expect(matchRoute('/device/list/')?.route.name).toBe('device.list');
     expect(matchRoute('/nowhere')).toBeNull();
     expect(matchRoute('/device/detail')).toBeNull();

@@ -20,7 +20,11 @@ function segments(path: string): string[] {
  * Match a path against one pattern: literal segments, `:name` (one segment), a trailing `:name?`
  * (zero or one) and a trailing `:name*` (zero or more). Parameters are URI-decoded.
  */
-export function matchPattern(pattern: string, path: string, constraints: Record<string, RegExp> = {}): Record<string, string> | null {
+export function matchPattern(
+  pattern: string,
+  path: string,
+  constraints: Record<string, RegExp> = {},
+): Record<string, string> | null {
   const want = segments(pattern);
   const have = segments(path);
   const params: Record<string, string> = {};
@@ -78,7 +82,8 @@ export function loginPathFor(asPath: string): string {
   const path = pathOnly(asPath);
   const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
   if (under('/mobile/calibration')) return '/mobile/calibration/login';
-  if (under('/calibration')) return segments(path).includes('admin') ? '/calibration/admin/login' : '/calibration/login';
+  if (under('/calibration'))
+    return segments(path).includes('admin') ? '/calibration/admin/login' : '/calibration/login';
   return LOGIN_PATH;
 }
 

@@ -28,7 +28,7 @@ describe('hasPermission (spec 6)', () => {
     expect(hasPermission(member, 'consumer.list')).toBe(false);
   });
 
-    it('passes a route without a key and fails everything on an empty list', () => {
+  it('passes a route without a key and fails everything on an empty list', () => {
     expect(hasPermission(grantedSet([]), undefined)).toBe(true);
     expect(hasPermission(grantedSet(null), 'home')).toBe(false);
   });

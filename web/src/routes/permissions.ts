@@ -48,7 +48,10 @@ export interface DevicePermission {
  * is not the seen-but-not-set case) or when viewStatus is 0; enabled otherwise. Without a permission
  * list (own device, not shared) everything is enabled.
  */
-export function devicePermissionState(permissions: readonly DevicePermission[] | null | undefined, code: string): ControlState {
+export function devicePermissionState(
+  permissions: readonly DevicePermission[] | null | undefined,
+  code: string,
+): ControlState {
   if (!permissions) return 'enabled';
   const item = permissions.find((permission) => permission.permissionCode === code);
   if (!item) return 'hidden';

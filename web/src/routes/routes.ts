@@ -77,7 +77,9 @@ export const CONSOLE_ROUTES: RouteDef[] = [
   consoleRoute('operation.product.type', '/operation/device/type'),
   consoleRoute('operation.product.param', '/operation/device/param'),
   consoleRoute('operation.product.unit', '/operation/device/param/unit'),
-  consoleRoute('operation.product.series', '/operation/device/series', 'operation.product.series', { menu: 'operation.product' }),
+  consoleRoute('operation.product.series', '/operation/device/series', 'operation.product.series', {
+    menu: 'operation.product',
+  }),
   consoleRoute('operation.product.alarm', '/operation/device/alarm'),
   consoleRoute('operation.product.warning', '/operation/device/warning'),
   consoleRoute('operation.product.template', '/operation/device/message/temlate'),
@@ -98,7 +100,10 @@ export const CONSOLE_ROUTES: RouteDef[] = [
   // External sites opened in a new window (spec 2.1); their addresses are platform settings, and the
   // menu hides an entry whose address is unset. Anyone who may open home may open them.
   consoleRoute('plc', '/plc', 'home', { menu: 'plc', external: 'plc' }),
-  consoleRoute('calibration.serve', '/service/calibration', 'home', { menu: 'calibration.serve', external: 'calibrationServe' }),
+  consoleRoute('calibration.serve', '/service/calibration', 'home', {
+    menu: 'calibration.serve',
+    external: 'calibrationServe',
+  }),
 ];
 
 const publicRoute = (name: string, path: string): RouteDef => ({ name, path, kind: 'public' });

@@ -10,7 +10,9 @@ describe('waybill pages by device (spec 2.1)', () => {
     expect(deviceRedirect('pcQuick.waybill', DESKTOP, '/pcQuick/waybill?id=SF1')).toBeNull();
   });
   it('sends a desktop from the mobile waybill list to the PC one', () => {
-    expect(deviceRedirect('mobileQuick.waybill.list', DESKTOP, '/mobileQuick/waybill?id=SF1')).toBe('/pcQuick/waybill?id=SF1');
+    expect(deviceRedirect('mobileQuick.waybill.list', DESKTOP, '/mobileQuick/waybill?id=SF1')).toBe(
+      '/pcQuick/waybill?id=SF1',
+    );
     expect(deviceRedirect('mobileQuick.waybill.list', PHONE, '/mobileQuick/waybill?id=SF1')).toBeNull();
     expect(deviceRedirect('mobileQuick.waybill.detail', DESKTOP, '/mobileQuick/waybill/detail')).toBeNull();
   });

@@ -15,6 +15,7 @@ export function deviceRedirect(routeName: string, userAgent: string | undefined,
   if (routeName === 'pcQuick.waybill' && mobile) return `/mobileQuick/waybill${query}`;
   if (routeName === 'mobileQuick.waybill.list' && !mobile) return `/pcQuick/waybill${query}`;
   // The help centre: one article keeps its id on the phone page; otherwise the phone's list.
-  if (routeName === 'help.center' && mobile) return /[?&]id=/.test(query) ? `/mobile/help/center${query}` : `/mobile/help/list${query}`;
+  if (routeName === 'help.center' && mobile)
+    return /[?&]id=/.test(query) ? `/mobile/help/center${query}` : `/mobile/help/list${query}`;
   return null;
 }

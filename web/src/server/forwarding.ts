@@ -45,7 +45,12 @@ export interface Peer {
  * set here from the socket: a value the browser sent is replaced, unless the request came through a
  * proxy configured in WEB_TRUSTED_PROXIES, whose last X-Forwarded-For entry is then the client.
  */
-export function forwardHeaders(incoming: IncomingHttpHeaders, peer: Peer, trusted: Set<string>, targetHost: string): OutgoingHttpHeaders {
+export function forwardHeaders(
+  incoming: IncomingHttpHeaders,
+  peer: Peer,
+  trusted: Set<string>,
+  targetHost: string,
+): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   const named = new Set(
     (first(incoming.connection) ?? '')
@@ -55,7 +60,14 @@ export function forwardHeaders(incoming: IncomingHttpHeaders, peer: Peer, truste
   );
   for (const [name, value] of Object.entries(incoming)) {
     const key = name.toLowerCase();
-    if (value === undefined || HOP_BY_HOP.has(key) || named.has(key) || key === 'host' || key.startsWith('x-forwarded-') || key === 'forwarded') {
+    if (
+      value === undefined ||
+      HOP_BY_HOP.has(key) ||
+      named.has(key) ||
+      key === 'host' ||
+      key.startsWith('x-forwarded-') ||
+      key === 'forwarded'
+    ) {
       continue;
     }
     headers[key] = value;
@@ -67,7 +79,8 @@ export function forwardHeaders(incoming: IncomingHttpHeaders, peer: Peer, truste
   headers.host = targetHost;
   headers['x-forwarded-for'] = plainAddress(upstreamFor) || peerAddress || 'unknown';
   headers['x-forwarded-host'] = (fromTrusted && first(incoming['x-forwarded-host'])) || first(incoming.host) || '';
-  headers['x-forwarded-proto'] = upstreamProto === 'https' || upstreamProto === 'http' ? upstreamProto : peer.encrypted ? 'https' : 'http';
+  headers['x-forwarded-proto'] =
+    upstreamProto === 'https' || upstreamProto === 'http' ? upstreamProto : peer.encrypted ? 'https' : 'http';
   return headers;
 }
 

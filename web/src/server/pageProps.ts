@@ -20,7 +20,11 @@ export type SiteRedirect = (site: SiteState, context: GetServerSidePropsContext)
  * cookie, the `common` namespace plus the page's own, and the branding of the requested host.
  * A site without branding answers with the api's status (421 not configured, 503 unavailable).
  */
-export function sitePageProps(namespaces: string[] = [], status = 200, redirect?: SiteRedirect): GetServerSideProps<SitePageProps> {
+export function sitePageProps(
+  namespaces: string[] = [],
+  status = 200,
+  redirect?: SiteRedirect,
+): GetServerSideProps<SitePageProps> {
   return async (context) => {
     const { req, res } = context;
     const language = resolveLanguage(req.cookies[LANGUAGE_COOKIE]);

@@ -5,7 +5,9 @@ import { fetchSite, hostWithoutPort } from './site';
 const request = (host: string) => ({ headers: { host } }) as IncomingMessage;
 
 function answer(status: number, body: unknown) {
-  return vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
+  return vi.fn(
+    async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }),
+  );
 }
 
 afterEach(() => {
@@ -40,6 +42,15 @@ describe('fetchSite', () => {
       kind: 'notConfigured',
       status: 421,
       message: 'not configured',
+    });
+  });
+
+  it('reports a site the operator switched off as closed (issue 47)', async () => {
+    vi.stubGlobal('fetch', answer(410, { code: 410, msg: 'This site is closed.' }));
+    await expect(fetchSite(request('acme.localhost'), 'en-US')).resolves.toEqual({
+      kind: 'closed',
+      status: 410,
+      message: 'This site is closed.',
     });
   });
 

@@ -24,10 +24,17 @@ export function hostWithoutPort(host: string): string {
 export async function fetchSite(req: IncomingMessage, language: Language): Promise<SiteState> {
   const host = req.headers.host ?? '';
   const url = `${apiOrigin()}/api${CUSTOM_PAGE_BY_DOMAIN}?topDomain=${encodeURIComponent(hostWithoutPort(host))}`;
-  const proto = String(req.headers['x-forwarded-proto'] ?? 'http').split(',')[0].trim();
+  const proto = String(req.headers['x-forwarded-proto'] ?? 'http')
+    .split(',')[0]
+    .trim();
   try {
     const response = await fetch(url, {
-      headers: { Accept: 'application/json', 'Accept-Language': language, 'X-Forwarded-Host': host, 'X-Forwarded-Proto': proto },
+      headers: {
+        Accept: 'application/json',
+        'Accept-Language': language,
+        'X-Forwarded-Host': host,
+        'X-Forwarded-Proto': proto,
+      },
       signal: AbortSignal.timeout(BRANDING_TIMEOUT_MS),
     });
     const body: unknown = await response.json().catch(() => null);
@@ -36,8 +43,11 @@ export async function fetchSite(req: IncomingMessage, language: Language): Promi
     }
     const message = isEnvelope(body) ? body.msg : '';
     if (response.status === 403) return { kind: 'forbidden', status: 403, message };
+    // 410: the operator switched the site off.
+    if (response.status === 410) return { kind: 'closed', status: 410, message };
     // 421: the host is not one of the configured domains; 404: no site for that top domain.
-    if (response.status === 421 || response.status === 404) return { kind: 'notConfigured', status: response.status, message };
+    if (response.status === 421 || response.status === 404)
+      return { kind: 'notConfigured', status: response.status, message };
     return { kind: 'unavailable', status: 503 };
   } catch {
     return { kind: 'unavailable', status: 503 };

@@ -7,7 +7,10 @@ const DAY_MS = 86_400_000;
  * warned that the password expires in (90 - elapsed) days. null: no warning (younger, or unknown).
  * `daysLeft` is 0 or less once the 90 days have passed.
  */
-export function passwordAgeWarning(prevResetAt: string | null | undefined, now: number = Date.now()): { elapsed: number; daysLeft: number } | null {
+export function passwordAgeWarning(
+  prevResetAt: string | null | undefined,
+  now: number = Date.now(),
+): { elapsed: number; daysLeft: number } | null {
   if (!prevResetAt) return null;
   const changed = Date.parse(prevResetAt);
   if (Number.isNaN(changed)) return null;

@@ -7,14 +7,14 @@ import styled from 'styled-components';
 import { bindEmail, bindPhone, type CodeChannel } from '@/api/account';
 import { getAccessToken, loginRedirectFor } from '@/api/session';
 import { AuthLayout } from '@/components/login/AuthLayout';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import { useSiteBranding } from '@/lib/SiteContext';
 import { SUBMIT_DEBOUNCE_MS } from '@/components/ui/constants';
 import { useDebouncedCallback } from '@/hooks/useDebouncedCallback';
 import { modelLanding } from '@/routes/access';
 import { safeRedirect } from '@/utils/redirect';
 import { ContactFields } from './ContactFields';
-import { cleanPhone } from './rules';
-import { showServerErrors } from './serverErrors';
+import { cleanPhone } from '@/lib/formRules';
+import { showServerErrors } from '@/lib/serverErrors';
 
 interface BindValues {
   phone?: string;
@@ -57,7 +57,10 @@ export function BindContactView({ channel }: { channel: CodeChannel }) {
   }, SUBMIT_DEBOUNCE_MS);
 
   return (
-    <AuthLayout route={channel === 'phone' ? 'bindPhone' : 'bindEmail'} heading={t(channel === 'phone' ? 'bind.phoneTitle' : 'bind.emailTitle')}>
+    <AuthLayout
+      route={channel === 'phone' ? 'bindPhone' : 'bindEmail'}
+      heading={t(channel === 'phone' ? 'bind.phoneTitle' : 'bind.emailTitle')}
+    >
       <Form<BindValues> form={form} size="large" onFinish={submit} autoComplete="off">
         <ContactFields form={form} channel={channel} purpose="bind" />
         <Form.Item>

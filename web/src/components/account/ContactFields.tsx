@@ -2,7 +2,7 @@ import { MailOutlined, MobileOutlined } from '@ant-design/icons';
 import { Form, Input, Segmented, type FormInstance } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import type { CodeChannel, CodePurpose } from '@/api/account';
-import { emailRules, phoneRules } from './rules';
+import { emailRules, phoneRules } from '@/lib/formRules';
 import { SendCodeField } from './SendCodeField';
 
 interface ContactFieldsProps {
@@ -35,11 +35,23 @@ export function ContactFields({ form, channel, onChannelChange, purpose }: Conta
       ) : null}
       {channel === 'phone' ? (
         <Form.Item name="phone" rules={phoneRules(t)}>
-          <Input prefix={<MobileOutlined />} placeholder={t('contact.phone')} autoComplete="tel" inputMode="tel" maxLength={20} />
+          <Input
+            prefix={<MobileOutlined />}
+            placeholder={t('contact.phone')}
+            autoComplete="tel"
+            inputMode="tel"
+            maxLength={20}
+          />
         </Form.Item>
       ) : (
         <Form.Item name="email" rules={emailRules(t)}>
-          <Input prefix={<MailOutlined />} placeholder={t('contact.email')} autoComplete="email" inputMode="email" maxLength={254} />
+          <Input
+            prefix={<MailOutlined />}
+            placeholder={t('contact.email')}
+            autoComplete="email"
+            inputMode="email"
+            maxLength={254}
+          />
         </Form.Item>
       )}
       <SendCodeField form={form} targetField={channel} channel={channel} purpose={purpose} />

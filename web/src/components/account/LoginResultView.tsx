@@ -11,10 +11,10 @@ import { LOGIN_PATH } from '@/api/constants';
 import { AuthLayout } from '@/components/login/AuthLayout';
 import { takeSocialRedirect } from '@/components/login/socialRedirect';
 import { useSignedIn } from '@/components/login/useSignedIn';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import { useSiteBranding } from '@/lib/SiteContext';
 import { SUBMIT_DEBOUNCE_MS } from '@/components/ui/constants';
 import { useDebouncedCallback } from '@/hooks/useDebouncedCallback';
-import { showServerErrors } from './serverErrors';
+import { showServerErrors } from '@/lib/serverErrors';
 
 const PROVIDERS: readonly SocialProvider[] = ['wechat', 'qq', 'facebook'];
 
@@ -81,7 +81,11 @@ export function LoginResultView() {
     if (state.kind !== 'binding') return;
     setSubmitting(true);
     try {
-      const { token } = await bindSocial({ bindingTicket: state.ticket, userName: values.userName.trim(), password: values.password });
+      const { token } = await bindSocial({
+        bindingTicket: state.ticket,
+        userName: values.userName.trim(),
+        password: values.password,
+      });
       signedIn(token, redirect.current);
     } catch (error) {
       showServerErrors(form, error);
@@ -123,7 +127,11 @@ export function LoginResultView() {
           <Input prefix={<UserOutlined />} placeholder={t('fields.account')} autoComplete="username" maxLength={254} />
         </Form.Item>
         <Form.Item name="password" rules={[{ required: true, message: t('rules.password.required') }]}>
-          <Input.Password prefix={<LockOutlined />} placeholder={t('fields.password')} autoComplete="current-password" />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder={t('fields.password')}
+            autoComplete="current-password"
+          />
         </Form.Item>
         <Form.Item>
           <Button type="primary" htmlType="submit" block loading={submitting}>
@@ -133,7 +141,9 @@ export function LoginResultView() {
       </Form>
       <Footer>
         {branding?.enableRegister ? null : (
-          <Link href={{ pathname: '/user/register', query: { bindingTicket: state.ticket } }}>{t('social.registerAndBind')}</Link>
+          <Link href={{ pathname: '/user/register', query: { bindingTicket: state.ticket } }}>
+            {t('social.registerAndBind')}
+          </Link>
         )}
       </Footer>
     </AuthLayout>

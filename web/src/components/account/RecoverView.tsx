@@ -11,8 +11,8 @@ import { AuthLayout } from '@/components/login/AuthLayout';
 import { SUBMIT_DEBOUNCE_MS } from '@/components/ui/constants';
 import { useDebouncedCallback } from '@/hooks/useDebouncedCallback';
 import { ContactFields } from './ContactFields';
-import { cleanPhone, confirmPasswordRules, passwordRules } from './rules';
-import { showServerErrors } from './serverErrors';
+import { cleanPhone, confirmPasswordRules, passwordRules } from '@/lib/formRules';
+import { showServerErrors } from '@/lib/serverErrors';
 
 interface RecoverValues {
   phone?: string;
@@ -59,10 +59,20 @@ export function RecoverView() {
       <Form<RecoverValues> form={form} size="large" onFinish={submit} autoComplete="off">
         <ContactFields form={form} channel={channel} onChannelChange={setChannel} purpose="forgot" />
         <Form.Item name="password" rules={passwordRules(t)} extra={t('register.passwordHint')}>
-          <Input.Password prefix={<LockOutlined />} placeholder={t('fields.newPassword')} autoComplete="new-password" maxLength={20} />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder={t('fields.newPassword')}
+            autoComplete="new-password"
+            maxLength={20}
+          />
         </Form.Item>
         <Form.Item name="confirmPassword" dependencies={['password']} rules={confirmPasswordRules(t)}>
-          <Input.Password prefix={<LockOutlined />} placeholder={t('fields.confirmPassword')} autoComplete="new-password" maxLength={20} />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder={t('fields.confirmPassword')}
+            autoComplete="new-password"
+            maxLength={20}
+          />
         </Form.Item>
         <Form.Item>
           <Button type="primary" htmlType="submit" block loading={submitting}>

@@ -11,8 +11,15 @@ import { useSignedIn } from '@/components/login/useSignedIn';
 import { SUBMIT_DEBOUNCE_MS } from '@/components/ui/constants';
 import { useDebouncedCallback } from '@/hooks/useDebouncedCallback';
 import { ContactFields } from './ContactFields';
-import { cleanPhone, companyRules, confirmPasswordRules, passwordRules, realNameRules, userNameRules } from './rules';
-import { showServerErrors } from './serverErrors';
+import {
+  cleanPhone,
+  companyRules,
+  confirmPasswordRules,
+  passwordRules,
+  realNameRules,
+  userNameRules,
+} from '@/lib/formRules';
+import { showServerErrors } from '@/lib/serverErrors';
 
 interface RegisterValues {
   userName: string;
@@ -30,7 +37,11 @@ const Footer = styled.p`
   text-align: center;
 `;
 
-export function registerPayload(accountType: AccountType, channel: CodeChannel, values: RegisterValues): RegisterPayload {
+export function registerPayload(
+  accountType: AccountType,
+  channel: CodeChannel,
+  values: RegisterValues,
+): RegisterPayload {
   return {
     accountType,
     userName: values.userName.trim(),
@@ -61,7 +72,9 @@ export function RegisterView() {
     setSubmitting(true);
     try {
       const payload = registerPayload(accountType, channel, values);
-      const { token } = bindingTicket ? await bindSocial({ bindingTicket, register: payload }) : await register(payload);
+      const { token } = bindingTicket
+        ? await bindSocial({ bindingTicket, register: payload })
+        : await register(payload);
       signedIn(token);
     } catch (error) {
       showServerErrors(form, error);
@@ -88,7 +101,12 @@ export function RegisterView() {
         </Form.Item>
         {accountType === 'enterprise' ? (
           <Form.Item name="companyName" rules={companyRules(t)}>
-            <Input prefix={<BankOutlined />} placeholder={t('fields.companyName')} autoComplete="organization" maxLength={50} />
+            <Input
+              prefix={<BankOutlined />}
+              placeholder={t('fields.companyName')}
+              autoComplete="organization"
+              maxLength={50}
+            />
           </Form.Item>
         ) : null}
         <Form.Item name="realName" rules={realNameRules(t)}>
@@ -96,10 +114,20 @@ export function RegisterView() {
         </Form.Item>
         <ContactFields form={form} channel={channel} onChannelChange={setChannel} purpose="register" />
         <Form.Item name="password" rules={passwordRules(t)} extra={t('register.passwordHint')}>
-          <Input.Password prefix={<LockOutlined />} placeholder={t('fields.password')} autoComplete="new-password" maxLength={20} />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder={t('fields.password')}
+            autoComplete="new-password"
+            maxLength={20}
+          />
         </Form.Item>
         <Form.Item name="confirmPassword" dependencies={['password']} rules={confirmPasswordRules(t)}>
-          <Input.Password prefix={<LockOutlined />} placeholder={t('fields.confirmPassword')} autoComplete="new-password" maxLength={20} />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder={t('fields.confirmPassword')}
+            autoComplete="new-password"
+            maxLength={20}
+          />
         </Form.Item>
         <Form.Item>
           <Button type="primary" htmlType="submit" block loading={submitting} data-testid="register-submit">

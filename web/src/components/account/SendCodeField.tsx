@@ -7,7 +7,7 @@ import { useCodeCaptcha } from '@/components/login/CodeCaptcha';
 import { InputWithAction } from '@/components/login/FormRow';
 import { CODE_RESEND_SECONDS } from '@/components/ui/constants';
 import { useCountdown } from '@/hooks/useCountdown';
-import { cleanPhone, codeRules } from './rules';
+import { cleanPhone, codeRules } from '@/lib/formRules';
 
 interface SendCodeFieldProps {
   form: FormInstance;
@@ -54,7 +54,13 @@ export function SendCodeField({ form, targetField, channel, purpose, name = 'cod
   return (
     <InputWithAction>
       <Form.Item name={name} rules={codeRules(t)}>
-        <Input prefix={<SafetyOutlined />} placeholder={t('code.placeholder')} autoComplete="one-time-code" inputMode="numeric" maxLength={6} />
+        <Input
+          prefix={<SafetyOutlined />}
+          placeholder={t('code.placeholder')}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          maxLength={6}
+        />
       </Form.Item>
       <Button onClick={() => void send()} loading={sending} disabled={countdown.running} data-testid="send-code">
         {countdown.running ? t('code.resend', { seconds: countdown.left }) : t('code.send')}

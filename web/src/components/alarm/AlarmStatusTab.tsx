@@ -1,14 +1,15 @@
-import { Button, Card, Empty, Space, Statistic, Table, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Space, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import styled from 'styled-components';
 import { useSWRConfig } from 'swr';
-import { alarmPageKey, type Alarm , unreadCountKey } from '@/api/alarm';
+import { alarmPageKey, type Alarm, unreadCountKey } from '@/api/alarm';
 import type { DeviceDetail } from '@/api/device';
-import { formatTime } from '@/components/device/format';
+import { DataList } from '@/components/ui/DataList';
+import { formatTime, formatZoned } from '@/lib/format';
 import { useDeviceAlarmStatus } from '@/hooks/useAlarms';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { alarmValues, formatDuration, formatNumber, STATE_COLORS } from './format';
+import { alarmValue, alarmValues, formatDuration, STATE_COLORS } from './format';
 import { NotificationList } from './NotificationList';
 import { ProcessModal } from './ProcessModal';
 
@@ -18,9 +19,9 @@ const Grid = styled.div`
   gap: 12px;
 `;
 
-function sensorName(device: DeviceDetail, sensor: number | null): string {
-  if (sensor === null) return '';
-  return device.params.find((param) => param.probeId === sensor)?.paramName ?? `#${sensor}`;
+function sensorName(device: DeviceDetail, alarm: Alarm): string {
+  if (alarm.sensor === null) return '';
+  return alarm.place ?? device.params.find((param) => param.probeId === alarm.sensor)?.paramName ?? `#${alarm.sensor}`;
 }
 
 /** Device detail 'alarm status': open alarms (processed here too), balances, and the history. */
@@ -55,15 +56,25 @@ export function AlarmStatusTab({ device }: { device: DeviceDetail }) {
               title={
                 <Space>
                   <Tag color="error">{alarm.kindText}</Tag>
-                  {sensorName(device, alarm.sensor)}
+                  {sensorName(device, alarm)}
                 </Space>
               }
               data-testid="open-alarm"
             >
               <Space orientation="vertical" size={2}>
-                <Typography.Text>{t('device.valueLimit', { value: formatNumber(alarm.lastValue), limit: formatNumber(alarm.limitValue) })}</Typography.Text>
-                <Typography.Text>{t('device.peak', { value: formatNumber(alarm.peakValue) })}</Typography.Text>
-                <Typography.Text type="secondary">{t('device.since', { time: formatTime(alarm.startTime), duration: formatDuration(alarm.durationSeconds, t) })}</Typography.Text>
+                <Typography.Text>
+                  {t('device.valueLimit', {
+                    value: alarmValue(alarm, alarm.lastValue),
+                    limit: alarmValue(alarm, alarm.limitValue),
+                  })}
+                </Typography.Text>
+                <Typography.Text>{t('device.peak', { value: alarmValue(alarm, alarm.peakValue) })}</Typography.Text>
+                <Typography.Text type="secondary">
+                  {t('device.since', {
+                    time: formatTime(alarm.startTime),
+                    duration: formatDuration(alarm.durationSeconds, t),
+                  })}
+                </Typography.Text>
                 <Space>
                   <Tag color={STATE_COLORS[alarm.processState]}>{t(`state.${alarm.processState}`)}</Tag>
                   {alarm.processState === 'pending' && alarm.messageId ? (
@@ -81,26 +92,50 @@ export function AlarmStatusTab({ device }: { device: DeviceDetail }) {
       )}
       <div>
         <Typography.Title level={5}>{t('device.history')}</Typography.Title>
-        <Table<Alarm>
+        <DataList<Alarm>
           rowKey="id"
           size="small"
-          data-testid="alarm-history"
+          testId="alarm-history"
           loading={history.loading}
-          dataSource={history.data}
+          data={history.data}
           pagination={history.pagination}
-          scroll={{ x: 'max-content' }}
           expandable={{ expandedRowRender: (alarm) => <NotificationList alarmId={alarm.id} /> }}
           columns={[
-            { key: 'kind', title: t('column.kind'), render: (_, alarm) => `${alarm.kindText} ${sensorName(device, alarm.sensor)}` },
+            {
+              key: 'kind',
+              title: t('column.kind'),
+              card: 'title',
+              important: true,
+              render: (_, alarm) => `${alarm.kindText} ${sensorName(device, alarm)}`,
+            },
             { key: 'values', title: t('column.values'), render: (_, alarm) => alarmValues(alarm) },
-            { key: 'peak', title: t('column.peak'), render: (_, alarm) => formatNumber(alarm.peakValue) },
-            { key: 'start', title: t('column.start'), render: (_, alarm) => formatTime(alarm.startTime) },
-            { key: 'end', title: t('column.end'), render: (_, alarm) => (alarm.closeTime ? formatTime(alarm.closeTime) : t('device.ongoing')) },
-            { key: 'duration', title: t('column.duration'), render: (_, alarm) => formatDuration(alarm.durationSeconds, t) },
+            { key: 'peak', title: t('column.peak'), render: (_, alarm) => alarmValue(alarm, alarm.peakValue) },
+            {
+              key: 'start',
+              title: t('column.start'),
+              important: true,
+              render: (_, alarm) => formatZoned(alarm.startTime),
+            },
+            {
+              key: 'end',
+              title: t('column.end'),
+              render: (_, alarm) =>
+                alarm.closeTime
+                  ? `${formatZoned(alarm.closeTime)}${alarm.closeReason ? ` (${t(`closeReason.${alarm.closeReason}`)})` : ''}`
+                  : t('device.ongoing'),
+            },
+            {
+              key: 'duration',
+              title: t('column.duration'),
+              render: (_, alarm) => formatDuration(alarm.durationSeconds, t),
+            },
             {
               key: 'state',
               title: t('column.state'),
-              render: (_, alarm) => <Tag color={STATE_COLORS[alarm.processState]}>{t(`state.${alarm.processState}`)}</Tag>,
+              important: true,
+              render: (_, alarm) => (
+                <Tag color={STATE_COLORS[alarm.processState]}>{t(`state.${alarm.processState}`)}</Tag>
+              ),
             },
             { key: 'result', title: t('column.result'), render: (_, alarm) => alarm.result || '-' },
             {

@@ -4,10 +4,18 @@ import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useState } from 'react';
 import { useSWRConfig } from 'swr';
-import { markRead, messagePageKey, type AlarmMessage, type MessageQuery, type MessageType, type ProcessState , unreadCountKey } from '@/api/alarm';
-import { useDeviceOptions } from '@/components/organization/common';
+import {
+  markRead,
+  messagePageKey,
+  type AlarmMessage,
+  type MessageQuery,
+  type MessageType,
+  type ProcessState,
+  unreadCountKey,
+} from '@/api/alarm';
+import { useDeviceOptions } from '@/hooks/resources';
 import { DataList } from '@/components/ui/DataList';
-import { formatTime } from '@/components/device/format';
+import { formatZoned } from '@/lib/format';
 import { ALARM_REFRESH_MS } from '@/hooks/useAlarms';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { alarmValues, STATE_COLORS } from './format';
@@ -102,7 +110,11 @@ export function MessageListView() {
               style={{ width: 130 }}
               data-testid="message-filter-state"
             />
-            <DatePicker.RangePicker value={filters.range} onChange={(range) => set({ range: range as Filters['range'] })} data-testid="message-filter-range" />
+            <DatePicker.RangePicker
+              value={filters.range}
+              onChange={(range) => set({ range: range as Filters['range'] })}
+              data-testid="message-filter-range"
+            />
           </>
         }
         actions={
@@ -111,7 +123,13 @@ export function MessageListView() {
             <Button onClick={() => void readAll()} data-testid="message-read-all">
               {t('action.readAll')}
             </Button>
-            <Button type="primary" icon={<CheckOutlined />} disabled={!selected.length} onClick={() => setProcessing(selected)} data-testid="message-batch-process">
+            <Button
+              type="primary"
+              icon={<CheckOutlined />}
+              disabled={!selected.length}
+              onClick={() => setProcessing(selected)}
+              data-testid="message-batch-process"
+            >
               {t('action.batchProcess', { count: selected.length })}
             </Button>
           </>
@@ -141,9 +159,19 @@ export function MessageListView() {
               </span>
             ),
           },
-          { key: 'device', title: t('column.device'), long: 160, render: (_, row) => row.deviceName || row.deviceGuid || '-' },
+          {
+            key: 'device',
+            title: t('column.device'),
+            long: 160,
+            render: (_, row) => row.deviceName || row.deviceGuid || '-',
+          },
           { key: 'type', title: t('column.type'), desktopOnly: true, render: (_, row) => t(`type.${row.type}`) },
-          { key: 'values', title: t('column.values'), important: true, render: (_, row) => (row.alarm ? alarmValues(row.alarm) : '-') },
+          {
+            key: 'values',
+            title: t('column.values'),
+            important: true,
+            render: (_, row) => (row.alarm ? alarmValues(row.alarm) : '-'),
+          },
           {
             key: 'state',
             title: t('column.state'),
@@ -158,7 +186,12 @@ export function MessageListView() {
               ),
           },
           { key: 'result', title: t('column.result'), long: 140, render: (_, row) => row.alarm?.result || '-' },
-          { key: 'time', title: t('column.time'), important: true, render: (_, row) => <span style={{ whiteSpace: 'nowrap' }}>{formatTime(row.gmtCreate)}</span> },
+          {
+            key: 'time',
+            title: t('column.time'),
+            important: true,
+            render: (_, row) => <span style={{ whiteSpace: 'nowrap' }}>{formatZoned(row.gmtCreate)}</span>,
+          },
           {
             key: 'actions',
             title: t('column.actions'),

@@ -2,9 +2,14 @@ import { Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useRead } from '@/hooks/useRead';
 import { alarmNotificationsKey, type Notification } from '@/api/alarm';
-import { formatTime } from '@/components/device/format';
+import { formatTime } from '@/lib/format';
 
-const STATUS_COLORS: Record<Notification['status'], string> = { pending: 'processing', sent: 'success', logged: 'warning', failed: 'error' };
+const STATUS_COLORS: Record<Notification['status'], string> = {
+  pending: 'processing',
+  sent: 'success',
+  logged: 'warning',
+  failed: 'error',
+};
 
 /** The outbox record of one alarm: each send, to whom, by which channel, and what became of it. */
 export function NotificationList({ alarmId }: { alarmId: number }) {

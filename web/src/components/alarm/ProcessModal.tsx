@@ -50,7 +50,11 @@ export function ProcessModal({ ids, open, onClose, onDone }: ProcessModalProps) 
         <Form.Item name="processState" label={t('process.state')} rules={[{ required: true }]}>
           <Radio.Group options={RESULT_STATES.map((state) => ({ value: state, label: t(`state.${state}`) }))} />
         </Form.Item>
-        <Form.Item name="result" label={t('process.result')} rules={[{ max: RESULT_MAX, message: t('process.resultMax', { max: RESULT_MAX }) }]}>
+        <Form.Item
+          name="result"
+          label={t('process.result')}
+          rules={[{ max: RESULT_MAX, message: t('process.resultMax', { max: RESULT_MAX }) }]}
+        >
           <SymbolFreeInput textarea rows={3} maxLength={RESULT_MAX} data-testid="process-result" />
         </Form.Item>
       </Form>

@@ -1,4 +1,4 @@
-import { FIELD_RULES, levelMinutesValid } from '@/components/account/rules';
+import { FIELD_RULES, levelMinutesValid } from '@/lib/formRules';
 
 /** Business spec 9: up to three levels (rules/fields.json, shared with the api). */
 export const MAX_LEVELS = FIELD_RULES.levelMinutes.maxLevels;

@@ -1,10 +1,33 @@
-import { Button, Card, DatePicker, Form, Input, InputNumber, Modal, Select, Space, Switch, Tag, Typography } from 'antd';
+import {
+  Button,
+  Card,
+  DatePicker,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Select,
+  Space,
+  Switch,
+  Tag,
+  Typography,
+} from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import { activitiesKey, deleteActivity, merchantsKey, saveActivity, saveMerchant, type Activity, type Merchant, type MerchantProvider, type ServicePackage } from '@/api/billing';
-import { formatTime } from '@/components/device/format';
-import { ConfirmAction } from '@/components/organization/common';
+import {
+  activitiesKey,
+  deleteActivity,
+  merchantsKey,
+  saveActivity,
+  saveMerchant,
+  type Activity,
+  type Merchant,
+  type MerchantProvider,
+  type ServicePackage,
+} from '@/api/billing';
+import { formatTime } from '@/lib/format';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { Permitted } from '@/components/ui/Permitted';
 import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
@@ -46,23 +69,51 @@ export function ActivitiesCard({ packages }: { packages: ServicePackage[] }) {
       };
       await saveActivity(editing?.activity ? { ...body, id: editing.activity.id } : body);
     },
-    { aliases: { startTime: 'window', endTime: 'window' }, onDone: () => { setEditing(null); void mutate(); } },
+    {
+      aliases: { startTime: 'window', endTime: 'window' },
+      onDone: () => {
+        setEditing(null);
+        void mutate();
+      },
+    },
   );
   const open = (activity: Activity | null) => {
     setEditing({ activity });
     form.setFieldsValue(
       activity
         ? { ...activity, window: [dayjs(activity.startTime), dayjs(activity.endTime)] }
-        : { name: '', discount: 10, status: true, directional: false, accountIds: [], window: undefined, packageId: packages[0]?.id },
+        : {
+            name: '',
+            discount: 10,
+            status: true,
+            directional: false,
+            accountIds: [],
+            window: undefined,
+            packageId: packages[0]?.id,
+          },
     );
   };
   const columns: ListColumn<Activity>[] = [
     { key: 'name', title: t('activity.name'), dataIndex: 'name', card: 'title' },
     { key: 'package', title: t('package.name'), render: (_, a) => packageName(a.packageId) },
-    { key: 'window', title: t('activity.window'), render: (_, a) => `${formatTime(a.startTime)} ~ ${formatTime(a.endTime)}`, desktopOnly: true },
+    {
+      key: 'window',
+      title: t('activity.window'),
+      render: (_, a) => `${formatTime(a.startTime)} ~ ${formatTime(a.endTime)}`,
+      desktopOnly: true,
+    },
     { key: 'discount', title: t('activity.discount'), render: (_, a) => `${a.discount}%`, important: true },
-    { key: 'who', title: t('activity.audience'), render: (_, a) => (a.directional ? t('activity.directedTo', { count: a.accountIds.length }) : t('activity.public')) },
-    { key: 'status', title: t('package.status'), render: (_, a) => <Tag color={a.status ? 'green' : 'default'}>{t(a.status ? 'package.on' : 'package.off')}</Tag> },
+    {
+      key: 'who',
+      title: t('activity.audience'),
+      render: (_, a) =>
+        a.directional ? t('activity.directedTo', { count: a.accountIds.length }) : t('activity.public'),
+    },
+    {
+      key: 'status',
+      title: t('package.status'),
+      render: (_, a) => <Tag color={a.status ? 'green' : 'default'}>{t(a.status ? 'package.on' : 'package.off')}</Tag>,
+    },
     {
       key: 'actions',
       title: '',
@@ -74,7 +125,12 @@ export function ActivitiesCard({ packages }: { packages: ServicePackage[] }) {
               {t('edit')}
             </Button>
           </Permitted>
-          <ConfirmAction route={ROUTE} action="delete" title={t('confirmDelete')} onConfirm={() => deleteActivity(a.id).then(() => mutate())}>
+          <ConfirmAction
+            route={ROUTE}
+            action="delete"
+            title={t('confirmDelete')}
+            onConfirm={() => deleteActivity(a.id).then(() => mutate())}
+          >
             {t('delete')}
           </ConfirmAction>
         </Space>
@@ -95,28 +151,66 @@ export function ActivitiesCard({ packages }: { packages: ServicePackage[] }) {
       }
     >
       <DataList<Activity> rowKey="id" columns={columns} data={data ?? []} pagination={false} />
-      <Modal open={editing !== null} title={t(editing?.activity ? 'activity.edit' : 'activity.add')} onOk={() => form.submit()} onCancel={() => setEditing(null)} confirmLoading={submitting} okText={t('save')} cancelText={t('cancel')} destroyOnHidden forceRender>
+      <Modal
+        open={editing !== null}
+        title={t(editing?.activity ? 'activity.edit' : 'activity.add')}
+        onOk={() => form.submit()}
+        onCancel={() => setEditing(null)}
+        confirmLoading={submitting}
+        okText={t('save')}
+        cancelText={t('cancel')}
+        destroyOnHidden
+        forceRender
+      >
         <Form form={form} layout="vertical" onFinish={submit}>
           <Form.Item name="packageId" label={t('package.name')} rules={[{ required: true, message: t('required') }]}>
             <Select options={packages.map((p) => ({ value: p.id, label: p.packageName }))} />
           </Form.Item>
-          <Form.Item name="name" label={t('activity.name')} rules={[{ required: true, whitespace: true, message: t('required') }, { max: 20, message: t('max', { max: 20 }) }]}>
+          <Form.Item
+            name="name"
+            label={t('activity.name')}
+            rules={[
+              { required: true, whitespace: true, message: t('required') },
+              { max: 20, message: t('max', { max: 20 }) },
+            ]}
+          >
             <SymbolFreeInput maxLength={20} data-testid="activity-name" />
           </Form.Item>
           <Form.Item name="window" label={t('activity.window')} rules={[{ required: true, message: t('required') }]}>
             <DatePicker.RangePicker showTime style={{ width: '100%' }} />
           </Form.Item>
-          <Form.Item name="discount" label={t('activity.discount')} extra={t('activity.discountHint')} rules={[{ required: true, message: t('required') }]}>
-            <InputNumber min={1} max={99} precision={0} suffix="%" style={{ width: 160 }} data-testid="activity-discount" />
+          <Form.Item
+            name="discount"
+            label={t('activity.discount')}
+            extra={t('activity.discountHint')}
+            rules={[{ required: true, message: t('required') }]}
+          >
+            <InputNumber
+              min={1}
+              max={99}
+              precision={0}
+              suffix="%"
+              style={{ width: 160 }}
+              data-testid="activity-discount"
+            />
           </Form.Item>
           <Form.Item name="status" label={t('package.status')} valuePropName="checked">
             <Switch />
           </Form.Item>
-          <Form.Item name="directional" label={t('activity.directional')} valuePropName="checked" extra={t('activity.directionalHint')}>
+          <Form.Item
+            name="directional"
+            label={t('activity.directional')}
+            valuePropName="checked"
+            extra={t('activity.directionalHint')}
+          >
             <Switch />
           </Form.Item>
           {directional ? (
-            <Form.Item name="accountIds" label={t('activity.accounts')} rules={[{ required: true, message: t('required') }]}>
+            <Form.Item
+              name="accountIds"
+              label={t('activity.accounts')}
+              rules={[{ required: true, message: t('required') }]}
+            >
               <Select mode="tags" tokenSeparators={[',', ' ']} placeholder={t('activity.accountsHint')} />
             </Form.Item>
           ) : null}
@@ -140,7 +234,13 @@ const MERCHANT_FIELDS: Record<MerchantProvider, { name: string; secret?: boolean
     { name: 'publicKeyId' },
     { name: 'notifyBase' },
   ],
-  alipay: [{ name: 'appid' }, { name: 'appPrivateKey', secret: true, multiline: true }, { name: 'alipayPublicKey', multiline: true }, { name: 'notifyBase' }, { name: 'returnUrl' }],
+  alipay: [
+    { name: 'appid' },
+    { name: 'appPrivateKey', secret: true, multiline: true },
+    { name: 'alipayPublicKey', multiline: true },
+    { name: 'notifyBase' },
+    { name: 'returnUrl' },
+  ],
   paypal: [{ name: 'clientId' }, { name: 'clientSecret', secret: true }, { name: 'webhookId' }],
 };
 
@@ -156,10 +256,19 @@ export function MerchantsCard() {
     async (values: Record<string, string | boolean>) => {
       if (!provider) return;
       // Fields left empty keep their stored value (secrets are never sent back to fill the form).
-      const config = Object.fromEntries(Object.entries(values).filter(([key, value]) => key !== 'enabled' && typeof value === 'string' && value.trim() !== '')) as Record<string, string>;
+      const config = Object.fromEntries(
+        Object.entries(values).filter(
+          ([key, value]) => key !== 'enabled' && typeof value === 'string' && value.trim() !== '',
+        ),
+      ) as Record<string, string>;
       await saveMerchant({ provider, enabled: Boolean(values.enabled), config });
     },
-    { onDone: () => { setProvider(null); void mutate(); } },
+    {
+      onDone: () => {
+        setProvider(null);
+        void mutate();
+      },
+    },
   );
   const open = (name: MerchantProvider) => {
     setProvider(name);
@@ -173,10 +282,20 @@ export function MerchantsCard() {
         {(Object.keys(MERCHANT_FIELDS) as MerchantProvider[]).map((name) => {
           const merchant = known(name);
           return (
-            <Card key={name} size="small" title={t(`merchant.${name}`)} style={{ width: 260 }} data-testid={`merchant-${name}`}>
+            <Card
+              key={name}
+              size="small"
+              title={t(`merchant.${name}`)}
+              style={{ width: 260 }}
+              data-testid={`merchant-${name}`}
+            >
               <Space orientation="vertical">
-                <Tag color={merchant?.enabled ? 'green' : 'default'}>{merchant ? t(merchant.enabled ? 'merchant.enabled' : 'merchant.disabled') : t('merchant.none')}</Tag>
-                <Typography.Text type="secondary">{merchant ? t('merchant.configured', { count: merchant.configured.length }) : '-'}</Typography.Text>
+                <Tag color={merchant?.enabled ? 'green' : 'default'}>
+                  {merchant ? t(merchant.enabled ? 'merchant.enabled' : 'merchant.disabled') : t('merchant.none')}
+                </Tag>
+                <Typography.Text type="secondary">
+                  {merchant ? t('merchant.configured', { count: merchant.configured.length }) : '-'}
+                </Typography.Text>
                 <Permitted route={ROUTE} action="edit">
                   <Button size="small" onClick={() => open(name)} data-testid={`merchant-edit-${name}`}>
                     {t('edit')}
@@ -187,7 +306,18 @@ export function MerchantsCard() {
           );
         })}
       </Space>
-      <Modal open={provider !== null} title={provider ? t(`merchant.${provider}`) : ''} onOk={() => form.submit()} onCancel={() => setProvider(null)} confirmLoading={submitting} okText={t('save')} cancelText={t('cancel')} width={640} destroyOnHidden forceRender>
+      <Modal
+        open={provider !== null}
+        title={provider ? t(`merchant.${provider}`) : ''}
+        onOk={() => form.submit()}
+        onCancel={() => setProvider(null)}
+        confirmLoading={submitting}
+        okText={t('save')}
+        cancelText={t('cancel')}
+        width={640}
+        destroyOnHidden
+        forceRender
+      >
         <Form form={form} layout="vertical" onFinish={submit}>
           <Form.Item name="enabled" label={t('merchant.enabled')} valuePropName="checked">
             <Switch />
@@ -196,8 +326,19 @@ export function MerchantsCard() {
             const stored = known(provider as MerchantProvider)?.configured.includes(field.name);
             const placeholder = stored ? t('merchant.keep') : undefined;
             return (
-              <Form.Item key={field.name} name={field.name} label={field.name} extra={field.secret ? t('merchant.secret') : undefined}>
-                {field.multiline ? <Input.TextArea rows={3} placeholder={placeholder} autoComplete="off" /> : field.secret ? <Input.Password placeholder={placeholder} autoComplete="new-password" /> : <Input placeholder={placeholder} autoComplete="off" />}
+              <Form.Item
+                key={field.name}
+                name={field.name}
+                label={field.name}
+                extra={field.secret ? t('merchant.secret') : undefined}
+              >
+                {field.multiline ? (
+                  <Input.TextArea rows={3} placeholder={placeholder} autoComplete="off" />
+                ) : field.secret ? (
+                  <Input.Password placeholder={placeholder} autoComplete="new-password" />
+                ) : (
+                  <Input placeholder={placeholder} autoComplete="off" />
+                )}
               </Form.Item>
             );
           })}

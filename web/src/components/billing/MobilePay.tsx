@@ -9,10 +9,12 @@ import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
-import { aliPay, confirmPay, money, payOrderKey, payPal, wechatPay, type Order } from '@/api/billing';
+import { aliPay, confirmPay, money, payPal, publicPayOrderKey, wechatPay, type Order } from '@/api/billing';
 import { get } from '@/api/client';
-import { formatTime } from '@/components/device/format';
+import { formatTime } from '@/lib/format';
 import { useRead } from '@/hooks/useRead';
+import { PageHead } from '@/components/ui/PageHead';
+import { MissingIdNotice, needsSignIn, ReadFailedNotice, SignInNotice } from '@/components/ui/PublicNotice';
 import { StatusTag, WechatQr } from './RechargeView';
 import { returnPathOf } from './returnPath';
 
@@ -39,6 +41,16 @@ function paidTitle(t: (key: string) => string, order?: Order | null): string {
   return !order || order.purpose === 'service' ? t('pay.paid') : t('pay.received');
 }
 
+/**
+ * What a public order page shows instead of the order: no order number in its address, a payer
+ * who must sign in first, or the read's failure; null while it loads or once it is there.
+ */
+function orderUnavailable(orderCode: string | null, order: Order | undefined, error: unknown, what: string) {
+  if (!orderCode) return <MissingIdNotice what={what} />;
+  if (order || !error) return null;
+  return needsSignIn(error) ? <SignInNotice what={what} /> : <ReadFailedNotice error={error} />;
+}
+
 function inWeChat(): boolean {
   return typeof navigator !== 'undefined' && /MicroMessenger/i.test(navigator.userAgent);
 }
@@ -47,23 +59,38 @@ export function MobilePayView() {
   const { t } = useTranslation('billing');
   const router = useRouter();
   const orderCode = useOrderCode();
-  const { data: order } = useRead<Order>(orderCode ? payOrderKey(orderCode) : null);
+  const { data: order, error } = useRead<Order>(orderCode ? publicPayOrderKey(orderCode) : null, {
+    shouldRetryOnError: false,
+  });
   const [codeUrl, setCodeUrl] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  if (!orderCode || !order) return <Narrow>{orderCode ? <Spin /> : <Result status="404" />}</Narrow>;
+  const head = <PageHead name={t('pay.title')} />;
+  const unavailable = orderUnavailable(orderCode, order, error, t('pay.order'));
+  if (unavailable || !orderCode || !order)
+    return (
+      <Narrow>
+        {head}
+        {unavailable ?? <Spin />}
+      </Narrow>
+    );
   const back = router.query.back;
   const done = () => void router.push(successPath(orderCode, back));
   // Paid (here, or the QR code's poll saw it first): the result, the order and the way back.
   if (order.payStatus !== 'unpaid')
     return (
       <Narrow>
+        {head}
         {order.payStatus === 'paid' ? (
           <div data-testid="pay-result">
             <Result status="success" title={paidTitle(t, order)} />
           </div>
         ) : null}
         <OrderSummary order={order} />
-        <Link href={returnPathOf(back, order)} style={{ display: 'inline-block', marginTop: 16 }} data-testid="pay-return">
+        <Link
+          href={returnPathOf(back, order)}
+          style={{ display: 'inline-block', marginTop: 16 }}
+          data-testid="pay-return"
+        >
           {t('pay.return')}
         </Link>
       </Narrow>
@@ -74,11 +101,9 @@ export function MobilePayView() {
       if (inWeChat() && typeof router.query.code === 'string') {
         const { openId } = await get<{ openId: string }>('/payment/payment/getOpenId', { code: router.query.code });
         const pay = await wechatPay(orderCode, 'jsapi', openId);
-        (window as unknown as { WeixinJSBridge?: { invoke: (n: string, p: unknown, cb: () => void) => void } }).WeixinJSBridge?.invoke(
-          'getBrandWCPayRequest',
-          (pay as unknown as { jsapi: unknown }).jsapi,
-          done,
-        );
+        (
+          window as unknown as { WeixinJSBridge?: { invoke: (n: string, p: unknown, cb: () => void) => void } }
+        ).WeixinJSBridge?.invoke('getBrandWCPayRequest', (pay as unknown as { jsapi: unknown }).jsapi, done);
       } else {
         const pay = await wechatPay(orderCode, 'native');
         setCodeUrl(pay.codeUrl ?? null);
@@ -99,6 +124,7 @@ export function MobilePayView() {
   };
   return (
     <Narrow>
+      {head}
       <Card title={t('pay.title')} data-testid="mobile-pay">
         <Typography.Title level={3}>{money(order.payFee, order.currency)}</Typography.Title>
         <Typography.Paragraph type="secondary">
@@ -129,14 +155,24 @@ function OrderSummary({ order }: { order: Order }) {
   return (
     <Descriptions bordered column={1} size="small" data-testid="order-summary">
       <Descriptions.Item label={t('field.orderCode')}>{order.orderCode}</Descriptions.Item>
-      <Descriptions.Item label={t('field.package')}>{[order.packageName, order.levelName].filter(Boolean).join(' / ') || order.description || '-'}</Descriptions.Item>
-      <Descriptions.Item label={t('field.duration')}>{order.months ? t('buy.months', { count: order.months }) : order.freeDays ? t('buy.days', { count: order.freeDays }) : '-'}</Descriptions.Item>
+      <Descriptions.Item label={t('field.package')}>
+        {[order.packageName, order.levelName].filter(Boolean).join(' / ') || order.description || '-'}
+      </Descriptions.Item>
+      <Descriptions.Item label={t('field.duration')}>
+        {order.months
+          ? t('buy.months', { count: order.months })
+          : order.freeDays
+            ? t('buy.days', { count: order.freeDays })
+            : '-'}
+      </Descriptions.Item>
       <Descriptions.Item label={t('field.orderFee')}>{money(order.orderFee, order.currency)}</Descriptions.Item>
       <Descriptions.Item label={t('field.payFee')}>{money(order.payFee, order.currency)}</Descriptions.Item>
       <Descriptions.Item label={t('field.payStatus')}>
         <StatusTag status={order.payStatus} />
       </Descriptions.Item>
-      <Descriptions.Item label={t('field.payType')}>{order.payType ? t(`payType.${order.payType}`) : '-'}</Descriptions.Item>
+      <Descriptions.Item label={t('field.payType')}>
+        {order.payType ? t(`payType.${order.payType}`) : '-'}
+      </Descriptions.Item>
       <Descriptions.Item label={t('field.gmtCreate')}>{formatTime(order.gmtCreate)}</Descriptions.Item>
       <Descriptions.Item label={t('field.payTime')}>{formatTime(order.payTime)}</Descriptions.Item>
       {order.devices.map((d) => (
@@ -152,11 +188,35 @@ export function MobilePaySuccessView() {
   const { t } = useTranslation('billing');
   const router = useRouter();
   const orderCode = useOrderCode();
-  const { data: order } = useRead<Order>(orderCode ? payOrderKey(orderCode) : null, { refreshInterval: (o) => (o?.payStatus === 'paid' ? 0 : 2000) });
+  const { data: order, error } = useRead<Order>(orderCode ? publicPayOrderKey(orderCode) : null, {
+    refreshInterval: (o) => (o?.payStatus === 'paid' ? 0 : 2000),
+    shouldRetryOnError: false,
+  });
+  const head = <PageHead name={t('pay.successTitle')} />;
+  const unavailable = orderUnavailable(orderCode, order, error, t('pay.order'));
+  // Signed out, no number, or a failed read: said, never "waiting for the payment" for ever.
+  if (unavailable)
+    return (
+      <Narrow>
+        {head}
+        {unavailable}
+      </Narrow>
+    );
+  if (!order)
+    return (
+      <Narrow>
+        {head}
+        <Spin />
+      </Narrow>
+    );
   return (
     <Narrow>
+      {head}
       <div data-testid="pay-result">
-        <Result status={order?.payStatus === 'paid' ? 'success' : 'info'} title={order?.payStatus === 'paid' ? paidTitle(t, order) : t('pay.waiting')} />
+        <Result
+          status={order?.payStatus === 'paid' ? 'success' : 'info'}
+          title={order?.payStatus === 'paid' ? paidTitle(t, order) : t('pay.waiting')}
+        />
       </div>
       {order ? <OrderSummary order={order} /> : null}
       <Space style={{ marginTop: 16 }}>
@@ -180,13 +240,31 @@ export function PayPalCallbackView({ cancelled = false }: { cancelled?: boolean 
     if (cancelled || !token || !orderCode) return;
     confirmPay(orderCode, token).then(setOrder, () => setFailed(true));
   }, [cancelled, token, orderCode]);
-  if (cancelled) return <Narrow><Result status="warning" title={t('pay.cancelled')} extra={<Link href={returnPathOf(undefined, order)}>{t('pay.back')}</Link>} /></Narrow>;
-  if (failed) return <Narrow><Result status="error" title={t('pay.failed')} /></Narrow>;
+  if (cancelled)
+    return (
+      <Narrow>
+        <Result
+          status="warning"
+          title={t('pay.cancelled')}
+          extra={<Link href={returnPathOf(undefined, order)}>{t('pay.back')}</Link>}
+        />
+      </Narrow>
+    );
+  if (failed)
+    return (
+      <Narrow>
+        <Result status="error" title={t('pay.failed')} />
+      </Narrow>
+    );
   return (
     <Narrow>
       {order ? <OrderSummary order={order} /> : <Spin />}
       {order ? (
-        <Link href={returnPathOf(undefined, order)} style={{ display: 'inline-block', marginTop: 16 }} data-testid="pay-return">
+        <Link
+          href={returnPathOf(undefined, order)}
+          style={{ display: 'inline-block', marginTop: 16 }}
+          data-testid="pay-return"
+        >
           {t('pay.return')}
         </Link>
       ) : null}
@@ -197,11 +275,15 @@ export function PayPalCallbackView({ cancelled = false }: { cancelled?: boolean 
 export function ReceiptView() {
   const { t } = useTranslation('billing');
   const orderCode = useOrderCode();
-  const { data: order } = useRead<Order>(orderCode ? payOrderKey(orderCode) : null);
+  const { data: order, error } = useRead<Order>(orderCode ? publicPayOrderKey(orderCode) : null, {
+    shouldRetryOnError: false,
+  });
+  const unavailable = orderUnavailable(orderCode, order, error, t('pay.order'));
   return (
     <Narrow data-testid="receipt">
+      <PageHead name={t('receipt.title')} />
       <Typography.Title level={3}>{t('receipt.title')}</Typography.Title>
-      {order ? <OrderSummary order={order} /> : <Spin />}
+      {unavailable ?? (order ? <OrderSummary order={order} /> : <Spin />)}
       <Button style={{ marginTop: 16 }} onClick={() => window.print()} className="no-print">
         {t('receipt.print')}
       </Button>

@@ -3,7 +3,21 @@
  * invoice requests to issue), /operation/recharge (coupons and recharge cards), /operation/device/
  * offlinebuy (offline purchases: recharged, not recharged, recharge failed).
  */
-import { App, Button, Card, DatePicker, Form, Input, InputNumber, Modal, Select, Space, Statistic, Tabs, Tag } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  DatePicker,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Select,
+  Space,
+  Statistic,
+  Tabs,
+  Tag,
+} from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
@@ -36,7 +50,7 @@ import {
 import { saveBlob } from '@/api/report';
 import type { Page } from '@/components/ui/table';
 import { ApexChart } from '@/components/device/ApexChart';
-import { formatTime } from '@/components/device/format';
+import { formatTime } from '@/lib/format';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { Permitted } from '@/components/ui/Permitted';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
@@ -48,20 +62,33 @@ const ORDERS = 'operation.order.list';
 
 function OrderReportCard() {
   const { t } = useTranslation('billing');
-  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(30, 'day').startOf('day'), dayjs().add(1, 'day').startOf('day')]);
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [
+    dayjs().subtract(30, 'day').startOf('day'),
+    dayjs().add(1, 'day').startOf('day'),
+  ]);
   const { data } = useRead<OrderReport>(orderReportKey(range[0].toISOString(), range[1].toISOString()));
   return (
     <Card
       title={t('report.title')}
       data-testid="order-report"
-      extra={<DatePicker.RangePicker value={range} onChange={(v) => v && v[0] && v[1] && setRange([v[0], v[1]])} allowClear={false} />}
+      extra={
+        <DatePicker.RangePicker
+          value={range}
+          onChange={(v) => v && v[0] && v[1] && setRange([v[0], v[1]])}
+          allowClear={false}
+        />
+      }
       style={{ marginBottom: 16 }}
     >
       <Space size="large" wrap>
         <Statistic title={t('report.total')} value={money(data?.total ?? 0)} />
         <Statistic title={t('report.orders')} value={data?.orders ?? 0} />
         {(data?.byPayType ?? []).map((row) => (
-          <Statistic key={row.payType} title={t(`payType.${row.payType}`, { defaultValue: row.payType })} value={money(row.amount)} />
+          <Statistic
+            key={row.payType}
+            title={t(`payType.${row.payType}`, { defaultValue: row.payType })}
+            value={money(row.amount)}
+          />
         ))}
       </Space>
       {data?.byDay.length ? (
@@ -69,7 +96,11 @@ function OrderReportCard() {
           type="bar"
           height={220}
           series={[{ name: t('report.total'), data: data.byDay.map((d) => d.amount / 100) }]}
-          options={{ xaxis: { categories: data.byDay.map((d) => d.day) }, dataLabels: { enabled: false }, chart: { toolbar: { show: false } } }}
+          options={{
+            xaxis: { categories: data.byDay.map((d) => d.day) },
+            dataLabels: { enabled: false },
+            chart: { toolbar: { show: false } },
+          }}
         />
       ) : null}
       {data?.byPackage.length ? (
@@ -91,10 +122,20 @@ function InvoiceRequestsCard() {
   const columns: ListColumn<InvoiceRequest>[] = [
     { key: 'name', title: t('invoice.billName'), render: (_, r) => r.info.billName, card: 'title' },
     { key: 'mode', title: t('invoice.billMode'), render: (_, r) => t(`billMode.${r.info.billMode}`) },
-    { key: 'company', title: t('invoice.companyName'), render: (_, r) => r.info.companyName ?? r.info.personalName ?? '-', long: true },
+    {
+      key: 'company',
+      title: t('invoice.companyName'),
+      render: (_, r) => r.info.companyName ?? r.info.personalName ?? '-',
+      long: true,
+    },
     { key: 'tax', title: t('invoice.taxNumber'), render: (_, r) => r.info.taxNumber ?? '-', desktopOnly: true },
     { key: 'amount', title: t('field.payFee'), render: (_, r) => money(r.amount), important: true },
-    { key: 'status', title: t('field.invoiceStatus'), render: (_, r) => t(`invoiceStatus.${r.status}`), important: true },
+    {
+      key: 'status',
+      title: t('field.invoiceStatus'),
+      render: (_, r) => t(`invoiceStatus.${r.status}`),
+      important: true,
+    },
     {
       key: 'actions',
       title: '',
@@ -127,7 +168,9 @@ export function OrderAdminView() {
     let reference = '';
     modal.confirm({
       title: t('admin.confirmOffline'),
-      content: <Input maxLength={64} placeholder={t('admin.reference')} onChange={(e) => (reference = e.target.value)} />,
+      content: (
+        <Input maxLength={64} placeholder={t('admin.reference')} onChange={(e) => (reference = e.target.value)} />
+      ),
       onOk: () => confirmOffline(order.id, reference || order.orderCode).then(() => mutate()),
     });
   };
@@ -135,9 +178,18 @@ export function OrderAdminView() {
     { key: 'code', title: t('field.orderCode'), dataIndex: 'orderCode', important: true, card: 'title' },
     { key: 'account', title: t('admin.account'), dataIndex: 'accountId', desktopOnly: true },
     { key: 'package', title: t('field.package'), render: (_, o) => o.packageName ?? o.description ?? '-' },
-    { key: 'months', title: t('field.duration'), render: (_, o) => (o.months ? t('buy.months', { count: o.months }) : '-') },
+    {
+      key: 'months',
+      title: t('field.duration'),
+      render: (_, o) => (o.months ? t('buy.months', { count: o.months }) : '-'),
+    },
     { key: 'fee', title: t('field.payFee'), render: (_, o) => money(o.payFee, o.currency), important: true },
-    { key: 'status', title: t('field.payStatus'), render: (_, o) => <StatusTag status={o.payStatus} />, important: true },
+    {
+      key: 'status',
+      title: t('field.payStatus'),
+      render: (_, o) => <StatusTag status={o.payStatus} />,
+      important: true,
+    },
     { key: 'type', title: t('field.payType'), render: (_, o) => (o.payType ? t(`payType.${o.payType}`) : '-') },
     { key: 'created', title: t('field.gmtCreate'), render: (_, o) => formatTime(o.gmtCreate), desktopOnly: true },
     {
@@ -153,7 +205,14 @@ export function OrderAdminView() {
               </Button>
             ) : null}
             {o.payStatus === 'paid' ? (
-              <Button type="link" size="small" danger onClick={() => modal.confirm({ title: t('admin.refundConfirm'), onOk: () => refundOrder(o.id).then(() => mutate()) })}>
+              <Button
+                type="link"
+                size="small"
+                danger
+                onClick={() =>
+                  modal.confirm({ title: t('admin.refundConfirm'), onOk: () => refundOrder(o.id).then(() => mutate()) })
+                }
+              >
                 {t('admin.refund')}
               </Button>
             ) : null}
@@ -173,18 +232,31 @@ export function OrderAdminView() {
         pagination={pagination}
         filters={
           <Space wrap>
-            <Input allowClear placeholder={t('field.orderCode')} value={orderCode} onChange={(e) => setOrderCode(e.target.value)} style={{ width: 220 }} />
+            <Input
+              allowClear
+              placeholder={t('field.orderCode')}
+              value={orderCode}
+              onChange={(e) => setOrderCode(e.target.value)}
+              style={{ width: 220 }}
+            />
             <Select<PayStatus>
               allowClear
               placeholder={t('field.payStatus')}
               value={payStatus}
               onChange={setPayStatus}
               style={{ width: 140 }}
-              options={(['unpaid', 'paid', 'refunded', 'closed'] as const).map((value) => ({ value, label: t(`payStatus.${value}`) }))}
+              options={(['unpaid', 'paid', 'refunded', 'closed'] as const).map((value) => ({
+                value,
+                label: t(`payStatus.${value}`),
+              }))}
             />
           </Space>
         }
-        actions={<Button onClick={() => void exportOrders(filters).then((blob) => saveBlob(blob, 'orders.csv'))}>{t('admin.export')}</Button>}
+        actions={
+          <Button onClick={() => void exportOrders(filters).then((blob) => saveBlob(blob, 'orders.csv'))}>
+            {t('admin.export')}
+          </Button>
+        }
       />
       <InvoiceRequestsCard />
     </div>
@@ -216,23 +288,60 @@ function PackageLevelFields({ packages }: { packages: ServicePackage[] }) {
   );
 }
 
-type Batch = { prefix: string; count: number; fee?: number; validTo: Dayjs; remark?: string; packageId?: number; levelId?: number; months?: number };
+type Batch = {
+  prefix: string;
+  count: number;
+  fee?: number;
+  validTo: Dayjs;
+  remark?: string;
+  packageId?: number;
+  levelId?: number;
+  months?: number;
+};
 
-function BatchModal({ kind, open, onClose, onDone }: { kind: 'coupon' | 'card'; open: boolean; onClose: () => void; onDone: () => void }) {
+function BatchModal({
+  kind,
+  open,
+  onClose,
+  onDone,
+}: {
+  kind: 'coupon' | 'card';
+  open: boolean;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const { t } = useTranslation('billing');
   const packages = usePackages();
   const [form] = Form.useForm<Batch>();
   const { submit, submitting } = useFormSubmit(form, async (v: Batch) => {
     const common = { prefix: v.prefix, count: v.count, validTo: v.validTo.toISOString(), remark: v.remark };
-    if (kind === 'coupon') await generateCoupons({ ...common, fee: Math.round((v.fee ?? 0) * 100), validFrom: dayjs().toISOString() });
-    else await generateCards({ ...common, packageId: v.packageId ?? 0, levelId: v.levelId ?? 0, months: v.months ?? 12 });
+    if (kind === 'coupon')
+      await generateCoupons({ ...common, fee: Math.round((v.fee ?? 0) * 100), validFrom: dayjs().toISOString() });
+    else
+      await generateCards({ ...common, packageId: v.packageId ?? 0, levelId: v.levelId ?? 0, months: v.months ?? 12 });
     onDone();
     onClose();
   });
   return (
-    <Modal open={open} title={t(`codes.generate.${kind}`)} onCancel={onClose} onOk={() => form.submit()} confirmLoading={submitting} destroyOnHidden>
-      <Form form={form} layout="vertical" onFinish={submit} initialValues={{ count: 10, validTo: dayjs().add(1, 'year') }}>
-        <Form.Item name="prefix" label={t('codes.prefix')} rules={[{ required: true, pattern: /^[A-Z0-9]{1,8}$/, message: t('codes.prefixRule') }]}>
+    <Modal
+      open={open}
+      title={t(`codes.generate.${kind}`)}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={submitting}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        initialValues={{ count: 10, validTo: dayjs().add(1, 'year') }}
+      >
+        <Form.Item
+          name="prefix"
+          label={t('codes.prefix')}
+          rules={[{ required: true, pattern: /^[A-Z0-9]{1,8}$/, message: t('codes.prefixRule') }]}
+        >
           <Input maxLength={8} />
         </Form.Item>
         {kind === 'coupon' ? (
@@ -260,12 +369,24 @@ function CodeList<T extends Coupon | RechargeCard>({ kind }: { kind: 'coupon' | 
   const { t } = useTranslation('billing');
   const [used, setUsed] = useState<boolean | undefined>();
   const [open, setOpen] = useState(false);
-  const { data, loading, pagination, mutate } = usePagedQuery<T, { used?: boolean }>(kind === 'coupon' ? couponPageKey : cardPageKey, { used });
+  const { data, loading, pagination, mutate } = usePagedQuery<T, { used?: boolean }>(
+    kind === 'coupon' ? couponPageKey : cardPageKey,
+    { used },
+  );
   const columns: ListColumn<T>[] = [
     { key: 'code', title: t('codes.code'), dataIndex: 'code', important: true, card: 'title' },
-    { key: 'value', title: kind === 'coupon' ? t('codes.fee') : t('field.months'), render: (_, c) => ('fee' in c ? money(c.fee) : t('buy.months', { count: c.months })) },
+    {
+      key: 'value',
+      title: kind === 'coupon' ? t('codes.fee') : t('field.months'),
+      render: (_, c) => ('fee' in c ? money(c.fee) : t('buy.months', { count: c.months })),
+    },
     { key: 'validTo', title: t('codes.validTo'), render: (_, c) => formatTime(c.validTo, 'YYYY-MM-DD') },
-    { key: 'used', title: t('codes.used'), render: (_, c) => <Tag color={c.used ? 'default' : 'green'}>{t(c.used ? 'codes.isUsed' : 'codes.unused')}</Tag>, important: true },
+    {
+      key: 'used',
+      title: t('codes.used'),
+      render: (_, c) => <Tag color={c.used ? 'default' : 'green'}>{t(c.used ? 'codes.isUsed' : 'codes.unused')}</Tag>,
+      important: true,
+    },
     { key: 'remark', title: t('codes.remark'), dataIndex: 'remark', long: true, desktopOnly: true },
   ];
   return (
@@ -283,7 +404,10 @@ function CodeList<T extends Coupon | RechargeCard>({ kind }: { kind: 'coupon' | 
             placeholder={t('codes.used')}
             value={used === undefined ? undefined : String(used)}
             onChange={(v) => setUsed(v === undefined ? undefined : v === 'true')}
-            options={[{ value: 'false', label: t('codes.unused') }, { value: 'true', label: t('codes.isUsed') }]}
+            options={[
+              { value: 'false', label: t('codes.unused') },
+              { value: 'true', label: t('codes.isUsed') },
+            ]}
           />
         }
         actions={
@@ -316,19 +440,43 @@ export function OfflineBuyView() {
   const packages = usePackages();
   const [state, setState] = useState<OfflinePurchase['state'] | undefined>();
   const [open, setOpen] = useState(false);
-  const [form] = Form.useForm<{ deviceGuid: string; packageId: number; levelId: number; months: number; contract?: string }>();
-  const { data, loading, pagination, mutate } = usePagedQuery<OfflinePurchase, { state?: string }>(offlinePageKey, { state });
-  const { submit, submitting } = useFormSubmit(form, async (v: { deviceGuid: string; packageId: number; levelId: number; months: number; contract?: string }) => {
-    await insertOffline(v);
-    setOpen(false);
-    void mutate();
+  const [form] = Form.useForm<{
+    deviceGuid: string;
+    packageId: number;
+    levelId: number;
+    months: number;
+    contract?: string;
+  }>();
+  const { data, loading, pagination, mutate } = usePagedQuery<OfflinePurchase, { state?: string }>(offlinePageKey, {
+    state,
   });
+  const { submit, submitting } = useFormSubmit(
+    form,
+    async (v: { deviceGuid: string; packageId: number; levelId: number; months: number; contract?: string }) => {
+      await insertOffline(v);
+      setOpen(false);
+      void mutate();
+    },
+  );
   const columns: ListColumn<OfflinePurchase>[] = [
     { key: 'guid', title: t('offline.guid'), dataIndex: 'deviceGuid', important: true, card: 'title' },
-    { key: 'package', title: t('field.package'), render: (_, p) => packages.find((x) => x.id === p.packageId)?.packageName ?? '-' },
+    {
+      key: 'package',
+      title: t('field.package'),
+      render: (_, p) => packages.find((x) => x.id === p.packageId)?.packageName ?? '-',
+    },
     { key: 'months', title: t('field.months'), dataIndex: 'months' },
     { key: 'contract', title: t('offline.contract'), dataIndex: 'contract', long: true },
-    { key: 'state', title: t('offline.state'), render: (_, p) => <Tag color={{ recharged: 'green', not_recharged: 'blue', failed: 'red' }[p.state]}>{t(`offline.states.${p.state}`)}</Tag>, important: true },
+    {
+      key: 'state',
+      title: t('offline.state'),
+      render: (_, p) => (
+        <Tag color={{ recharged: 'green', not_recharged: 'blue', failed: 'red' }[p.state]}>
+          {t(`offline.states.${p.state}`)}
+        </Tag>
+      ),
+      important: true,
+    },
     { key: 'reason', title: t('offline.reason'), dataIndex: 'reason', long: true, desktopOnly: true },
     { key: 'created', title: t('field.gmtCreate'), render: (_, p) => formatTime(p.gmtCreate), desktopOnly: true },
     {
@@ -360,7 +508,10 @@ export function OfflineBuyView() {
             placeholder={t('offline.state')}
             value={state}
             onChange={setState}
-            options={(['recharged', 'not_recharged', 'failed'] as const).map((value) => ({ value, label: t(`offline.states.${value}`) }))}
+            options={(['recharged', 'not_recharged', 'failed'] as const).map((value) => ({
+              value,
+              label: t(`offline.states.${value}`),
+            }))}
           />
         }
         actions={
@@ -371,13 +522,28 @@ export function OfflineBuyView() {
           </Permitted>
         }
       />
-      <Modal open={open} title={t('offline.add')} onCancel={() => setOpen(false)} onOk={() => form.submit()} confirmLoading={submitting} destroyOnHidden>
+      <Modal
+        open={open}
+        title={t('offline.add')}
+        onCancel={() => setOpen(false)}
+        onOk={() => form.submit()}
+        confirmLoading={submitting}
+        destroyOnHidden
+      >
         <Form form={form} layout="vertical" onFinish={submit} initialValues={{ months: 12 }}>
-          <Form.Item name="deviceGuid" label={t('offline.guid')} rules={[{ required: true, pattern: /^\d{1,20}$/, message: t('offline.guidRule') }]}>
+          <Form.Item
+            name="deviceGuid"
+            label={t('offline.guid')}
+            rules={[{ required: true, pattern: /^\d{1,20}$/, message: t('offline.guidRule') }]}
+          >
             <Input maxLength={20} />
           </Form.Item>
           <PackageLevelFields packages={packages} />
-          <Form.Item name="contract" label={t('offline.contract')} rules={[{ max: 50, message: t('max', { max: 50 }) }]}>
+          <Form.Item
+            name="contract"
+            label={t('offline.contract')}
+            rules={[{ max: 50, message: t('max', { max: 50 }) }]}
+          >
             <Input maxLength={50} />
           </Form.Item>
         </Form>

@@ -20,7 +20,7 @@ import {
   type PackageInput,
   type ServicePackage,
 } from '@/api/billing';
-import { formatTime } from '@/components/device/format';
+import { formatTime } from '@/lib/format';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { Permitted } from '@/components/ui/Permitted';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
@@ -33,12 +33,27 @@ const cents = (units: number | null | undefined) => Math.round((units ?? 0) * 10
 const units = (value: number) => value / 100;
 
 type FormRow = { months: number; serviceFee: number; dataFee: number; discount: number; recommended?: boolean };
-type FormLevel = { levelId?: number | null; levelName: string; serviceItems?: string; prices: FormRow[]; freeDays?: number | null; freeSms?: number; freeVoice?: number };
+type FormLevel = {
+  levelId?: number | null;
+  levelName: string;
+  serviceItems?: string;
+  prices: FormRow[];
+  freeDays?: number | null;
+  freeSms?: number;
+  freeVoice?: number;
+};
 type FormValues = Omit<PackageInput, 'levels'> & { levels: FormLevel[] };
 
 function toForm(p: ServicePackage | null): FormValues {
   if (!p) {
-    return { packageName: '', packageCode: '', status: true, currency: 'CNY', deviceTypeIds: [], levels: [{ levelName: '', prices: [{ months: 12, serviceFee: 0, dataFee: 0, discount: 0 }] }] };
+    return {
+      packageName: '',
+      packageCode: '',
+      status: true,
+      currency: 'CNY',
+      deviceTypeIds: [],
+      levels: [{ levelName: '', prices: [{ months: 12, serviceFee: 0, dataFee: 0, discount: 0 }] }],
+    };
   }
   return {
     ...p,
@@ -64,17 +79,36 @@ function fromForm(v: FormValues): PackageInput {
     levels: v.levels.map((l) => ({
       levelId: l.levelId ?? null,
       levelName: l.levelName,
-      serviceItems: (l.serviceItems ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-      prices: l.prices.map((r) => ({ months: r.months, serviceFee: cents(r.serviceFee), dataFee: cents(r.dataFee), discount: r.discount, recommended: Boolean(r.recommended) })),
+      serviceItems: (l.serviceItems ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      prices: l.prices.map((r) => ({
+        months: r.months,
+        serviceFee: cents(r.serviceFee),
+        dataFee: cents(r.dataFee),
+        discount: r.discount,
+        recommended: Boolean(r.recommended),
+      })),
       free: l.freeDays ? { timeLength: l.freeDays, smsCount: l.freeSms ?? 0, voiceCount: l.freeVoice ?? 0 } : null,
     })),
   };
 }
 
-function PackageModal({ editing, onClose, onSaved }: { editing: { pkg: ServicePackage | null } | null; onClose: () => void; onSaved: () => void }) {
+function PackageModal({
+  editing,
+  onClose,
+  onSaved,
+}: {
+  editing: { pkg: ServicePackage | null } | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation('billing');
   const [form] = Form.useForm<FormValues>();
-  const { data: types } = useRead<{ id: number; typeName: string; typeCode: string }[]>(editing ? deviceTypesKey() : null);
+  const { data: types } = useRead<{ id: number; typeName: string; typeCode: string }[]>(
+    editing ? deviceTypesKey() : null,
+  );
   const { submit, submitting } = useFormSubmit(form, async (v: FormValues) => {
     const input = fromForm(v);
     if (editing?.pkg) await updatePackage({ ...input, id: editing.pkg.id });
@@ -82,34 +116,72 @@ function PackageModal({ editing, onClose, onSaved }: { editing: { pkg: ServicePa
     onSaved();
     onClose();
   });
-  const required = (label: string) => [{ required: true, message: label }];
+  // The error says what is wrong; the field's label already names it.
+  const required = [{ required: true, message: t('required') }];
   return (
-    <Modal open={Boolean(editing)} width={860} title={t(editing?.pkg ? 'package.edit' : 'package.add')} onCancel={onClose} onOk={() => form.submit()} confirmLoading={submitting} destroyOnHidden>
+    <Modal
+      open={Boolean(editing)}
+      width={860}
+      title={t(editing?.pkg ? 'package.edit' : 'package.add')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={submitting}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" onFinish={submit} initialValues={toForm(editing?.pkg ?? null)}>
         <Space wrap>
-          <Form.Item name="packageName" label={t('package.name')} rules={[...required(t('package.name')), { max: 20, message: t('max', { max: 20 }) }]}>
+          <Form.Item
+            name="packageName"
+            label={t('package.name')}
+            rules={[...required, { max: 20, message: t('max', { max: 20 }) }]}
+          >
             <Input maxLength={20} />
           </Form.Item>
-          <Form.Item name="packageCode" label={t('package.code')} rules={[{ required: true, pattern: /^\d{8}$/, message: t('package.codeRule') }]}>
+          <Form.Item
+            name="packageCode"
+            label={t('package.code')}
+            rules={[{ required: true, pattern: /^\d{8}$/, message: t('package.codeRule') }]}
+          >
             <Input maxLength={8} />
           </Form.Item>
           <Form.Item name="currency" label={t('package.currency')}>
-            <Select style={{ width: 100 }} options={['CNY', 'USD', 'EUR', 'HKD'].map((c) => ({ value: c, label: c }))} />
+            <Select
+              style={{ width: 100 }}
+              options={['CNY', 'USD', 'EUR', 'HKD'].map((c) => ({ value: c, label: c }))}
+            />
           </Form.Item>
           <Form.Item name="status" label={t('package.status')} valuePropName="checked">
             <Switch />
           </Form.Item>
         </Space>
         <Form.Item name="deviceTypeIds" label={t('package.deviceTypes')}>
-          <Select mode="multiple" options={(types ?? []).map((d) => ({ value: d.id, label: `${d.typeName} (0x${d.typeCode})` }))} />
+          <Select
+            mode="multiple"
+            options={(types ?? []).map((d) => ({ value: d.id, label: `${d.typeName} (0x${d.typeCode})` }))}
+          />
         </Form.Item>
         <Form.List name="levels">
           {(levels, { add, remove }) => (
             <>
               {levels.map((level) => (
-                <Card key={level.key} size="small" style={{ marginBottom: 12 }} extra={levels.length > 1 ? <Button type="link" danger onClick={() => remove(level.name)}>{t('package.removeLevel')}</Button> : null}>
+                <Card
+                  key={level.key}
+                  size="small"
+                  style={{ marginBottom: 12 }}
+                  extra={
+                    levels.length > 1 ? (
+                      <Button type="link" danger onClick={() => remove(level.name)}>
+                        {t('package.removeLevel')}
+                      </Button>
+                    ) : null
+                  }
+                >
                   <Space wrap>
-                    <Form.Item name={[level.name, 'levelName']} label={t('field.level')} rules={[...required(t('field.level')), { max: 20, message: t('max', { max: 20 }) }]}>
+                    <Form.Item
+                      name={[level.name, 'levelName']}
+                      label={t('field.level')}
+                      rules={[...required, { max: 20, message: t('max', { max: 20 }) }]}
+                    >
                       <Input maxLength={20} />
                     </Form.Item>
                     <Form.Item name={[level.name, 'serviceItems']} label={t('package.items')}>
@@ -125,31 +197,51 @@ function PackageModal({ editing, onClose, onSaved }: { editing: { pkg: ServicePa
                       <InputNumber min={0} precision={0} />
                     </Form.Item>
                   </Space>
-                  <Form.List name={[level.name, 'prices']} rules={[{ validator: async (_, rows) => { if (!rows?.length) throw new Error(t('package.oneRow')); } }]}>
+                  <Form.List
+                    name={[level.name, 'prices']}
+                    rules={[
+                      {
+                        validator: async (_, rows) => {
+                          if (!rows?.length) throw new Error(t('package.oneRow'));
+                        },
+                      },
+                    ]}
+                  >
                     {(rows, { add: addRow, remove: removeRow }, { errors }) => (
                       <>
                         {rows.map((row) => (
                           <Space key={row.key} wrap align="baseline">
-                            <Form.Item name={[row.name, 'months']} label={t('field.months')} rules={required(t('field.months'))}>
+                            <Form.Item name={[row.name, 'months']} label={t('field.months')} rules={required}>
                               <InputNumber min={1} max={120} precision={0} />
                             </Form.Item>
-                            <Form.Item name={[row.name, 'serviceFee']} label={t('package.serviceFee')} rules={required(t('package.serviceFee'))}>
+                            <Form.Item name={[row.name, 'serviceFee']} label={t('package.serviceFee')} rules={required}>
                               <InputNumber min={0} precision={2} />
                             </Form.Item>
-                            <Form.Item name={[row.name, 'dataFee']} label={t('package.dataFee')} rules={required(t('package.dataFee'))}>
+                            <Form.Item name={[row.name, 'dataFee']} label={t('package.dataFee')} rules={required}>
                               <InputNumber min={0} precision={2} />
                             </Form.Item>
-                            <Form.Item name={[row.name, 'discount']} label={t('package.discount')} rules={required(t('package.discount'))}>
+                            <Form.Item name={[row.name, 'discount']} label={t('package.discount')} rules={required}>
                               <InputNumber min={0} max={100} precision={0} />
                             </Form.Item>
-                            <Form.Item name={[row.name, 'recommended']} label={t('package.recommended')} valuePropName="checked">
+                            <Form.Item
+                              name={[row.name, 'recommended']}
+                              label={t('package.recommended')}
+                              valuePropName="checked"
+                            >
                               <Switch size="small" />
                             </Form.Item>
-                            {rows.length > 1 ? <Button type="link" danger onClick={() => removeRow(row.name)}>{t('package.removeRow')}</Button> : null}
+                            {rows.length > 1 ? (
+                              <Button type="link" danger onClick={() => removeRow(row.name)}>
+                                {t('package.removeRow')}
+                              </Button>
+                            ) : null}
                           </Space>
                         ))}
                         <Form.ErrorList errors={errors} />
-                        <Button type="dashed" onClick={() => addRow({ months: 12, serviceFee: 0, dataFee: 0, discount: 0 })}>
+                        <Button
+                          type="dashed"
+                          onClick={() => addRow({ months: 12, serviceFee: 0, dataFee: 0, discount: 0 })}
+                        >
                           {t('package.addRow')}
                         </Button>
                       </>
@@ -157,7 +249,11 @@ function PackageModal({ editing, onClose, onSaved }: { editing: { pkg: ServicePa
                   </Form.List>
                 </Card>
               ))}
-              <Button type="dashed" block onClick={() => add({ levelName: '', prices: [{ months: 12, serviceFee: 0, dataFee: 0, discount: 0 }] })}>
+              <Button
+                type="dashed"
+                block
+                onClick={() => add({ levelName: '', prices: [{ months: 12, serviceFee: 0, dataFee: 0, discount: 0 }] })}
+              >
                 {t('package.addLevel')}
               </Button>
             </>
@@ -171,12 +267,29 @@ function PackageModal({ editing, onClose, onSaved }: { editing: { pkg: ServicePa
 function PacksCard() {
   const { t } = useTranslation('billing');
   const { data: packs, mutate } = useRead<MessagePack[]>(packsKey());
-  const [form] = Form.useForm<{ kind: 'sms' | 'voice'; name: string; count: number; fee: number; discount: number; currency: string }>();
-  const { submit, submitting } = useFormSubmit(form, async (v: { kind: 'sms' | 'voice'; name: string; count: number; fee: number; discount: number; currency: string }) => {
-    await insertPack({ ...v, fee: cents(v.fee) });
-    form.resetFields();
-    void mutate();
-  });
+  const [form] = Form.useForm<{
+    kind: 'sms' | 'voice';
+    name: string;
+    count: number;
+    fee: number;
+    discount: number;
+    currency: string;
+  }>();
+  const { submit, submitting } = useFormSubmit(
+    form,
+    async (v: {
+      kind: 'sms' | 'voice';
+      name: string;
+      count: number;
+      fee: number;
+      discount: number;
+      currency: string;
+    }) => {
+      await insertPack({ ...v, fee: cents(v.fee) });
+      form.resetFields();
+      void mutate();
+    },
+  );
   const columns: ListColumn<MessagePack>[] = [
     { key: 'name', title: t('packs.name'), dataIndex: 'name', card: 'title' },
     { key: 'kind', title: t('packs.kind'), render: (_, p) => t(`packs.${p.kind}`) },
@@ -200,17 +313,26 @@ function PacksCard() {
   ];
   return (
     <Card title={t('packs.title')} style={{ marginTop: 16 }}>
-      <Form form={form} layout="inline" onFinish={submit} initialValues={{ kind: 'sms', discount: 0, currency: 'CNY' }} style={{ marginBottom: 12 }}>
+      <Form
+        form={form}
+        layout="inline"
+        onFinish={submit}
+        initialValues={{ kind: 'sms', discount: 0, currency: 'CNY' }}
+        style={{ marginBottom: 12 }}
+      >
         <Form.Item name="kind">
-          <Select style={{ width: 100 }} options={(['sms', 'voice'] as const).map((k) => ({ value: k, label: t(`packs.${k}`) }))} />
+          <Select
+            style={{ width: 100 }}
+            options={(['sms', 'voice'] as const).map((k) => ({ value: k, label: t(`packs.${k}`) }))}
+          />
         </Form.Item>
         <Form.Item name="name" rules={[{ required: true, max: 20, message: t('max', { max: 20 }) }]}>
           <Input placeholder={t('packs.name')} maxLength={20} />
         </Form.Item>
-        <Form.Item name="count" rules={[{ required: true, message: t('packs.count') }]}>
+        <Form.Item name="count" rules={[{ required: true, message: t('required') }]}>
           <InputNumber placeholder={t('packs.count')} min={1} precision={0} />
         </Form.Item>
-        <Form.Item name="fee" rules={[{ required: true, message: t('packs.fee') }]}>
+        <Form.Item name="fee" rules={[{ required: true, message: t('required') }]}>
           <InputNumber placeholder={t('packs.fee')} min={0} precision={2} />
         </Form.Item>
         <Form.Item name="discount">
@@ -231,18 +353,37 @@ export function PackageAdminView() {
   const { t } = useTranslation('billing');
   const [name, setName] = useState('');
   const [editing, setEditing] = useState<{ pkg: ServicePackage | null } | null>(null);
-  const { data, loading, pagination, mutate } = usePagedQuery<ServicePackage, { packageName?: string }>(packagePageKey, { packageName: name || undefined });
+  const { data, loading, pagination, mutate } = usePagedQuery<ServicePackage, { packageName?: string }>(
+    packagePageKey,
+    { packageName: name || undefined },
+  );
   const columns: ListColumn<ServicePackage>[] = [
     { key: 'name', title: t('package.name'), dataIndex: 'packageName', important: true, card: 'title' },
     { key: 'code', title: t('package.code'), dataIndex: 'packageCode' },
-    { key: 'levels', title: t('field.level'), render: (_, p) => p.levels.map((l) => <Tag key={l.levelId}>{l.levelName}</Tag>) },
+    {
+      key: 'levels',
+      title: t('field.level'),
+      render: (_, p) => p.levels.map((l) => <Tag key={l.levelId}>{l.levelName}</Tag>),
+    },
     {
       key: 'prices',
       title: t('package.prices'),
       long: 320,
-      render: (_, p) => p.levels.flatMap((l) => l.prices.map((r) => `${t('buy.months', { count: r.months })} ${money(r.serviceFee + r.dataFee, p.currency)}`)).join(' · '),
+      render: (_, p) =>
+        p.levels
+          .flatMap((l) =>
+            l.prices.map(
+              (r) => `${t('buy.months', { count: r.months })} ${money(r.serviceFee + r.dataFee, p.currency)}`,
+            ),
+          )
+          .join(' · '),
     },
-    { key: 'status', title: t('package.status'), render: (_, p) => <Tag color={p.status ? 'green' : 'default'}>{t(p.status ? 'package.on' : 'package.off')}</Tag>, important: true },
+    {
+      key: 'status',
+      title: t('package.status'),
+      render: (_, p) => <Tag color={p.status ? 'green' : 'default'}>{t(p.status ? 'package.on' : 'package.off')}</Tag>,
+      important: true,
+    },
     { key: 'created', title: t('field.gmtCreate'), render: (_, p) => formatTime(p.gmtCreate), desktopOnly: true },
     {
       key: 'actions',
@@ -274,7 +415,15 @@ export function PackageAdminView() {
         data={data}
         loading={loading}
         pagination={pagination}
-        filters={<Input allowClear placeholder={t('package.name')} value={name} onChange={(e) => setName(e.target.value)} style={{ width: 220 }} />}
+        filters={
+          <Input
+            allowClear
+            placeholder={t('package.name')}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            style={{ width: 220 }}
+          />
+        }
         actions={
           <Permitted route={ROUTE} action="add">
             <Button type="primary" onClick={() => setEditing({ pkg: null })}>

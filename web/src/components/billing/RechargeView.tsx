@@ -3,7 +3,23 @@
  * the price always comes from the server, in cents), pay with WeChat (QR code), Alipay or PayPal,
  * the account's orders, invoices and recharge cards.
  */
-import { Alert, App, Button, Card, Form, Input, Modal, QRCode, Radio, Result, Select, Space, Tabs, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Form,
+  Input,
+  Modal,
+  QRCode,
+  Radio,
+  Result,
+  Select,
+  Space,
+  Tabs,
+  Tag,
+  Typography,
+} from 'antd';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
@@ -28,7 +44,7 @@ import {
 } from '@/api/billing';
 import { devicePageKey, type Device } from '@/api/device';
 import type { Page } from '@/components/ui/table';
-import { formatTime } from '@/components/device/format';
+import { formatTime } from '@/lib/format';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { Permitted } from '@/components/ui/Permitted';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
@@ -48,13 +64,29 @@ function useMyDevices() {
 export function StatusTag({ status }: { status: Order['payStatus'] }) {
   const { t } = useTranslation('billing');
   const color = { unpaid: 'orange', paid: 'green', refunded: 'default', closed: 'default' }[status];
-  return <Tag color={color} data-testid="pay-status">{t(`payStatus.${status}`)}</Tag>;
+  return (
+    <Tag color={color} data-testid="pay-status">
+      {t(`payStatus.${status}`)}
+    </Tag>
+  );
 }
 
 /** The WeChat QR code of an order; watches the order until it is paid. */
-export function WechatQr({ codeUrl, orderCode, onPaid, paidTitle }: { codeUrl: string; orderCode: string; onPaid?: (order: Order) => void; paidTitle?: string }) {
+export function WechatQr({
+  codeUrl,
+  orderCode,
+  onPaid,
+  paidTitle,
+}: {
+  codeUrl: string;
+  orderCode: string;
+  onPaid?: (order: Order) => void;
+  paidTitle?: string;
+}) {
   const { t } = useTranslation('billing');
-  const { data: order } = useRead<Order>(payOrderKey(orderCode), { refreshInterval: (latest) => (latest?.payStatus === 'paid' ? 0 : 2000) });
+  const { data: order } = useRead<Order>(payOrderKey(orderCode), {
+    refreshInterval: (latest) => (latest?.payStatus === 'paid' ? 0 : 2000),
+  });
   // Told once: the parent reloads its lists, which must not make this call it again.
   const told = useRef(false);
   useEffect(() => {
@@ -65,12 +97,23 @@ export function WechatQr({ codeUrl, orderCode, onPaid, paidTitle }: { codeUrl: s
   if (order?.payStatus === 'paid') {
     return (
       <div data-testid="pay-success">
-        <Result status="success" title={paidTitle ?? t('pay.paid')} subTitle={`${t('field.orderCode')}: ${orderCode}`} />
+        <Result
+          status="success"
+          title={paidTitle ?? t('pay.paid')}
+          subTitle={`${t('field.orderCode')}: ${orderCode}`}
+        />
       </div>
     );
   }
   return (
-    <Space direction="vertical" align="center" style={{ width: '100%' }} data-testid="wechat-qr" data-code-url={codeUrl} data-order-code={orderCode}>
+    <Space
+      direction="vertical"
+      align="center"
+      style={{ width: '100%' }}
+      data-testid="wechat-qr"
+      data-code-url={codeUrl}
+      data-order-code={orderCode}
+    >
       <QRCode value={codeUrl} size={200} />
       <Typography.Text>{t('pay.scan')}</Typography.Text>
       <Typography.Text type="secondary">
@@ -83,7 +126,8 @@ export function WechatQr({ codeUrl, orderCode, onPaid, paidTitle }: { codeUrl: s
 /** Start paying an order: WeChat shows its QR code here, Alipay and PayPal open their pages. */
 export async function startPayment(order: Pick<Order, 'orderCode'>, method: PayMethod): Promise<string | null> {
   if (method === 'wechat') return (await wechatPay(order.orderCode, 'native')).codeUrl ?? null;
-  const target = method === 'alipay' ? (await aliPay(order.orderCode, 'page')).payUrl : (await payPal(order.orderCode)).approveUrl;
+  const target =
+    method === 'alipay' ? (await aliPay(order.orderCode, 'page')).payUrl : (await payPal(order.orderCode)).approveUrl;
   if (target) window.location.assign(target);
   return null;
 }
@@ -105,7 +149,8 @@ function BuyPanel({ onOrdered }: { onOrdered: () => void }) {
   const chosenLevel = chosenPackage?.levels.find((l) => l.levelId === values?.levelId);
 
   useEffect(() => {
-    const preset = typeof router.query.deviceIds === 'string' ? router.query.deviceIds.split(',').map(Number).filter(Boolean) : [];
+    const preset =
+      typeof router.query.deviceIds === 'string' ? router.query.deviceIds.split(',').map(Number).filter(Boolean) : [];
     if (preset.length) form.setFieldValue('deviceIds', preset);
   }, [router.query.deviceIds, form]);
 
@@ -148,34 +193,56 @@ function BuyPanel({ onOrdered }: { onOrdered: () => void }) {
   });
 
   const packOptions = (kind: 'sms' | 'voice') =>
-    (packs ?? []).filter((p) => p.kind === kind).map((p) => ({ value: p.id, label: `${p.name} · ${p.count} · ${money(p.fee, p.currency)}` }));
+    (packs ?? [])
+      .filter((p) => p.kind === kind)
+      .map((p) => ({ value: p.id, label: `${p.name} · ${p.count} · ${money(p.fee, p.currency)}` }));
 
   return (
     <Card data-testid="buy-panel">
-      <Form form={form} layout="vertical" onFinish={submit} initialValues={{ method: 'wechat', deviceIds: [] }} style={{ maxWidth: 720 }}>
-        <Form.Item name="deviceIds" label={t('buy.devices')} rules={[{ required: true, message: t('buy.devicesRequired') }]}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        initialValues={{ method: 'wechat', deviceIds: [] }}
+        style={{ maxWidth: 720 }}
+      >
+        <Form.Item
+          name="deviceIds"
+          label={t('buy.devices')}
+          rules={[{ required: true, message: t('buy.devicesRequired') }]}
+        >
           <Select
             mode="multiple"
             data-testid="buy-devices"
             optionFilterProp="label"
-            options={devices.map((d) => ({ value: d.id, label: `${d.deviceName} (${d.deviceGuid}) · ${t('buy.expires')} ${formatTime(d.serviceExpiredDate, 'YYYY-MM-DD')}` }))}
+            options={devices.map((d) => ({
+              value: d.id,
+              label: `${d.deviceName} (${d.deviceGuid}) · ${t('buy.expires')} ${formatTime(d.serviceExpiredDate, 'YYYY-MM-DD')}`,
+            }))}
           />
         </Form.Item>
         {packages.length ? (
           <>
             <Form.Item name="packageId" label={t('field.package')}>
-              <Radio.Group data-testid="buy-package" options={packages.map((p) => ({ value: p.id, label: p.packageName }))} />
+              <Radio.Group
+                data-testid="buy-package"
+                options={packages.map((p) => ({ value: p.id, label: p.packageName }))}
+              />
             </Form.Item>
             <Form.Item name="levelId" label={t('field.level')}>
               <Radio.Group
-                options={(chosenPackage?.levels ?? []).map((l) => ({ value: l.levelId ?? 0, label: `${l.levelName}${l.serviceItems.length ? ` (${l.serviceItems.join(', ')})` : ''}` }))}
+                options={(chosenPackage?.levels ?? []).map((l) => ({
+                  value: l.levelId ?? 0,
+                  label: `${l.levelName}${l.serviceItems.length ? ` (${l.serviceItems.join(', ')})` : ''}`,
+                }))}
               />
             </Form.Item>
             <Form.Item name="months" label={t('field.duration')}>
               <Radio.Group data-testid="buy-duration">
                 {(chosenLevel?.prices ?? []).map((row) => (
                   <Radio.Button key={row.months} value={row.months} data-testid={`duration-${row.months}`}>
-                    {t('buy.months', { count: row.months })} · {money(row.serviceFee + row.dataFee, chosenPackage?.currency)}
+                    {t('buy.months', { count: row.months })} ·{' '}
+                    {money(row.serviceFee + row.dataFee, chosenPackage?.currency)}
                     {row.discount ? ` -${row.discount}%` : ''}
                     {row.recommended ? ` ★` : ''}
                   </Radio.Button>
@@ -196,7 +263,10 @@ function BuyPanel({ onOrdered }: { onOrdered: () => void }) {
           </Form.Item>
         </Space>
         <Form.Item name="method" label={t('field.payMethod')}>
-          <Radio.Group data-testid="buy-method" options={(['wechat', 'alipay', 'paypal'] as const).map((m) => ({ value: m, label: t(`method.${m}`) }))} />
+          <Radio.Group
+            data-testid="buy-method"
+            options={(['wechat', 'alipay', 'paypal'] as const).map((m) => ({ value: m, label: t(`method.${m}`) }))}
+          />
         </Form.Item>
         <Space align="center" size="large">
           <Typography.Title level={4} style={{ margin: 0 }} data-testid="buy-price" data-cents={quote?.payFee ?? ''}>
@@ -214,7 +284,13 @@ function BuyPanel({ onOrdered }: { onOrdered: () => void }) {
           </Permitted>
         </Space>
       </Form>
-      <Modal open={Boolean(paying)} footer={null} onCancel={() => setPaying(null)} title={t('pay.title')} destroyOnHidden>
+      <Modal
+        open={Boolean(paying)}
+        footer={null}
+        onCancel={() => setPaying(null)}
+        title={t('pay.title')}
+        destroyOnHidden
+      >
         {paying?.codeUrl ? (
           <WechatQr codeUrl={paying.codeUrl} orderCode={paying.order.orderCode} onPaid={onOrdered} />
         ) : paying ? (
@@ -231,19 +307,51 @@ function OrdersPanel({ version }: { version: number }) {
   const { t } = useTranslation('billing');
   const [orderCode, setOrderCode] = useState('');
   const [selected, setSelected] = useState<Order[]>([]);
-  const { data, loading, pagination, mutate } = usePagedQuery<Order, { orderCode?: string }>(orderPageKey, { orderCode: orderCode || undefined });
+  const { data, loading, pagination, mutate } = usePagedQuery<Order, { orderCode?: string }>(orderPageKey, {
+    orderCode: orderCode || undefined,
+  });
   useEffect(() => {
     if (version) void mutate();
   }, [version, mutate]);
   const columns: ListColumn<Order>[] = [
     { key: 'code', title: t('field.orderCode'), dataIndex: 'orderCode', important: true, card: 'title' },
-    { key: 'package', title: t('field.package'), render: (_, o) => [o.packageName, o.levelName].filter(Boolean).join(' / ') || o.description || '-' },
-    { key: 'months', title: t('field.duration'), render: (_, o) => (o.months ? t('buy.months', { count: o.months }) : o.freeDays ? t('buy.days', { count: o.freeDays }) : '-') },
-    { key: 'devices', title: t('field.devices'), render: (_, o) => o.devices.map((d) => d.deviceGuid).join(', '), long: true, desktopOnly: true },
+    {
+      key: 'package',
+      title: t('field.package'),
+      render: (_, o) => [o.packageName, o.levelName].filter(Boolean).join(' / ') || o.description || '-',
+    },
+    {
+      key: 'months',
+      title: t('field.duration'),
+      render: (_, o) =>
+        o.months ? t('buy.months', { count: o.months }) : o.freeDays ? t('buy.days', { count: o.freeDays }) : '-',
+    },
+    {
+      key: 'devices',
+      title: t('field.devices'),
+      render: (_, o) => o.devices.map((d) => d.deviceGuid).join(', '),
+      long: true,
+      desktopOnly: true,
+    },
     { key: 'fee', title: t('field.payFee'), render: (_, o) => money(o.payFee, o.currency), important: true },
-    { key: 'status', title: t('field.payStatus'), render: (_, o) => <StatusTag status={o.payStatus} />, important: true },
-    { key: 'type', title: t('field.payType'), render: (_, o) => (o.payType ? t(`payType.${o.payType}`) : '-'), desktopOnly: true },
-    { key: 'invoice', title: t('field.invoiceStatus'), render: (_, o) => t(`invoiceStatus.${o.invoiceStatus}`), desktopOnly: true },
+    {
+      key: 'status',
+      title: t('field.payStatus'),
+      render: (_, o) => <StatusTag status={o.payStatus} />,
+      important: true,
+    },
+    {
+      key: 'type',
+      title: t('field.payType'),
+      render: (_, o) => (o.payType ? t(`payType.${o.payType}`) : '-'),
+      desktopOnly: true,
+    },
+    {
+      key: 'invoice',
+      title: t('field.invoiceStatus'),
+      render: (_, o) => t(`invoiceStatus.${o.invoiceStatus}`),
+      desktopOnly: true,
+    },
     { key: 'created', title: t('field.gmtCreate'), render: (_, o) => formatTime(o.gmtCreate) },
     {
       key: 'actions',
@@ -251,7 +359,9 @@ function OrdersPanel({ version }: { version: number }) {
       important: true,
       render: (_, o) => (
         <Space>
-          {o.payStatus === 'unpaid' ? <Link href={`/mobilePay/pay?orderCode=${o.orderCode}`}>{t('pay.pay')}</Link> : null}
+          {o.payStatus === 'unpaid' ? (
+            <Link href={`/mobilePay/pay?orderCode=${o.orderCode}`}>{t('pay.pay')}</Link>
+          ) : null}
           <Link href={`/receipt?orderCode=${o.orderCode}`} target="_blank">
             {t('receipt.title')}
           </Link>
@@ -269,14 +379,30 @@ function OrdersPanel({ version }: { version: number }) {
         pagination={pagination}
         testId="order-list"
         rowProps={(o) => ({ 'data-order-code': o.orderCode })}
-        filters={<Input allowClear placeholder={t('field.orderCode')} value={orderCode} onChange={(e) => setOrderCode(e.target.value)} style={{ width: 240 }} />}
+        filters={
+          <Input
+            allowClear
+            placeholder={t('field.orderCode')}
+            value={orderCode}
+            onChange={(e) => setOrderCode(e.target.value)}
+            style={{ width: 240 }}
+          />
+        }
         rowSelection={{
           selectedRowKeys: selected.map((o) => o.id),
           onChange: (_, rows) => setSelected(rows),
-          getCheckboxProps: (o) => ({ disabled: o.payStatus !== 'paid' || o.invoiceStatus !== 'none' || o.payFee <= 0 }),
+          getCheckboxProps: (o) => ({
+            disabled: o.payStatus !== 'paid' || o.invoiceStatus !== 'none' || o.payFee <= 0,
+          }),
         }}
       />
-      <InvoicesPanel selected={selected} onRequested={() => { setSelected([]); void mutate(); }} />
+      <InvoicesPanel
+        selected={selected}
+        onRequested={() => {
+          setSelected([]);
+          void mutate();
+        }}
+      />
     </>
   );
 }
@@ -300,7 +426,10 @@ function CardPanel({ onRedeemed }: { onRedeemed: () => void }) {
           <Input maxLength={32} data-testid="card-code" />
         </Form.Item>
         <Form.Item name="deviceId" label={t('buy.device')} rules={[{ required: true, message: t('buy.device') }]}>
-          <Select data-testid="card-device" options={devices.map((d) => ({ value: d.id, label: `${d.deviceName} (${d.deviceGuid})` }))} />
+          <Select
+            data-testid="card-device"
+            options={devices.map((d) => ({ value: d.id, label: `${d.deviceName} (${d.deviceGuid})` }))}
+          />
         </Form.Item>
         <Permitted route={ROUTE} action="buy">
           <Button type="primary" htmlType="submit" loading={submitting} data-testid="card-submit">
@@ -310,7 +439,10 @@ function CardPanel({ onRedeemed }: { onRedeemed: () => void }) {
       </Form>
       {done ? (
         <div data-testid="card-done" style={{ marginTop: 16 }}>
-          <Alert type="success" message={t('card.extended', { until: formatTime(done.devices[0]?.expiresAfter, 'YYYY-MM-DD') })} />
+          <Alert
+            type="success"
+            message={t('card.extended', { until: formatTime(done.devices[0]?.expiresAfter, 'YYYY-MM-DD') })}
+          />
         </div>
       ) : null}
     </Card>

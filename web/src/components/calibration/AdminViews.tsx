@@ -1,5 +1,19 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { App, Button, Card, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Table, Tag, Upload } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Form,
+  Input,
+  InputNumber,
+  Popconfirm,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tag,
+  Upload,
+} from 'antd';
 import Link from 'next/link';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
@@ -25,8 +39,8 @@ import {
   type QuickOrder,
 } from '@/api/calibration';
 import { ErrorView } from '@/components/errors/ErrorView';
-import { formatTime } from '@/components/device/format';
-import { useSession } from '@/components/session/SessionContext';
+import { formatTime } from '@/lib/format';
+import { useSession } from '@/lib/SessionContext';
 import { DataList } from '@/components/ui/DataList';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
@@ -47,7 +61,8 @@ const LAB_MOVES: Record<number, [number, string][]> = {
 export function LabOnly({ children }: { children: React.ReactNode }) {
   const session = useSession();
   const granted = session.info?.permissionRoutes ?? [];
-  if (!granted.some((key) => key === LAB_KEY || key.startsWith(`${LAB_KEY}.`))) return <ErrorView status={403} home="/calibration/home" />;
+  if (!granted.some((key) => key === LAB_KEY || key.startsWith(`${LAB_KEY}.`)))
+    return <ErrorView status={403} home="/calibration/home" />;
   return <>{children}</>;
 }
 
@@ -59,24 +74,52 @@ export function AdminActions({ order, onDone }: { order: ApplicationDetail; onDo
     <Card title={t('admin.actions')} size="small" data-testid="calibration-admin-actions">
       <Space wrap>
         {moves.map(([target, label]) => (
-          <Popconfirm key={target} title={t(label)} onConfirm={async () => (await setStatus(order.applicationId, target)) && onDone()}>
-            <Button type={target === STATUS.rejected ? 'default' : 'primary'} danger={target === STATUS.rejected} data-testid={`calibration-move-${target}`}>
+          <Popconfirm
+            key={target}
+            title={t(label)}
+            onConfirm={async () => (await setStatus(order.applicationId, target)) && onDone()}
+          >
+            <Button
+              type={target === STATUS.rejected ? 'default' : 'primary'}
+              danger={target === STATUS.rejected}
+              data-testid={`calibration-move-${target}`}
+            >
               {t(label)}
             </Button>
           </Popconfirm>
         ))}
         {order.cancelRequested ? (
           <>
-            <Button danger onClick={async () => (await cancelCheck(order.applicationId, true, t('cancel.approved'))) && onDone()} data-testid="calibration-cancel-approve">
-              {t('cancel.approve')}
+            {/* Approving refunds a paid application at once: asked first, like every refund. */}
+            <Popconfirm
+              title={t('cancel.approveConfirm')}
+              onConfirm={async () => (await cancelCheck(order.applicationId, true, t('cancel.approved'))) && onDone()}
+            >
+              <Button danger data-testid="calibration-cancel-approve">
+                {t('cancel.approve')}
+              </Button>
+            </Popconfirm>
+            <Button
+              onClick={async () => (await cancelCheck(order.applicationId, false, t('cancel.refused'))) && onDone()}
+            >
+              {t('cancel.refuse')}
             </Button>
-            <Button onClick={async () => (await cancelCheck(order.applicationId, false, t('cancel.refused'))) && onDone()}>{t('cancel.refuse')}</Button>
           </>
         ) : null}
         {order.calibrationStatus === STATUS.calibrating ? (
           <Space>
-            <InputNumber min={1} max={60} value={months} onChange={(v) => setMonths(v ?? 12)} addonAfter={t('admin.months')} style={{ width: 160 }} />
-            <Popconfirm title={t('admin.confirmCalibration')} onConfirm={async () => (await confirmCalibration(order.applicationId, months)) && onDone()}>
+            <InputNumber
+              min={1}
+              max={60}
+              value={months}
+              onChange={(v) => setMonths(v ?? 12)}
+              addonAfter={t('admin.months')}
+              style={{ width: 160 }}
+            />
+            <Popconfirm
+              title={t('admin.confirmCalibration')}
+              onConfirm={async () => (await confirmCalibration(order.applicationId, months)) && onDone()}
+            >
               <Button type="primary" data-testid="calibration-confirm">
                 {t('admin.confirmCalibration')}
               </Button>
@@ -119,7 +162,14 @@ function ItemResultForm({ entry, editable, onDone }: { entry: ItemResults; edita
   const rows: Row[] = numbers.map((pointNo) => {
     const result = recorded.get(pointNo);
     return result
-      ? { pointNo, resultId: result.resultId, reference: result.reference, reading: result.reading, uncertainty: result.uncertainty, passed: result.passed }
+      ? {
+          pointNo,
+          resultId: result.resultId,
+          reference: result.reference,
+          reading: result.reading,
+          uncertainty: result.uncertainty,
+          passed: result.passed,
+        }
       : { pointNo, reference: item.points[pointNo - 1] ?? 0, passed: true };
   });
   const save = async (values: { rows: Row[] }) => {
@@ -129,8 +179,20 @@ function ItemResultForm({ entry, editable, onDone }: { entry: ItemResults; edita
       // Submitted values hold the form's fields only: the point number and result id come from `rows`.
       for (const [index, row] of values.rows.entries()) {
         const { pointNo, resultId } = rows[index];
-        if (row.reading === undefined || row.reading === null || row.uncertainty === undefined || row.uncertainty === null) continue;
-        const point: PointInput = { pointNo, reference: row.reference, reading: row.reading, uncertainty: row.uncertainty, passed: row.passed };
+        if (
+          row.reading === undefined ||
+          row.reading === null ||
+          row.uncertainty === undefined ||
+          row.uncertainty === null
+        )
+          continue;
+        const point: PointInput = {
+          pointNo,
+          reference: row.reference,
+          reading: row.reading,
+          uncertainty: row.uncertainty,
+          passed: row.passed,
+        };
         if (resultId) await updateResult({ ...point, resultId });
         else fresh.push(point);
       }
@@ -163,7 +225,12 @@ function ItemResultForm({ entry, editable, onDone }: { entry: ItemResults; edita
         ) : null
       }
     >
-      <Form<{ rows: Row[] }> initialValues={{ rows }} onFinish={save} disabled={!editable} data-testid={`calibration-results-${item.itemId}`}>
+      <Form<{ rows: Row[] }>
+        initialValues={{ rows }}
+        onFinish={save}
+        disabled={!editable}
+        data-testid={`calibration-results-${item.itemId}`}
+      >
         <Form.List name="rows">
           {(fields) => (
             <Table
@@ -188,7 +255,11 @@ function ItemResultForm({ entry, editable, onDone }: { entry: ItemResults; edita
                   title: `${t('result.reading')} (${item.unit})`,
                   render: (_, field) => (
                     <Form.Item name={[field.name, 'reading']} noStyle>
-                      <InputNumber step={0.01} style={{ width: 100 }} data-testid={`calibration-reading-${item.itemId}-${field.name}`} />
+                      <InputNumber
+                        step={0.01}
+                        style={{ width: 100 }}
+                        data-testid={`calibration-reading-${item.itemId}-${field.name}`}
+                      />
                     </Form.Item>
                   ),
                 },
@@ -197,7 +268,12 @@ function ItemResultForm({ entry, editable, onDone }: { entry: ItemResults; edita
                   title: `${t('result.uncertainty')} (${item.unit})`,
                   render: (_, field) => (
                     <Form.Item name={[field.name, 'uncertainty']} noStyle>
-                      <InputNumber min={0} step={0.01} style={{ width: 100 }} data-testid={`calibration-uncertainty-${item.itemId}-${field.name}`} />
+                      <InputNumber
+                        min={0}
+                        step={0.01}
+                        style={{ width: 100 }}
+                        data-testid={`calibration-uncertainty-${item.itemId}-${field.name}`}
+                      />
                     </Form.Item>
                   ),
                 },
@@ -223,7 +299,13 @@ function ItemResultForm({ entry, editable, onDone }: { entry: ItemResults; edita
           )}
         </Form.List>
         {editable ? (
-          <Button type="primary" htmlType="submit" loading={busy} style={{ marginTop: 8 }} data-testid={`calibration-save-results-${item.itemId}`}>
+          <Button
+            type="primary"
+            htmlType="submit"
+            loading={busy}
+            style={{ marginTop: 8 }}
+            data-testid={`calibration-save-results-${item.itemId}`}
+          >
             {t('result.save')}
           </Button>
         ) : null}
@@ -245,7 +327,12 @@ export function ResultsEditor({ order, onDone }: { order: ApplicationDetail; onD
     <Card title={t('result.title')} size="small" id="results" data-testid="calibration-results">
       {!editable && order.calibrationStatus < STATUS.received ? <Tag>{t('result.notYet')}</Tag> : null}
       {(data ?? []).map((entry) => (
-        <ItemResultForm key={`${entry.item.itemId}-${entry.results.map((r) => `${r.resultId}:${r.reading}`).join(',')}`} entry={entry} editable={editable} onDone={done} />
+        <ItemResultForm
+          key={`${entry.item.itemId}-${entry.results.map((r) => `${r.resultId}:${r.reading}`).join(',')}`}
+          entry={entry}
+          editable={editable}
+          onDone={done}
+        />
       ))}
     </Card>
   );
@@ -257,23 +344,47 @@ export function AdminOrdersView() {
   const [keyword, setKeyword] = useState('');
   const [status, setStatusFilter] = useState<number | null>(null);
   const download = useCertificateDownload();
-  const list = usePagedQuery<Application, Partial<OrderQuery>>(allOrdersKey, { keyword: keyword.trim() || null, status });
+  const list = usePagedQuery<Application, Partial<OrderQuery>>(allOrdersKey, {
+    keyword: keyword.trim() || null,
+    status,
+  });
   return (
     <Card title={t('nav.allOrders')} extra={<Link href="/calibration/admin/quick">{t('nav.quickList')}</Link>}>
       <DataList<Application>
         rowKey="applicationId"
         testId="calibration-admin-orders"
         columns={[
-          ...orderColumns(t, (row) => `/calibration/admin/order/${row.applicationId}`, (row) => download(row)),
-          { key: 'cancel', title: t('cancel.column'), render: (_, row) => (row.cancelRequested ? <Tag color="warning">{t('cancel.pending')}</Tag> : null) },
+          ...orderColumns(
+            t,
+            (row) => `/calibration/admin/order/${row.applicationId}`,
+            (row) => download(row),
+          ),
+          {
+            key: 'cancel',
+            title: t('cancel.column'),
+            render: (_, row) => (row.cancelRequested ? <Tag color="warning">{t('cancel.pending')}</Tag> : null),
+          },
         ]}
         data={list.data}
         loading={list.loading}
         pagination={list.pagination}
         filters={
           <>
-            <Input allowClear placeholder={t('admin.search')} value={keyword} onChange={(e) => setKeyword(e.target.value)} style={{ width: 220 }} />
-            <Select allowClear placeholder={t('order.status')} value={status} onChange={(v) => setStatusFilter(v ?? null)} options={statusOptions(t)} style={{ width: 200 }} />
+            <Input
+              allowClear
+              placeholder={t('admin.search')}
+              value={keyword}
+              onChange={(e) => setKeyword(e.target.value)}
+              style={{ width: 220 }}
+            />
+            <Select
+              allowClear
+              placeholder={t('order.status')}
+              value={status}
+              onChange={(v) => setStatusFilter(v ?? null)}
+              options={statusOptions(t)}
+              style={{ width: 200 }}
+            />
           </>
         }
       />
@@ -307,16 +418,33 @@ export function AdminQuickView() {
             value={status}
             onChange={(v) => setStatusFilter(v ?? null)}
             style={{ width: 160 }}
-            options={(['pending', 'handled', 'closed'] as const).map((s) => ({ value: s, label: t(`quick.status.${s}`) }))}
+            options={(['pending', 'handled', 'closed'] as const).map((s) => ({
+              value: s,
+              label: t(`quick.status.${s}`),
+            }))}
           />
         }
         columns={[
           { key: 'no', title: t('order.orderNo'), important: true, card: 'title', render: (_, row) => row.orderNo },
-          { key: 'contact', title: t('base.contact'), important: true, render: (_, row) => `${row.contact} ${row.phone}` },
+          {
+            key: 'contact',
+            title: t('base.contact'),
+            important: true,
+            render: (_, row) => `${row.contact} ${row.phone}`,
+          },
           { key: 'company', title: t('base.company'), render: (_, row) => row.company ?? '-' },
-          { key: 'model', title: t('item.deviceModel'), render: (_, row) => `${row.deviceModel ?? '-'} × ${row.quantity}` },
+          {
+            key: 'model',
+            title: t('item.deviceModel'),
+            render: (_, row) => `${row.deviceModel ?? '-'} × ${row.quantity}`,
+          },
           { key: 'remark', title: t('base.remark'), long: true, render: (_, row) => row.remark ?? '' },
-          { key: 'created', title: t('order.created'), desktopOnly: true, render: (_, row) => formatTime(row.gmtCreate) },
+          {
+            key: 'created',
+            title: t('order.created'),
+            desktopOnly: true,
+            render: (_, row) => formatTime(row.gmtCreate),
+          },
           { key: 'status', title: t('order.status'), render: (_, row) => <Tag>{t(`quick.status.${row.status}`)}</Tag> },
           {
             key: 'actions',
@@ -325,7 +453,12 @@ export function AdminQuickView() {
             render: (_, row) =>
               row.status === 'pending' ? (
                 <Space>
-                  <Button size="small" type="primary" onClick={() => void handle(row, 'handled')} data-testid={`calibration-handle-${row.orderNo}`}>
+                  <Button
+                    size="small"
+                    type="primary"
+                    onClick={() => void handle(row, 'handled')}
+                    data-testid={`calibration-handle-${row.orderNo}`}
+                  >
                     {t('quick.handle')}
                   </Button>
                   <Button size="small" onClick={() => void handle(row, 'closed')}>
@@ -333,7 +466,7 @@ export function AdminQuickView() {
                   </Button>
                 </Space>
               ) : (
-                row.handleNote ?? null
+                (row.handleNote ?? null)
               ),
           },
         ]}

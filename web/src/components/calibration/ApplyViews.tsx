@@ -1,10 +1,38 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Col, Descriptions, Form, Input, InputNumber, Result, Row, Select, Space, Table, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Form,
+  Input,
+  InputNumber,
+  Result,
+  Row,
+  Select,
+  Space,
+  Table,
+  Typography,
+} from 'antd';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { apply, itemPrice, LEVELS, MAX_ITEMS, money, pricesKey, userInvoiceKey, type ApplyInput, type Invoice, type ItemInput, type Level, type Price } from '@/api/calibration';
+import {
+  apply,
+  itemPrice,
+  LEVELS,
+  MAX_ITEMS,
+  money,
+  pricesKey,
+  userInvoiceKey,
+  type ApplyInput,
+  type Invoice,
+  type ItemInput,
+  type Level,
+  type Price,
+} from '@/api/calibration';
 import { getAccessToken, loginRedirectFor } from '@/api/session';
 import { SUBMIT_DEBOUNCE_MS } from '@/components/ui/constants';
 import { useDebouncedCallback } from '@/hooks/useDebouncedCallback';
@@ -105,7 +133,14 @@ function useDraft(): ApplyInput | null | undefined {
   return useMemo(() => (raw === undefined ? undefined : parseDraft(raw)), [raw]);
 }
 
-const NEW_ITEM: ItemValues = { deviceModel: '', serial: '', quantity: 1, pointsText: '', unit: '°C', level: 'standard' };
+const NEW_ITEM: ItemValues = {
+  deviceModel: '',
+  serial: '',
+  quantity: 1,
+  pointsText: '',
+  unit: '°C',
+  level: 'standard',
+};
 
 /** The application form (desktop /calibration/form, phone /mobile/calibration/apply): contact, instruments, invoice; then the preview. */
 export function ApplyForm() {
@@ -123,7 +158,11 @@ export function ApplyForm() {
   }, [form]);
   useEffect(() => {
     if (lastInvoice && !form.getFieldValue('invoiceTitle')) {
-      form.setFieldsValue({ invoiceTitle: lastInvoice.title, invoiceTaxNo: lastInvoice.taxNo ?? undefined, invoiceEmail: lastInvoice.email ?? undefined });
+      form.setFieldsValue({
+        invoiceTitle: lastInvoice.title,
+        invoiceTaxNo: lastInvoice.taxNo ?? undefined,
+        invoiceEmail: lastInvoice.email ?? undefined,
+      });
     }
   }, [lastInvoice, form]);
   const preview = (values: FormValues) => {
@@ -132,21 +171,40 @@ export function ApplyForm() {
   };
   const span = mobile ? 24 : 8;
   return (
-    <Form<FormValues> form={form} layout="vertical" onFinish={preview} initialValues={{ items: [NEW_ITEM] }} data-testid="calibration-form" scrollToFirstError>
+    <Form<FormValues>
+      form={form}
+      layout="vertical"
+      onFinish={preview}
+      initialValues={{ items: [NEW_ITEM] }}
+      data-testid="calibration-form"
+      scrollToFirstError
+    >
       <Card title={t('form.customer')} size={mobile ? 'small' : 'default'}>
         <Row gutter={16}>
           <Col span={span}>
-            <Form.Item name="company" label={t('base.company')} rules={[{ required: true, whitespace: true, message: t('rules.required') }]}>
+            <Form.Item
+              name="company"
+              label={t('base.company')}
+              rules={[{ required: true, whitespace: true, message: t('rules.required') }]}
+            >
               <Input maxLength={100} data-testid="calibration-company" />
             </Form.Item>
           </Col>
           <Col span={span}>
-            <Form.Item name="contact" label={t('base.contact')} rules={[{ required: true, whitespace: true, message: t('rules.required') }]}>
+            <Form.Item
+              name="contact"
+              label={t('base.contact')}
+              rules={[{ required: true, whitespace: true, message: t('rules.required') }]}
+            >
               <Input maxLength={50} data-testid="calibration-contact" />
             </Form.Item>
           </Col>
           <Col span={span}>
-            <Form.Item name="phone" label={t('base.phone')} rules={[{ required: true, min: 3, message: t('rules.phone') }]}>
+            <Form.Item
+              name="phone"
+              label={t('base.phone')}
+              rules={[{ required: true, min: 3, message: t('rules.phone') }]}
+            >
               <Input maxLength={30} data-testid="calibration-phone" />
             </Form.Item>
           </Col>
@@ -182,21 +240,42 @@ export function ApplyForm() {
                   type="inner"
                   title={t('form.itemN', { n: index + 1 })}
                   style={{ marginBottom: 12 }}
-                  extra={<Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(field.name)} aria-label={t('form.removeItem')} data-testid={`calibration-remove-item-${index}`} />}
+                  extra={
+                    <Button
+                      type="text"
+                      danger
+                      icon={<DeleteOutlined />}
+                      onClick={() => remove(field.name)}
+                      aria-label={t('form.removeItem')}
+                      data-testid={`calibration-remove-item-${index}`}
+                    />
+                  }
                 >
                   <Row gutter={12}>
                     <Col span={mobile ? 24 : 6}>
-                      <Form.Item name={[field.name, 'deviceModel']} label={t('item.deviceModel')} rules={[{ required: true, whitespace: true, message: t('rules.required') }]}>
+                      <Form.Item
+                        name={[field.name, 'deviceModel']}
+                        label={t('item.deviceModel')}
+                        rules={[{ required: true, whitespace: true, message: t('rules.required') }]}
+                      >
                         <Input maxLength={50} data-testid={`calibration-model-${index}`} />
                       </Form.Item>
                     </Col>
                     <Col span={mobile ? 24 : 6}>
-                      <Form.Item name={[field.name, 'serial']} label={t('item.serial')} rules={[{ required: true, whitespace: true, message: t('rules.required') }]}>
+                      <Form.Item
+                        name={[field.name, 'serial']}
+                        label={t('item.serial')}
+                        rules={[{ required: true, whitespace: true, message: t('rules.required') }]}
+                      >
                         <Input maxLength={50} data-testid={`calibration-serial-${index}`} />
                       </Form.Item>
                     </Col>
                     <Col span={mobile ? 12 : 4}>
-                      <Form.Item name={[field.name, 'quantity']} label={t('item.quantity')} rules={[{ required: true, message: t('rules.required') }]}>
+                      <Form.Item
+                        name={[field.name, 'quantity']}
+                        label={t('item.quantity')}
+                        rules={[{ required: true, message: t('rules.required') }]}
+                      >
                         <InputNumber min={1} max={100} precision={0} style={{ width: '100%' }} />
                       </Form.Item>
                     </Col>
@@ -236,8 +315,22 @@ export function ApplyForm() {
                 </Card>
               ))}
               <Form.ErrorList errors={errors} />
-              {tooMany ? <Alert type="warning" showIcon message={t('form.tooMany', { max: MAX_ITEMS })} style={{ marginBottom: 12 }} data-testid="calibration-too-many" /> : null}
-              <Button type="dashed" block icon={<PlusOutlined />} onClick={() => add({ ...NEW_ITEM })} data-testid="calibration-add-item">
+              {tooMany ? (
+                <Alert
+                  type="warning"
+                  showIcon
+                  message={t('form.tooMany', { max: MAX_ITEMS })}
+                  style={{ marginBottom: 12 }}
+                  data-testid="calibration-too-many"
+                />
+              ) : null}
+              <Button
+                type="dashed"
+                block
+                icon={<PlusOutlined />}
+                onClick={() => add({ ...NEW_ITEM })}
+                data-testid="calibration-add-item"
+              >
                 {t('form.addItem')}
               </Button>
             </>
@@ -257,7 +350,11 @@ export function ApplyForm() {
             </Form.Item>
           </Col>
           <Col span={span}>
-            <Form.Item name="invoiceEmail" label={t('invoice.email')} rules={[{ type: 'email', message: t('rules.email') }]}>
+            <Form.Item
+              name="invoiceEmail"
+              label={t('invoice.email')}
+              rules={[{ type: 'email', message: t('rules.email') }]}
+            >
               <Input maxLength={254} />
             </Form.Item>
           </Col>
@@ -270,7 +367,9 @@ export function ApplyForm() {
         <Button type="primary" htmlType="submit" disabled={tooMany} data-testid="calibration-preview">
           {t('form.preview')}
         </Button>
-        <Link href={mobile ? '/mobile/calibration/device/example' : '/calibration/form/example'}>{t('nav.example')}</Link>
+        <Link href={mobile ? '/mobile/calibration/device/example' : '/calibration/form/example'}>
+          {t('nav.example')}
+        </Link>
       </Space>
     </Form>
   );
@@ -295,14 +394,24 @@ export function PreviewView() {
       const application = await apply(draft);
       if (!application) return;
       window.sessionStorage.removeItem(DRAFT_KEY);
-      void router.push(mobile ? `/mobile/calibration/apply/success?id=${application.applicationId}` : `/calibration/order/${application.applicationId}`);
+      void router.push(
+        mobile
+          ? `/mobile/calibration/apply/success?id=${application.applicationId}`
+          : `/calibration/order/${application.applicationId}`,
+      );
     } finally {
       setBusy(false);
     }
   }, SUBMIT_DEBOUNCE_MS);
   if (draft === undefined) return null;
   if (draft === null) {
-    return <Result status="info" title={t('preview.empty')} extra={<Link href={mobile ? '/mobile/calibration/apply' : '/calibration/form'}>{t('nav.apply')}</Link>} />;
+    return (
+      <Result
+        status="info"
+        title={t('preview.empty')}
+        extra={<Link href={mobile ? '/mobile/calibration/apply' : '/calibration/form'}>{t('nav.apply')}</Link>}
+      />
+    );
   }
   const total = draft.items.reduce((sum, item) => sum + itemPrice(prices, item), 0);
   return (
@@ -324,7 +433,11 @@ export function PreviewView() {
           { key: 'm', title: t('item.deviceModel'), dataIndex: 'deviceModel' },
           { key: 's', title: t('item.serial'), dataIndex: 'serial' },
           { key: 'q', title: t('item.quantity'), dataIndex: 'quantity' },
-          { key: 'p', title: t('item.points'), render: (_, item: ItemInput) => `${item.points.join(', ')} ${item.unit}` },
+          {
+            key: 'p',
+            title: t('item.points'),
+            render: (_, item: ItemInput) => `${item.points.join(', ')} ${item.unit}`,
+          },
           { key: 'l', title: t('item.level'), render: (_, item: ItemInput) => t(`level.${item.level}`) },
           { key: 'price', title: t('item.price'), render: (_, item: ItemInput) => money(itemPrice(prices, item)) },
         ]}
@@ -334,7 +447,9 @@ export function PreviewView() {
       </Typography.Title>
       <Alert type="info" showIcon message={t('preview.payment')} />
       <Space style={{ marginTop: 16 }} wrap>
-        <Button onClick={() => void router.push(mobile ? '/mobile/calibration/apply' : '/calibration/form')}>{t('preview.edit')}</Button>
+        <Button onClick={() => void router.push(mobile ? '/mobile/calibration/apply' : '/calibration/form')}>
+          {t('preview.edit')}
+        </Button>
         <Button type="primary" loading={busy} onClick={submit} data-testid="calibration-submit">
           {t('preview.submit')}
         </Button>

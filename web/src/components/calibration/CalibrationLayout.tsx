@@ -6,8 +6,8 @@ import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useState, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { get } from '@/api/client';
-import { useSession } from '@/components/session/SessionContext';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import { useSession } from '@/lib/SessionContext';
+import { useSiteBranding } from '@/lib/SiteContext';
 import { LanguageSwitch } from '@/components/ui/LanguageSwitch';
 import { pathOnly } from '@/routes/match';
 import { PageHead } from '@/components/ui/PageHead';
@@ -41,6 +41,21 @@ const Bar = styled.header`
   position: sticky;
   top: 0;
   z-index: 10;
+
+  /* A phone opening a desktop calibration page: the bar wraps (brand and actions, then the links
+     on their own scrolling row) instead of pushing "Log out" off the screen. */
+  @media (max-width: 575px) {
+    flex-wrap: wrap;
+    height: auto;
+    min-height: 56px;
+    padding: 8px 12px;
+    row-gap: 4px;
+
+    nav {
+      order: 3;
+      flex-basis: 100%;
+    }
+  }
 `;
 
 const Brand = styled(Link)`
@@ -65,6 +80,12 @@ const Body = styled.main`
   max-width: 1200px;
   margin: 0 auto;
   padding: 24px;
+
+  /* On a phone a wide table scrolls inside the page, never the page sideways. */
+  @media (max-width: 575px) {
+    padding: 12px;
+    overflow-x: auto;
+  }
 `;
 
 const MobileBar = styled.header`
@@ -204,7 +225,13 @@ function MobileLayout({ children, title }: LayoutProps) {
       <PageHead fixed={t('title')} />
       <MobileBar>
         {home ? null : (
-          <Button type="text" icon={<ArrowLeftOutlined />} aria-label={t('layout.back')} onClick={() => router.back()} data-testid="calibration-back" />
+          <Button
+            type="text"
+            icon={<ArrowLeftOutlined />}
+            aria-label={t('layout.back')}
+            onClick={() => router.back()}
+            data-testid="calibration-back"
+          />
         )}
         {listOrDetail ? (
           <Input
@@ -214,7 +241,12 @@ function MobileLayout({ children, title }: LayoutProps) {
             placeholder={t('layout.searchOrder')}
             value={search}
             onChange={(event) => setSearch(event.target.value)}
-            onPressEnter={() => void router.push({ pathname: '/mobile/calibration/home', query: search.trim() ? { orderNo: search.trim() } : {} })}
+            onPressEnter={() =>
+              void router.push({
+                pathname: '/mobile/calibration/home',
+                query: search.trim() ? { orderNo: search.trim() } : {},
+              })
+            }
             data-testid="calibration-search"
           />
         ) : (

@@ -43,7 +43,8 @@ function desktopView(slug: string[]): ReactNode | null {
     ),
   };
   if (key in simple) return simple[key];
-  if (slug.length === 2 && slug[0] === 'order' && orderId(slug[1])) return <OrderDetailView key={slug[1]} id={orderId(slug[1]) as number} />;
+  if (slug.length === 2 && slug[0] === 'order' && orderId(slug[1]))
+    return <OrderDetailView key={slug[1]} id={orderId(slug[1]) as number} />;
   if (slug.length === 3 && slug[0] === 'admin' && slug[1] === 'order' && orderId(slug[2])) {
     return (
       <LabOnly>
@@ -65,7 +66,8 @@ function mobileView(slug: string[]): ReactNode | null {
     'device/example': <ExampleView />,
   };
   if (key in simple) return simple[key];
-  if (slug.length === 2 && slug[0] === 'order' && orderId(slug[1])) return <OrderDetailView key={slug[1]} id={orderId(slug[1]) as number} />;
+  if (slug.length === 2 && slug[0] === 'order' && orderId(slug[1]))
+    return <OrderDetailView key={slug[1]} id={orderId(slug[1]) as number} />;
   return null;
 }
 

@@ -3,13 +3,15 @@ import { Space, Tag, Typography } from 'antd';
 import Link from 'next/link';
 import { useTranslation } from 'next-i18next/pages';
 import { deviceCertificateKey, type DeviceCertificate } from '@/api/calibration';
-import { formatTime } from '@/components/device/format';
+import { formatTime } from '@/lib/format';
 import { useRead } from '@/hooks/useRead';
 
 /** The device detail's link to the calibration service: the next due date and the latest certificate, when one exists. */
 export function DeviceCalibration({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation('calibration');
-  const { data, isLoading } = useRead<DeviceCertificate | null>(deviceCertificateKey(deviceId), { shouldRetryOnError: false });
+  const { data, isLoading } = useRead<DeviceCertificate | null>(deviceCertificateKey(deviceId), {
+    shouldRetryOnError: false,
+  });
   if (isLoading) return null;
   if (!data) {
     return (

@@ -26,11 +26,19 @@ export function CalibrationLoginView({ kind }: { kind: LoginKind }) {
   return (
     <CenteredPage>
       <PageHead fixed={t('title')} />
-      <Panel title={kind === 'admin' ? t('login.adminTitle') : t('login.title')} extra={<LanguageSwitch compact={kind === 'mobile'} />} data-testid={`calibration-login-${kind}`}>
-        <Typography.Paragraph type="secondary">{kind === 'admin' ? t('login.adminHint') : t('login.hint')}</Typography.Paragraph>
+      <Panel
+        title={kind === 'admin' ? t('login.adminTitle') : t('login.title')}
+        extra={<LanguageSwitch compact={kind === 'mobile'} />}
+        data-testid={`calibration-login-${kind}`}
+      >
+        <Typography.Paragraph type="secondary">
+          {kind === 'admin' ? t('login.adminHint') : t('login.hint')}
+        </Typography.Paragraph>
         <PasswordLoginForm landing={LANDING[kind]} />
         <Space wrap>
-          {kind === 'admin' ? null : <Link href={kind === 'mobile' ? '/mobile/calibration/home' : '/calibration/home'}>{t('login.browse')}</Link>}
+          {kind === 'admin' ? null : (
+            <Link href={kind === 'mobile' ? '/mobile/calibration/home' : '/calibration/home'}>{t('login.browse')}</Link>
+          )}
           {kind === 'admin' ? null : <Link href="/user/register">{t('login.register')}</Link>}
         </Space>
       </Panel>

@@ -1,5 +1,25 @@
 import { DownloadOutlined, FilePdfOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Descriptions, Empty, Form, Input, List, Modal, QRCode, Result, Select, Skeleton, Space, Table, Tag, Timeline, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  Form,
+  Input,
+  List,
+  Modal,
+  QRCode,
+  Result,
+  Select,
+  Skeleton,
+  Space,
+  Table,
+  Tag,
+  Timeline,
+  Typography,
+} from 'antd';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
@@ -19,7 +39,7 @@ import {
   type Item,
   type OrderQuery,
 } from '@/api/calibration';
-import { formatTime } from '@/components/device/format';
+import { formatTime } from '@/lib/format';
 import { DataList } from '@/components/ui/DataList';
 import { InfiniteList } from '@/components/ui/InfiniteList';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
@@ -37,20 +57,40 @@ export function OrdersView() {
   const [orderNo, setOrderNo] = useState('');
   const [status, setStatus] = useState<number | null>(null);
   const download = useCertificateDownload();
-  const list = usePagedQuery<Application, Partial<OrderQuery>>(myOrdersKey, { orderNo: orderNo.trim() || null, status });
+  const list = usePagedQuery<Application, Partial<OrderQuery>>(myOrdersKey, {
+    orderNo: orderNo.trim() || null,
+    status,
+  });
   return (
     <Card title={t('nav.orders')}>
       <DataList<Application>
         rowKey="applicationId"
         testId="calibration-orders"
-        columns={orderColumns(t, (row) => `/calibration/order/${row.applicationId}`, (row) => download(row))}
+        columns={orderColumns(
+          t,
+          (row) => `/calibration/order/${row.applicationId}`,
+          (row) => download(row),
+        )}
         data={list.data}
         loading={list.loading}
         pagination={list.pagination}
         filters={
           <>
-            <Input allowClear placeholder={t('layout.searchOrder')} value={orderNo} onChange={(e) => setOrderNo(e.target.value)} style={{ width: 220 }} />
-            <Select allowClear placeholder={t('order.status')} value={status} onChange={(v) => setStatus(v ?? null)} options={statusOptions(t)} style={{ width: 200 }} />
+            <Input
+              allowClear
+              placeholder={t('layout.searchOrder')}
+              value={orderNo}
+              onChange={(e) => setOrderNo(e.target.value)}
+              style={{ width: 220 }}
+            />
+            <Select
+              allowClear
+              placeholder={t('order.status')}
+              value={status}
+              onChange={(v) => setStatus(v ?? null)}
+              options={statusOptions(t)}
+              style={{ width: 200 }}
+            />
           </>
         }
         actions={
@@ -82,7 +122,13 @@ export function MobileOrderList() {
             <List.Item
               actions={[
                 row.calibrationStatus === STATUS.completed || isCancelled(row.calibrationStatus) ? (
-                  <Button key="pdf" size="small" icon={<FilePdfOutlined />} onClick={() => download(row)} data-testid={`calibration-download-${row.orderNo}`}>
+                  <Button
+                    key="pdf"
+                    size="small"
+                    icon={<FilePdfOutlined />}
+                    onClick={() => download(row)}
+                    data-testid={`calibration-download-${row.orderNo}`}
+                  >
                     PDF
                   </Button>
                 ) : null,
@@ -114,7 +160,8 @@ function TrackingForm({ order, onDone }: { order: ApplicationDetail; onDone: () 
       onFinish={async (values: { trackingCompany: string; trackingNumber: string }) => {
         setBusy(true);
         try {
-          if (await setTracking(order.applicationId, values.trackingCompany.trim(), values.trackingNumber.trim())) onDone();
+          if (await setTracking(order.applicationId, values.trackingCompany.trim(), values.trackingNumber.trim()))
+            onDone();
         } finally {
           setBusy(false);
         }
@@ -124,7 +171,10 @@ function TrackingForm({ order, onDone }: { order: ApplicationDetail; onDone: () 
       <Form.Item name="trackingCompany" rules={[{ required: true, whitespace: true, message: t('rules.required') }]}>
         <Input placeholder={t('tracking.company')} maxLength={50} />
       </Form.Item>
-      <Form.Item name="trackingNumber" rules={[{ required: true, pattern: /^[A-Za-z0-9-]{4,50}$/, message: t('rules.tracking') }]}>
+      <Form.Item
+        name="trackingNumber"
+        rules={[{ required: true, pattern: /^[A-Za-z0-9-]{4,50}$/, message: t('rules.tracking') }]}
+      >
         <Input placeholder={t('tracking.number')} maxLength={50} data-testid="calibration-tracking-number" />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={busy} data-testid="calibration-tracking-submit">
@@ -155,7 +205,13 @@ function CancelRequest({ order, onDone }: { order: ApplicationDetail; onDone: ()
           }
         }}
       >
-        <Input.TextArea rows={3} maxLength={200} placeholder={t('cancel.reason')} value={reason} onChange={(e) => setReason(e.target.value)} />
+        <Input.TextArea
+          rows={3}
+          maxLength={200}
+          placeholder={t('cancel.reason')}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
         {order.payment?.payStatus === 'paid' ? (
           <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
             {t(order.payment.payType === 'offline' ? 'cancel.refundByLab' : 'cancel.refund')}
@@ -181,8 +237,14 @@ function ItemsTable({ order, mobile }: { order: ApplicationDetail; mobile: boole
         { key: 'm', title: t('item.deviceModel'), dataIndex: 'deviceModel' },
         { key: 's', title: t('item.serial'), dataIndex: 'serial' },
         ...(mobile ? [] : [{ key: 'q', title: t('item.quantity'), dataIndex: 'quantity' }]),
-        { key: 'p', title: t('item.points'), render: (_: unknown, item: Item) => `${item.points.join(', ')} ${item.unit}` },
-        ...(mobile ? [] : [{ key: 'l', title: t('item.level'), render: (_: unknown, item: Item) => t(`level.${item.level}`) }]),
+        {
+          key: 'p',
+          title: t('item.points'),
+          render: (_: unknown, item: Item) => `${item.points.join(', ')} ${item.unit}`,
+        },
+        ...(mobile
+          ? []
+          : [{ key: 'l', title: t('item.level'), render: (_: unknown, item: Item) => t(`level.${item.level}`) }]),
         {
           key: 'cert',
           title: t('certificate.number'),
@@ -211,7 +273,11 @@ function ExplanationCard({ applicationId }: { applicationId: number }) {
       {data.items.map((item) => (
         <Typography.Paragraph key={item.itemId}>
           <Typography.Text strong>{`${item.deviceModel} ${item.serial}: `}</Typography.Text>
-          {item.passed === null ? null : item.passed ? <Tag color="success">{t('result.pass')}</Tag> : <Tag color="error">{t('result.fail')}</Tag>}
+          {item.passed === null ? null : item.passed ? (
+            <Tag color="success">{t('result.pass')}</Tag>
+          ) : (
+            <Tag color="error">{t('result.fail')}</Tag>
+          )}
           {item.explanation}
         </Typography.Paragraph>
       ))}
@@ -228,7 +294,12 @@ export function OrderDetailView({ id, admin = false }: { id: number; admin?: boo
   const { message } = App.useApp();
   const mobile = isMobilePath(router.pathname);
   const valid = Number.isInteger(id) && id > 0;
-  const { data: order, error, isLoading, mutate } = useRead<ApplicationDetail>(valid ? applicationKey(id) : null, { shouldRetryOnError: false });
+  const {
+    data: order,
+    error,
+    isLoading,
+    mutate,
+  } = useRead<ApplicationDetail>(valid ? applicationKey(id) : null, { shouldRetryOnError: false });
   const download = useCertificateDownload();
   const downloadReport = useReportDownload();
   if (!valid || error) return <Result status="404" title={t('order.notFound')} />;
@@ -261,27 +332,56 @@ export function OrderDetailView({ id, admin = false }: { id: number; admin?: boo
           <Descriptions.Item label={t('base.contact')}>{order.contact}</Descriptions.Item>
           <Descriptions.Item label={t('base.phone')}>{order.phone}</Descriptions.Item>
           <Descriptions.Item label={t('order.total')}>{money(order.totalPrice, order.currency)}</Descriptions.Item>
-          <Descriptions.Item label={t('tracking.number')}>{order.trackingNumber ? `${order.trackingCompany ?? ''} ${order.trackingNumber}` : '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('tracking.number')}>
+            {order.trackingNumber ? `${order.trackingCompany ?? ''} ${order.trackingNumber}` : '-'}
+          </Descriptions.Item>
           <Descriptions.Item label={t('order.created')}>{formatTime(order.gmtCreate)}</Descriptions.Item>
         </Descriptions>
         <PaymentInfo payment={order.payment} />
-        {status === STATUS.submitted ? <Alert style={{ marginTop: 12 }} type="info" showIcon message={t(canPay(order, admin) ? 'pay.hint' : 'preview.payment')} /> : null}
+        {status === STATUS.submitted ? (
+          <Alert
+            style={{ marginTop: 12 }}
+            type="info"
+            showIcon
+            message={t(canPay(order, admin) ? 'pay.hint' : 'preview.payment')}
+          />
+        ) : null}
         {isCancelled(status) ? <RefundNotice order={order} /> : null}
-        {order.cancelRequested ? <Alert style={{ marginTop: 12 }} type="warning" showIcon message={t('cancel.waiting', { reason: order.cancelReason ?? '' })} /> : null}
-        {isCancelled(status) && order.cancelAnswer ? <Alert style={{ marginTop: 12 }} type="error" showIcon message={order.cancelAnswer} /> : null}
+        {order.cancelRequested ? (
+          <Alert
+            style={{ marginTop: 12 }}
+            type="warning"
+            showIcon
+            message={t('cancel.waiting', { reason: order.cancelReason ?? '' })}
+          />
+        ) : null}
+        {isCancelled(status) && order.cancelAnswer ? (
+          <Alert style={{ marginTop: 12 }} type="error" showIcon message={order.cancelAnswer} />
+        ) : null}
         <Space style={{ marginTop: 12 }} wrap>
           {canPay(order, admin) ? <PayAction order={order} mobile={mobile} onPaid={() => void mutate()} /> : null}
           {status === STATUS.completed || isCancelled(status) ? (
-            <Button type="primary" icon={<FilePdfOutlined />} onClick={() => download(order)} data-testid="calibration-download">
+            <Button
+              type="primary"
+              icon={<FilePdfOutlined />}
+              onClick={() => download(order)}
+              data-testid="calibration-download"
+            >
               {t('order.certificate')}
             </Button>
           ) : null}
           {order.hasReport ? (
-            <Button icon={<DownloadOutlined />} onClick={() => downloadReport(order)} data-testid="calibration-download-report">
+            <Button
+              icon={<DownloadOutlined />}
+              onClick={() => downloadReport(order)}
+              data-testid="calibration-download-report"
+            >
               {t('order.report')}
             </Button>
           ) : null}
-          {customer && status <= STATUS.shipped && !order.cancelRequested ? <CancelRequest order={order} onDone={refresh} /> : null}
+          {customer && status <= STATUS.shipped && !order.cancelRequested ? (
+            <CancelRequest order={order} onDone={refresh} />
+          ) : null}
         </Space>
         {customer && status === STATUS.confirmed ? (
           <div style={{ marginTop: 12 }}>
@@ -295,7 +395,9 @@ export function OrderDetailView({ id, admin = false }: { id: number; admin?: boo
         <ItemsTable order={order} mobile={mobile} />
       </Card>
       {admin ? <ResultsEditor order={order} onDone={refresh} /> : null}
-      {status >= STATUS.calibrating && !isCancelled(status) ? <ExplanationCard applicationId={order.applicationId} /> : null}
+      {status >= STATUS.calibrating && !isCancelled(status) ? (
+        <ExplanationCard applicationId={order.applicationId} />
+      ) : null}
       {order.certificates.length ? (
         <Card title={t('certificate.qr')} size="small">
           <Space wrap size="large">
@@ -316,11 +418,16 @@ export function OrderDetailView({ id, admin = false }: { id: number; admin?: boo
           items={order.history.map((row) => ({
             children: (
               <>
-                <Typography.Text strong>{row.payment && row.fromStatus === row.toStatus ? t('pay.label') : t(`status.${row.toStatus}`)}</Typography.Text>{' '}
+                <Typography.Text strong>
+                  {row.payment && row.fromStatus === row.toStatus ? t('pay.label') : t(`status.${row.toStatus}`)}
+                </Typography.Text>{' '}
                 <Typography.Text type="secondary">{formatTime(row.gmtCreate)}</Typography.Text>
                 {row.payment ? (
                   <div data-testid="calibration-history-payment" data-payment={row.payment}>
-                    {t(`pay.event.${row.payment}`, { payType: row.payType ? tb(`payType.${row.payType}`) : '-', orderCode: row.orderCode ?? '' })}
+                    {t(`pay.event.${row.payment}`, {
+                      payType: row.payType ? tb(`payType.${row.payType}`) : '-',
+                      orderCode: row.orderCode ?? '',
+                    })}
                   </div>
                 ) : null}
                 {row.note ? <div>{row.note}</div> : null}

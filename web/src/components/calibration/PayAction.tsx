@@ -9,12 +9,20 @@ import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import { money, payOrder, type ApplicationDetail, type ApplicationPayment } from '@/api/calibration';
 import { StatusTag as PayStatusTag, startPayment, WechatQr, type PayMethod } from '@/components/billing/RechargeView';
-import { formatTime } from '@/components/device/format';
+import { formatTime } from '@/lib/format';
 import { mobilePayPath, orderPath } from './payment';
 
 const METHODS: PayMethod[] = ['wechat', 'alipay', 'paypal'];
 
-export function PayAction({ order, mobile, onPaid }: { order: ApplicationDetail; mobile: boolean; onPaid: () => void }) {
+export function PayAction({
+  order,
+  mobile,
+  onPaid,
+}: {
+  order: ApplicationDetail;
+  mobile: boolean;
+  onPaid: () => void;
+}) {
   const { t } = useTranslation('calibration');
   const { t: tb } = useTranslation('billing');
   const router = useRouter();
@@ -64,7 +72,12 @@ export function PayAction({ order, mobile, onPaid }: { order: ApplicationDetail;
       >
         {payment ? (
           <Space direction="vertical" style={{ width: '100%' }} data-testid="calibration-pay-dialog">
-            <Typography.Title level={3} style={{ margin: 0 }} data-testid="calibration-pay-amount" data-cents={payment.payFee}>
+            <Typography.Title
+              level={3}
+              style={{ margin: 0 }}
+              data-testid="calibration-pay-amount"
+              data-cents={payment.payFee}
+            >
               {money(payment.payFee, payment.currency)}
             </Typography.Title>
             {codeUrl ? null : (
@@ -84,7 +97,11 @@ export function PayAction({ order, mobile, onPaid }: { order: ApplicationDetail;
               />
             ) : (
               <>
-                <Radio.Group value={method} onChange={(e) => setMethod(e.target.value as PayMethod)} data-testid="calibration-pay-method">
+                <Radio.Group
+                  value={method}
+                  onChange={(e) => setMethod(e.target.value as PayMethod)}
+                  data-testid="calibration-pay-method"
+                >
                   {METHODS.map((m) => (
                     <Radio.Button key={m} value={m}>
                       {tb(`method.${m}`)}
@@ -110,7 +127,13 @@ export function PaymentInfo({ payment }: { payment: ApplicationPayment | null })
   const { t: tb } = useTranslation('billing');
   if (!payment) return null;
   return (
-    <Descriptions column={1} size="small" style={{ marginTop: 12 }} data-testid="calibration-payment" data-pay-status={payment.payStatus}>
+    <Descriptions
+      column={1}
+      size="small"
+      style={{ marginTop: 12 }}
+      data-testid="calibration-payment"
+      data-pay-status={payment.payStatus}
+    >
       <Descriptions.Item label={t('pay.label')}>
         <Space wrap>
           <PayStatusTag status={payment.payStatus} />
@@ -127,7 +150,17 @@ export function PaymentInfo({ payment }: { payment: ApplicationPayment | null })
 /** A cancelled order's payment: refunded through its provider, or given back by the lab (a bank transfer). */
 export function RefundNotice({ order }: { order: ApplicationDetail }) {
   const { t } = useTranslation('calibration');
-  const event = [...order.history].reverse().find((row) => row.payment === 'refunded' || row.payment === 'refund_by_lab');
+  const event = [...order.history]
+    .reverse()
+    .find((row) => row.payment === 'refunded' || row.payment === 'refund_by_lab');
   if (!event) return null;
-  return <Alert style={{ marginTop: 12 }} type="info" showIcon message={t(event.payment === 'refunded' ? 'pay.refunded' : 'pay.refundByLab')} data-testid="calibration-refund" />;
+  return (
+    <Alert
+      style={{ marginTop: 12 }}
+      type="info"
+      showIcon
+      message={t(event.payment === 'refunded' ? 'pay.refunded' : 'pay.refundByLab')}
+      data-testid="calibration-refund"
+    />
+  );
 }

@@ -1,12 +1,37 @@
-import { Alert, App, Button, Card, Descriptions, Form, Input, InputNumber, Result, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Descriptions,
+  Form,
+  Input,
+  InputNumber,
+  Result,
+  Skeleton,
+  Space,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import { applyQuickOrder, MAX_ITEMS, money, pricesKey, verifyKey, type Price, type QuickOrder, type QuickOrderInput, type Verification } from '@/api/calibration';
+import {
+  applyQuickOrder,
+  MAX_ITEMS,
+  money,
+  pricesKey,
+  verifyKey,
+  type Price,
+  type QuickOrder,
+  type QuickOrderInput,
+  type Verification,
+} from '@/api/calibration';
 import { getAccessToken, loginRedirectFor } from '@/api/session';
-import { formatTime } from '@/components/device/format';
-import { useSession } from '@/components/session/SessionContext';
+import { formatTime } from '@/lib/format';
+import { useSession } from '@/lib/SessionContext';
 import { SUBMIT_DEBOUNCE_MS } from '@/components/ui/constants';
 import { useDebouncedCallback } from '@/hooks/useDebouncedCallback';
 import { useRead } from '@/hooks/useRead';
@@ -76,7 +101,11 @@ export function HomeView() {
       {mobile && signedIn ? <MobileOrderList /> : null}
       {mobile && !signedIn ? (
         <Card>
-          <Button block type="primary" onClick={() => void router.push('/mobile/calibration/login?redirect=%2Fmobile%2Fcalibration%2Fhome')}>
+          <Button
+            block
+            type="primary"
+            onClick={() => void router.push('/mobile/calibration/login?redirect=%2Fmobile%2Fcalibration%2Fhome')}
+          >
             {t('login.submitToSee')}
           </Button>
         </Card>
@@ -95,8 +124,24 @@ export function HomeView() {
 export function ExampleView() {
   const { t } = useTranslation('calibration');
   const rows = [
-    { key: 1, deviceModel: 'TH-20', serial: '8001A0000001', quantity: 1, points: '-20, 0, 25', range: '-40 ~ 85 °C', level: t('level.standard') },
-    { key: 2, deviceModel: 'TH-20', serial: 'SN-2024-0456', quantity: 1, points: '2, 5, 8', range: '-40 ~ 85 °C', level: t('level.accredited') },
+    {
+      key: 1,
+      deviceModel: 'TH-20',
+      serial: '8001A0000001',
+      quantity: 1,
+      points: '-20, 0, 25',
+      range: '-40 ~ 85 °C',
+      level: t('level.standard'),
+    },
+    {
+      key: 2,
+      deviceModel: 'TH-20',
+      serial: 'SN-2024-0456',
+      quantity: 1,
+      points: '2, 5, 8',
+      range: '-40 ~ 85 °C',
+      level: t('level.accredited'),
+    },
   ];
   return (
     <Card title={t('example.title')} data-testid="calibration-example">
@@ -143,13 +188,29 @@ export function QuickView() {
     }
   }, SUBMIT_DEBOUNCE_MS);
   if (done) {
-    return <Result status="success" title={t('quick.sent')} subTitle={t('quick.number', { no: done.orderNo })} data-testid="calibration-quick-done" />;
+    return (
+      <Result
+        status="success"
+        title={t('quick.sent')}
+        subTitle={t('quick.number', { no: done.orderNo })}
+        data-testid="calibration-quick-done"
+      />
+    );
   }
   return (
     <Card title={t('nav.quick')}>
       <Typography.Paragraph type="secondary">{t('quick.intro')}</Typography.Paragraph>
-      <Form<QuickOrderInput> layout="vertical" onFinish={submit} initialValues={{ quantity: 1 }} data-testid="calibration-quick-form">
-        <Form.Item name="contact" label={t('base.contact')} rules={[{ required: true, whitespace: true, message: t('rules.required') }]}>
+      <Form<QuickOrderInput>
+        layout="vertical"
+        onFinish={submit}
+        initialValues={{ quantity: 1 }}
+        data-testid="calibration-quick-form"
+      >
+        <Form.Item
+          name="contact"
+          label={t('base.contact')}
+          rules={[{ required: true, whitespace: true, message: t('rules.required') }]}
+        >
           <Input maxLength={50} />
         </Form.Item>
         <Form.Item name="phone" label={t('base.phone')} rules={[{ required: true, min: 3, message: t('rules.phone') }]}>
@@ -161,12 +222,23 @@ export function QuickView() {
         <Form.Item name="deviceModel" label={t('item.deviceModel')}>
           <Input maxLength={50} />
         </Form.Item>
-        <Form.Item name="quantity" label={t('item.quantity')} rules={[{ required: true, message: t('rules.required') }]}>
+        <Form.Item
+          name="quantity"
+          label={t('item.quantity')}
+          rules={[{ required: true, message: t('rules.required') }]}
+        >
           <InputNumber min={1} max={10000} precision={0} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item noStyle shouldUpdate>
           {({ getFieldValue }) =>
-            (getFieldValue('quantity') ?? 0) > MAX_ITEMS ? <Alert type="info" showIcon message={t('form.tooMany', { max: MAX_ITEMS })} style={{ marginBottom: 12 }} /> : null
+            (getFieldValue('quantity') ?? 0) > MAX_ITEMS ? (
+              <Alert
+                type="info"
+                showIcon
+                message={t('form.tooMany', { max: MAX_ITEMS })}
+                style={{ marginBottom: 12 }}
+              />
+            ) : null
           }
         </Form.Item>
         <Form.Item name="remark" label={t('base.remark')}>
@@ -186,7 +258,9 @@ export function VerifyView() {
   const router = useRouter();
   const raw = router.query.code;
   const code = Array.isArray(raw) ? raw[0] : raw;
-  const { data, error, isLoading } = useRead<Verification>(code ? verifyKey(code) : null, { shouldRetryOnError: false });
+  const { data, error, isLoading } = useRead<Verification>(code ? verifyKey(code) : null, {
+    shouldRetryOnError: false,
+  });
   return (
     <Card title={t('verify.title')} data-testid="calibration-verify" style={{ maxWidth: 760, margin: '0 auto' }}>
       {isLoading ? <Skeleton active /> : null}
@@ -195,14 +269,20 @@ export function VerifyView() {
         <Descriptions column={1} size="small" bordered>
           <Descriptions.Item label={t('certificate.number')}>{data.certificateNumber}</Descriptions.Item>
           <Descriptions.Item label={t('verify.state')}>
-            {data.valid ? <Tag color="success">{t('verify.valid')}</Tag> : <Tag color="error">{t('verify.invalid')}</Tag>}
+            {data.valid ? (
+              <Tag color="success">{t('verify.valid')}</Tag>
+            ) : (
+              <Tag color="error">{t('verify.invalid')}</Tag>
+            )}
             {data.passed ? <Tag color="blue">{t('result.pass')}</Tag> : <Tag color="orange">{t('result.fail')}</Tag>}
           </Descriptions.Item>
           <Descriptions.Item label={t('verify.lab')}>{data.lab}</Descriptions.Item>
           <Descriptions.Item label={t('base.company')}>{data.customer}</Descriptions.Item>
           <Descriptions.Item label={t('item.deviceModel')}>{data.deviceModel}</Descriptions.Item>
           <Descriptions.Item label={t('item.serial')}>{data.serial}</Descriptions.Item>
-          <Descriptions.Item label={t('certificate.issued')}>{formatTime(data.issuedAt, 'YYYY-MM-DD')}</Descriptions.Item>
+          <Descriptions.Item label={t('certificate.issued')}>
+            {formatTime(data.issuedAt, 'YYYY-MM-DD')}
+          </Descriptions.Item>
           <Descriptions.Item label={t('certificate.due')}>{formatTime(data.nextDueAt, 'YYYY-MM-DD')}</Descriptions.Item>
           <Descriptions.Item label={t('verify.hash')}>
             <Typography.Text code style={{ wordBreak: 'break-all' }}>

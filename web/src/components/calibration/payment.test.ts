@@ -41,6 +41,8 @@ describe('paths', () => {
   });
 
   it('sends the phone to the payment page with its way back', () => {
-    expect(mobilePayPath('CO1', '/mobile/calibration/order/5')).toBe('/mobilePay/pay?orderCode=CO1&back=%2Fmobile%2Fcalibration%2Forder%2F5');
+    expect(mobilePayPath('CO1', '/mobile/calibration/order/5')).toBe(
+      '/mobilePay/pay?orderCode=CO1&back=%2Fmobile%2Fcalibration%2Forder%2F5',
+    );
   });
 });

@@ -2,7 +2,10 @@
 import { isCancelled, STATUS, type ApplicationDetail } from '@/api/calibration';
 
 /** The customer pays a submitted order that is not paid yet and has no cancellation request waiting. */
-export function canPay(order: Pick<ApplicationDetail, 'owner' | 'calibrationStatus' | 'cancelRequested' | 'payment'>, admin = false): boolean {
+export function canPay(
+  order: Pick<ApplicationDetail, 'owner' | 'calibrationStatus' | 'cancelRequested' | 'payment'>,
+  admin = false,
+): boolean {
   if (admin || !order.owner || order.cancelRequested || isCancelled(order.calibrationStatus)) return false;
   return order.calibrationStatus === STATUS.submitted && order.payment?.payStatus !== 'paid';
 }

@@ -13,15 +13,32 @@ export const UPLOAD_RULES: Record<UploadField, { accept: string; maxBytes: numbe
 };
 
 /** A form control holding the url of an uploaded image; the server checks the file by content. */
-export function BrandingUpload({ field, value, onChange, disabled }: { field: UploadField; value?: string | null; onChange?: (url: string | null) => void; disabled?: boolean }) {
+export function BrandingUpload({
+  field,
+  value,
+  onChange,
+  disabled,
+}: {
+  field: UploadField;
+  value?: string | null;
+  onChange?: (url: string | null) => void;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation('customization');
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
   const rule = UPLOAD_RULES[field];
   return (
     <Space align="center" wrap data-testid={`${field}-field`}>
-      {/* eslint-disable-next-line @next/next/no-img-element */}
-      {value ? <img src={value} alt="" data-testid={`${field}-image`} style={{ height: 40, maxWidth: 120, objectFit: 'contain', border: '1px solid #eee' }} /> : null}
+      {value ? (
+        // eslint-disable-next-line @next/next/no-img-element
+        <img
+          src={value}
+          alt=""
+          data-testid={`${field}-image`}
+          style={{ height: 40, maxWidth: 120, objectFit: 'contain', border: '1px solid #eee' }}
+        />
+      ) : null}
       <Upload
         accept={rule.accept}
         showUploadList={false}

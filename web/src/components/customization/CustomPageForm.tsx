@@ -2,8 +2,8 @@ import { Button, Col, Drawer, Form, Input, Radio, Row, Select, Space, Switch, Ty
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useState } from 'react';
 import { insertCustomPage, updateCustomPage, type CustomPage, type CustomPageInput } from '@/api/customization';
-import { COLOUR_PATTERN } from '@/components/account/rules';
-import { showServerErrors } from '@/components/account/serverErrors';
+import { COLOUR_PATTERN } from '@/lib/formRules';
+import { showServerErrors } from '@/lib/serverErrors';
 import { ColourInput } from '@/components/ui/ColourInput';
 import { useViewport } from '@/hooks/useViewport';
 import { STYLE_MODELS } from '@/theme/styleModels';
@@ -38,7 +38,12 @@ interface FormValues {
   adminPhone?: string;
 }
 
-const ERROR_ALIASES = { title: 'titleZh', 'admin.userName': 'adminUserName', 'admin.email': 'adminEmail', 'admin.phone': 'adminPhone' };
+const ERROR_ALIASES = {
+  title: 'titleZh',
+  'admin.userName': 'adminUserName',
+  'admin.email': 'adminEmail',
+  'admin.phone': 'adminPhone',
+};
 
 function initialValues(page: CustomPage | null): FormValues {
   return {
@@ -88,7 +93,11 @@ function toInput(values: FormValues, full: boolean): CustomPageInput {
   };
   if (!full) return branding;
   const admin = values.adminUserName?.trim()
-    ? { userName: values.adminUserName.trim(), email: orNull(values.adminEmail) ?? undefined, phone: orNull(values.adminPhone) ?? undefined }
+    ? {
+        userName: values.adminUserName.trim(),
+        email: orNull(values.adminEmail) ?? undefined,
+        phone: orNull(values.adminPhone) ?? undefined,
+      }
     : null;
   return {
     ...branding,
@@ -106,7 +115,19 @@ function toInput(values: FormValues, full: boolean): CustomPageInput {
  * The customization drawer: every field of business-domain section 3 for the operator, the reduced
  * branding form for a reseller admin (`full` false), and a preview of the login page with the draft.
  */
-export function CustomPageForm({ open, page, full, onClose, onSaved }: { open: boolean; page: CustomPage | null; full: boolean; onClose: () => void; onSaved: () => void }) {
+export function CustomPageForm({
+  open,
+  page,
+  full,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  page: CustomPage | null;
+  full: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t, i18n } = useTranslation('customization');
   const [form] = Form.useForm<FormValues>();
   const [saving, setSaving] = useState(false);
@@ -138,7 +159,8 @@ export function CustomPageForm({ open, page, full, onClose, onSaved }: { open: b
 
   const required = { required: true, message: t('form.required') };
   const remarkRule = { min: 1, max: 50, message: t('form.length', { min: 1, max: 50 }) };
-  const previewTitle = (language === 'en-US' ? draft?.titleEn || draft?.titleZh : draft?.titleZh || draft?.titleEn) ?? '';
+  const previewTitle =
+    (language === 'en-US' ? draft?.titleEn || draft?.titleZh : draft?.titleZh || draft?.titleEn) ?? '';
   return (
     <Drawer
       open={open}
@@ -157,31 +179,60 @@ export function CustomPageForm({ open, page, full, onClose, onSaved }: { open: b
     >
       <Row gutter={24}>
         <Col xs={24} lg={14}>
-          <Form<FormValues> form={form} layout="vertical" name="customPage" onFinish={submit} initialValues={initialValues(page)}>
-            <Form.Item name="enterpriseName" label={t('field.enterpriseName')} rules={[required, { max: 100, message: t('form.max', { max: 100 }) }]}>
+          <Form<FormValues>
+            form={form}
+            layout="vertical"
+            name="customPage"
+            onFinish={submit}
+            initialValues={initialValues(page)}
+          >
+            <Form.Item
+              name="enterpriseName"
+              label={t('field.enterpriseName')}
+              rules={[required, { max: 100, message: t('form.max', { max: 100 }) }]}
+            >
               <Input maxLength={100} />
             </Form.Item>
             <Row gutter={12}>
               <Col span={12}>
-                <Form.Item name="titleZh" label={t('field.titleZh')} rules={[{ max: 100, message: t('form.max', { max: 100 }) }]}>
+                <Form.Item
+                  name="titleZh"
+                  label={t('field.titleZh')}
+                  rules={[{ max: 100, message: t('form.max', { max: 100 }) }]}
+                >
                   <Input maxLength={100} />
                 </Form.Item>
               </Col>
               <Col span={12}>
-                <Form.Item name="titleEn" label={t('field.titleEn')} rules={[{ max: 100, message: t('form.max', { max: 100 }) }]}>
+                <Form.Item
+                  name="titleEn"
+                  label={t('field.titleEn')}
+                  rules={[{ max: 100, message: t('form.max', { max: 100 }) }]}
+                >
                   <Input maxLength={100} />
                 </Form.Item>
               </Col>
             </Row>
             {full ? (
               <>
-                <Form.Item name="topDomain" label={t('field.topDomain')} rules={[required, { pattern: HOST, message: t('form.domain') }]}>
+                <Form.Item
+                  name="topDomain"
+                  label={t('field.topDomain')}
+                  rules={[required, { pattern: HOST, message: t('form.domain') }]}
+                >
                   <Input placeholder="acme.example.com" />
                 </Form.Item>
                 <Form.Item
                   name="domains"
                   label={t('field.domains')}
-                  rules={[{ validator: (_, value: string[] = []) => (value.every((d) => HOST.test(d.trim().toLowerCase())) ? Promise.resolve() : Promise.reject(new Error(t('form.domain')))) }]}
+                  rules={[
+                    {
+                      validator: (_, value: string[] = []) =>
+                        value.every((d) => HOST.test(d.trim().toLowerCase()))
+                          ? Promise.resolve()
+                          : Promise.reject(new Error(t('form.domain'))),
+                    },
+                  ]}
                 >
                   <Select mode="tags" tokenSeparators={[',', ' ']} open={false} />
                 </Form.Item>
@@ -197,36 +248,65 @@ export function CustomPageForm({ open, page, full, onClose, onSaved }: { open: b
               ) : null}
               {full ? (
                 <Col xs={12} md={6}>
-                  <Form.Item name="enableRegister" label={t('field.enableRegister')} valuePropName="checked" rules={[required]}>
+                  <Form.Item
+                    name="enableRegister"
+                    label={t('field.enableRegister')}
+                    valuePropName="checked"
+                    rules={[required]}
+                  >
                     <Switch />
                   </Form.Item>
                 </Col>
               ) : null}
               {full ? (
                 <Col xs={12} md={6}>
-                  <Form.Item name="independent" label={t('field.independent')} valuePropName="checked" rules={[required]}>
+                  <Form.Item
+                    name="independent"
+                    label={t('field.independent')}
+                    valuePropName="checked"
+                    rules={[required]}
+                  >
                     <Switch />
                   </Form.Item>
                 </Col>
               ) : null}
             </Row>
             <Form.Item name="loginPage" label={t('field.loginPage')} rules={[required]}>
-              <Radio.Group options={[{ value: 'default', label: t('loginPage.default') }, { value: 'simple', label: t('loginPage.simple') }]} />
+              <Radio.Group
+                options={[
+                  { value: 'default', label: t('loginPage.default') },
+                  { value: 'simple', label: t('loginPage.simple') },
+                ]}
+              />
             </Form.Item>
             <Row gutter={12}>
               <Col span={8}>
-                <Form.Item name="themeColor" label={t('field.themeColor')} rules={[required, { pattern: COLOUR_PATTERN, message: t('form.colour') }]}>
+                <Form.Item
+                  name="themeColor"
+                  label={t('field.themeColor')}
+                  rules={[required, { pattern: COLOUR_PATTERN, message: t('form.colour') }]}
+                >
                   <ColourInput />
                 </Form.Item>
               </Col>
               <Col span={8}>
                 <Form.Item name="styleModel" label={t('field.styleModel')} rules={[required]}>
-                  <Select options={Object.values(STYLE_MODELS).map((m) => ({ value: m.name, label: m.label[language] ?? m.name }))} />
+                  <Select
+                    options={Object.values(STYLE_MODELS).map((m) => ({
+                      value: m.name,
+                      label: m.label[language] ?? m.name,
+                    }))}
+                  />
                 </Form.Item>
               </Col>
               <Col span={8}>
                 <Form.Item name="defaultLocale" label={t('field.defaultLocale')} rules={[required]}>
-                  <Select options={[{ value: 'zh-CN', label: '简体中文' }, { value: 'en-US', label: 'English' }]} />
+                  <Select
+                    options={[
+                      { value: 'zh-CN', label: '简体中文' },
+                      { value: 'en-US', label: 'English' },
+                    ]}
+                  />
                 </Form.Item>
               </Col>
             </Row>
@@ -244,13 +324,25 @@ export function CustomPageForm({ open, page, full, onClose, onSaved }: { open: b
               <BrandingUpload field="browserLogo" />
             </Form.Item>
             <Typography.Title level={5}>{t('section.record')}</Typography.Title>
-            <Form.Item name="recordCompany" label={t('field.recordCompany')} rules={[{ max: 100, message: t('form.max', { max: 100 }) }]}>
+            <Form.Item
+              name="recordCompany"
+              label={t('field.recordCompany')}
+              rules={[{ max: 100, message: t('form.max', { max: 100 }) }]}
+            >
               <Input maxLength={100} />
             </Form.Item>
-            <Form.Item name="recordNumber" label={t('field.recordNumber')} rules={[{ max: 100, message: t('form.max', { max: 100 }) }]}>
+            <Form.Item
+              name="recordNumber"
+              label={t('field.recordNumber')}
+              rules={[{ max: 100, message: t('form.max', { max: 100 }) }]}
+            >
               <Input maxLength={100} />
             </Form.Item>
-            <Form.Item name="recordLink" label={t('field.recordLink')} rules={[{ type: 'url', message: t('form.url') }]}>
+            <Form.Item
+              name="recordLink"
+              label={t('field.recordLink')}
+              rules={[{ type: 'url', message: t('form.url') }]}
+            >
               <Input placeholder="https://beian.miit.gov.cn/" />
             </Form.Item>
             {full ? (
@@ -259,13 +351,21 @@ export function CustomPageForm({ open, page, full, onClose, onSaved }: { open: b
                   <Input.TextArea maxLength={50} showCount autoSize={{ minRows: 2 }} />
                 </Form.Item>
                 <Typography.Title level={5}>{t('section.admin')}</Typography.Title>
-                {page?.adminUserName ? <Typography.Paragraph type="secondary">{t('admin.current', { name: page.adminUserName })}</Typography.Paragraph> : null}
+                {page?.adminUserName ? (
+                  <Typography.Paragraph type="secondary">
+                    {t('admin.current', { name: page.adminUserName })}
+                  </Typography.Paragraph>
+                ) : null}
                 <Form.Item name="adminUserName" label={t('field.adminUserName')} extra={t('admin.hint')}>
                   <Input maxLength={50} autoComplete="off" />
                 </Form.Item>
                 <Row gutter={12}>
                   <Col span={12}>
-                    <Form.Item name="adminEmail" label={t('field.adminEmail')} rules={[{ type: 'email', message: t('form.email') }]}>
+                    <Form.Item
+                      name="adminEmail"
+                      label={t('field.adminEmail')}
+                      rules={[{ type: 'email', message: t('form.email') }]}
+                    >
                       <Input maxLength={254} />
                     </Form.Item>
                   </Col>
@@ -282,18 +382,18 @@ export function CustomPageForm({ open, page, full, onClose, onSaved }: { open: b
         <Col xs={24} lg={10}>
           {/* Stays in view while the long form scrolls. */}
           <div style={{ position: 'sticky', top: 0 }}>
-          <Typography.Title level={5}>{t('preview.title')}</Typography.Title>
-          <LoginPreview
-            branding={{
-              title: previewTitle,
-              themeColor: draft?.themeColor ?? '#ec6c00',
-              loginLogo: draft?.loginLogo,
-              loginBackground: draft?.loginBackground,
-              loginPage: draft?.loginPage,
-              recordCompany: draft?.recordCompany,
-              recordNumber: draft?.recordNumber,
-            }}
-          />
+            <Typography.Title level={5}>{t('preview.title')}</Typography.Title>
+            <LoginPreview
+              branding={{
+                title: previewTitle,
+                themeColor: draft?.themeColor ?? '#ec6c00',
+                loginLogo: draft?.loginLogo,
+                loginBackground: draft?.loginBackground,
+                loginPage: draft?.loginPage,
+                recordCompany: draft?.recordCompany,
+                recordNumber: draft?.recordNumber,
+              }}
+            />
           </div>
         </Col>
       </Row>

@@ -1,15 +1,16 @@
 import { Button, Input, Space, Tag } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import { customPagePageKey, deleteCustomPage, type CustomPage } from '@/api/customization';
-import { formatTime } from '@/components/device/format';
-import { ConfirmAction } from '@/components/organization/common';
-import { useSession } from '@/components/session/SessionContext';
+import { closeCustomPage, customPagePageKey, deleteCustomPage, type CustomPage } from '@/api/customization';
+import { formatTime } from '@/lib/format';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
+import { useSession } from '@/lib/SessionContext';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { hasPermission } from '@/routes/permissions';
 import { CustomPageForm } from './CustomPageForm';
+import { SiteSealDialog } from './SiteSealDialog';
 
 const ROUTE = 'customized.list';
 
@@ -23,11 +24,19 @@ export function CustomizedListView() {
   const operator = hasPermission(granted, `${ROUTE}.add`);
   const [keyword, setKeyword] = useState('');
   const [editing, setEditing] = useState<{ page: CustomPage | null } | null>(null);
-  const { data, loading, pagination, mutate } = usePagedQuery<CustomPage, { keyword?: string }>(customPagePageKey, { keyword: keyword || undefined });
+  const [sealing, setSealing] = useState<CustomPage | null>(null);
+  const { data, loading, pagination, mutate } = usePagedQuery<CustomPage, { keyword?: string }>(customPagePageKey, {
+    keyword: keyword || undefined,
+  });
   const columns: ListColumn<CustomPage>[] = [
     { key: 'name', title: t('field.enterpriseName'), dataIndex: 'enterpriseName', card: 'title', long: 200 },
     { key: 'title', title: t('field.title'), dataIndex: 'title', desktopOnly: true, card: false },
-    { key: 'domain', title: t('field.topDomain'), important: true, render: (_, p) => <span data-testid={`domain-${p.slug}`}>{p.domains.join(', ')}</span> },
+    {
+      key: 'domain',
+      title: t('field.topDomain'),
+      important: true,
+      render: (_, p) => <span data-testid={`domain-${p.slug}`}>{p.domains.join(', ')}</span>,
+    },
     {
       key: 'colour',
       title: t('field.themeColor'),
@@ -39,9 +48,26 @@ export function CustomizedListView() {
       ),
     },
     { key: 'style', title: t('field.styleModel'), dataIndex: 'styleModel', desktopOnly: true, card: false },
-    { key: 'independent', title: t('field.independent'), render: (_, p) => (p.independent ? <Tag color="blue">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>), desktopOnly: true },
+    {
+      key: 'independent',
+      title: t('field.independent'),
+      render: (_, p) => (p.independent ? <Tag color="blue">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>),
+      desktopOnly: true,
+    },
     { key: 'admin', title: t('field.admin'), render: (_, p) => p.adminUserName ?? '-', desktopOnly: true },
-    { key: 'modified', title: t('field.gmtModified'), render: (_, p) => formatTime(p.gmtModified), desktopOnly: true, card: false },
+    {
+      key: 'state',
+      title: t('field.state'),
+      render: (_, p) =>
+        p.closedTime ? <Tag data-testid={`closed-${p.slug}`}>{t('closed')}</Tag> : <Tag color="green">{t('open')}</Tag>,
+    },
+    {
+      key: 'modified',
+      title: t('field.gmtModified'),
+      render: (_, p) => formatTime(p.gmtModified),
+      desktopOnly: true,
+      card: false,
+    },
     {
       key: 'actions',
       title: t('actions'),
@@ -52,7 +78,27 @@ export function CustomizedListView() {
               {t('edit')}
             </Button>
           </Permitted>
-          <ConfirmAction route={ROUTE} action="delete" title={t('deleteConfirm', { name: p.enterpriseName })} onConfirm={() => deleteCustomPage(p.id).then(() => mutate())}>
+          <Permitted route={ROUTE} action="edit">
+            <Button type="link" size="small" onClick={() => setSealing(p)} data-testid={`seal-${p.slug}`}>
+              {t('seal.action')}
+            </Button>
+          </Permitted>
+          <ConfirmAction
+            route={ROUTE}
+            action="edit"
+            danger={!p.closedTime}
+            testId={`close-${p.slug}`}
+            title={t(p.closedTime ? 'openConfirm' : 'closeConfirm', { name: p.enterpriseName })}
+            onConfirm={() => closeCustomPage(p.id, !p.closedTime).then(() => mutate())}
+          >
+            {t(p.closedTime ? 'open' : 'close')}
+          </ConfirmAction>
+          <ConfirmAction
+            route={ROUTE}
+            action="delete"
+            title={t('deleteConfirm', { name: p.enterpriseName })}
+            onConfirm={() => deleteCustomPage(p.id).then(() => mutate())}
+          >
             {t('delete')}
           </ConfirmAction>
         </Space>
@@ -68,7 +114,15 @@ export function CustomizedListView() {
         data={data}
         loading={loading}
         pagination={pagination}
-        filters={<Input allowClear placeholder={t('keyword')} value={keyword} onChange={(e) => setKeyword(e.target.value)} style={{ width: 240, maxWidth: '100%' }} />}
+        filters={
+          <Input
+            allowClear
+            placeholder={t('keyword')}
+            value={keyword}
+            onChange={(e) => setKeyword(e.target.value)}
+            style={{ width: 240, maxWidth: '100%' }}
+          />
+        }
         actions={
           <Permitted route={ROUTE} action="add">
             <Button type="primary" onClick={() => setEditing({ page: null })} data-testid="custom-page-add">
@@ -77,7 +131,14 @@ export function CustomizedListView() {
           </Permitted>
         }
       />
-      <CustomPageForm open={Boolean(editing)} page={editing?.page ?? null} full={operator} onClose={() => setEditing(null)} onSaved={() => void mutate()} />
+      <SiteSealDialog page={sealing} onClose={() => setSealing(null)} />
+      <CustomPageForm
+        open={Boolean(editing)}
+        page={editing?.page ?? null}
+        full={operator}
+        onClose={() => setEditing(null)}
+        onSaved={() => void mutate()}
+      />
     </div>
   );
 }

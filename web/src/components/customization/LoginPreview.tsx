@@ -1,6 +1,6 @@
 import { Button, Input, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
-import { COLOUR_PATTERN } from '@/components/account/rules';
+import { COLOUR_PATTERN } from '@/lib/formRules';
 
 export interface PreviewBranding {
   title: string;
@@ -21,7 +21,11 @@ export function LoginPreview({ branding }: { branding: PreviewBranding }) {
     : `linear-gradient(135deg, ${colour}33, ${colour}99)`;
   const simple = branding.loginPage === 'simple';
   return (
-    <div data-testid="login-preview" aria-label={t('preview.title')} style={{ border: '1px solid #d9d9d9', borderRadius: 6, overflow: 'hidden' }}>
+    <div
+      data-testid="login-preview"
+      aria-label={t('preview.title')}
+      style={{ border: '1px solid #d9d9d9', borderRadius: 6, overflow: 'hidden' }}
+    >
       <div
         style={{
           background,
@@ -32,17 +36,33 @@ export function LoginPreview({ branding }: { branding: PreviewBranding }) {
           padding: 16,
         }}
       >
-        <div style={{ background: 'rgba(255,255,255,0.94)', borderRadius: 6, padding: 16, width: 220, pointerEvents: 'none' }}>
+        <div
+          style={{
+            background: 'rgba(255,255,255,0.94)',
+            borderRadius: 6,
+            padding: 16,
+            width: 220,
+            pointerEvents: 'none',
+          }}
+        >
           <div style={{ display: 'flex', alignItems: 'center', gap: 8, marginBottom: 12 }}>
-            {/* eslint-disable-next-line @next/next/no-img-element */}
-            {branding.loginLogo ? <img src={branding.loginLogo} alt="" style={{ height: 28, maxWidth: 80, objectFit: 'contain' }} /> : null}
+            {branding.loginLogo ? (
+              // eslint-disable-next-line @next/next/no-img-element
+              <img src={branding.loginLogo} alt="" style={{ height: 28, maxWidth: 80, objectFit: 'contain' }} />
+            ) : null}
             <Typography.Text strong data-testid="preview-title" style={{ color: colour }}>
               {branding.title || '-'}
             </Typography.Text>
           </div>
           <Input size="small" placeholder={t('preview.user')} style={{ marginBottom: 8 }} />
           <Input size="small" placeholder={t('preview.password')} style={{ marginBottom: 12 }} />
-          <Button size="small" block type="primary" style={{ background: colour, borderColor: colour }} data-testid="preview-button">
+          <Button
+            size="small"
+            block
+            type="primary"
+            style={{ background: colour, borderColor: colour }}
+            data-testid="preview-button"
+          >
             {t('preview.signIn')}
           </Button>
         </div>

@@ -20,8 +20,8 @@ import {
   type DeliveryStatus,
   type MappingItem,
 } from '@/api/dataInterface';
-import { formatTime } from '@/components/device/format';
-import { ConfirmAction } from '@/components/organization/common';
+import { formatTime } from '@/lib/format';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { DataList } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
@@ -32,7 +32,13 @@ import { useRead } from '@/hooks/useRead';
 const ROUTE = 'dataInterface.index';
 /** The log fills as the intervals pass: looked at again every 15 s while open. */
 const LOG_REFRESH_MS = 15_000;
-const STATUS_COLOURS: Record<DeliveryStatus, string> = { pending: 'default', sending: 'processing', accepted: 'success', refused: 'error', failed: 'warning' };
+const STATUS_COLOURS: Record<DeliveryStatus, string> = {
+  pending: 'default',
+  sending: 'processing',
+  accepted: 'success',
+  refused: 'error',
+  failed: 'warning',
+};
 
 type ConnectorValues = Required<Omit<ConnectorInput, 'secret'>> & { secret?: string };
 interface MappingRow {
@@ -49,14 +55,21 @@ function MappingEditor({ connector, onSaved }: { connector: Connector; onSaved: 
   const { data: mapping, mutate } = useRead<MappingItem[]>(mappingKey(connector.connectorId));
   const [saved, setSaved] = useState(false);
   useEffect(() => {
-    if (mapping) form.setFieldsValue({ rows: mapping.map((item) => ({ target: targetValue(item), equipmentCode: item.equipmentCode })) });
+    if (mapping)
+      form.setFieldsValue({
+        rows: mapping.map((item) => ({ target: targetValue(item), equipmentCode: item.equipmentCode })),
+      });
   }, [mapping, form]);
   const { submit, submitting } = useFormSubmit<{ rows: MappingRow[] }>(
     form,
     async ({ rows }) => {
       const items = (rows ?? []).map((row) => {
         const [targetType, targetId] = String(row.target).split(':');
-        return { targetType: targetType as MappingItem['targetType'], targetId: Number(targetId), equipmentCode: String(row.equipmentCode ?? '').trim() };
+        return {
+          targetType: targetType as MappingItem['targetType'],
+          targetId: Number(targetId),
+          equipmentCode: String(row.equipmentCode ?? '').trim(),
+        };
       });
       await mutate(await saveMapping(connector.connectorId, items), { revalidate: false });
     },
@@ -67,17 +80,36 @@ function MappingEditor({ connector, onSaved }: { connector: Connector; onSaved: 
       },
     },
   );
-  const options = (targets ?? []).map((target) => ({ value: targetValue(target), label: `${t(`targetType.${target.targetType}`)} · ${target.targetName}` }));
+  const options = (targets ?? []).map((target) => ({
+    value: targetValue(target),
+    label: `${t(`targetType.${target.targetType}`)} · ${target.targetName}`,
+  }));
   return (
-    <Form form={form} layout="vertical" onFinish={submit} onValuesChange={() => setSaved(false)} data-testid="di-mapping">
+    <Form
+      form={form}
+      layout="vertical"
+      onFinish={submit}
+      onValuesChange={() => setSaved(false)}
+      data-testid="di-mapping"
+    >
       <Typography.Paragraph type="secondary">{t('mapping.hint')}</Typography.Paragraph>
       <Form.List name="rows">
         {(rows, { add, remove }) => (
           <>
             {rows.map((row) => (
               <Space key={row.key} align="start" wrap style={{ display: 'flex', marginBottom: 4 }}>
-                <Form.Item name={[row.name, 'target']} rules={[{ required: true, message: t('mapping.targetRequired') }]} style={{ width: 280, marginBottom: 8 }}>
-                  <Select showSearch optionFilterProp="label" options={options} placeholder={t('mapping.target')} data-testid="di-mapping-target" />
+                <Form.Item
+                  name={[row.name, 'target']}
+                  rules={[{ required: true, message: t('mapping.targetRequired') }]}
+                  style={{ width: 280, marginBottom: 8 }}
+                >
+                  <Select
+                    showSearch
+                    optionFilterProp="label"
+                    options={options}
+                    placeholder={t('mapping.target')}
+                    data-testid="di-mapping-target"
+                  />
                 </Form.Item>
                 <Form.Item
                   name={[row.name, 'equipmentCode']}
@@ -117,7 +149,10 @@ function MappingEditor({ connector, onSaved }: { connector: Connector; onSaved: 
 function DeliveryLog({ connector }: { connector: Connector }) {
   const { t } = useTranslation('dataInterface');
   const [status, setStatus] = useState<DeliveryStatus | undefined>();
-  const log = usePagedQuery<Delivery, { connectorId: number; status?: DeliveryStatus }>(deliveryPageKey, { connectorId: connector.connectorId, status });
+  const log = usePagedQuery<Delivery, { connectorId: number; status?: DeliveryStatus }>(deliveryPageKey, {
+    connectorId: connector.connectorId,
+    status,
+  });
   const { mutate } = log;
   useEffect(() => {
     const timer = window.setInterval(() => void mutate(), LOG_REFRESH_MS);
@@ -146,17 +181,35 @@ function DeliveryLog({ connector }: { connector: Connector }) {
           {t('log.refresh')}
         </Button>
       }
-      emptyText={<Empty description={connector.enabled ? t('log.emptyEnabled', { minutes: connector.intervalMinutes }) : t('log.emptyDisabled')} />}
+      emptyText={
+        <Empty
+          description={
+            connector.enabled ? t('log.emptyEnabled', { minutes: connector.intervalMinutes }) : t('log.emptyDisabled')
+          }
+        />
+      }
       columns={[
-        { key: 'window', title: t('log.window'), important: true, card: 'title', render: (_, row) => `${formatTime(row.windowStart, 'MM-DD HH:mm')} – ${formatTime(row.windowEnd, 'HH:mm')}` },
-        { key: 'status', title: t('log.status'), important: true, render: (_, row) => <Tag color={STATUS_COLOURS[row.status]}>{t(`status.${row.status}`)}</Tag> },
+        {
+          key: 'window',
+          title: t('log.window'),
+          important: true,
+          card: 'title',
+          render: (_, row) => `${formatTime(row.windowStart, 'MM-DD HH:mm')} – ${formatTime(row.windowEnd, 'HH:mm')}`,
+        },
+        {
+          key: 'status',
+          title: t('log.status'),
+          important: true,
+          render: (_, row) => <Tag color={STATUS_COLOURS[row.status]}>{t(`status.${row.status}`)}</Tag>,
+        },
         { key: 'records', title: t('log.records'), render: (_, row) => row.recordCount ?? '-' },
         { key: 'attempts', title: t('log.attempts'), dataIndex: 'attempts' },
         {
           key: 'remote',
           title: t('log.remote'),
           long: 260,
-          render: (_, row) => (row.remoteMessage || row.remoteCode ? [row.remoteCode, row.remoteMessage].filter(Boolean).join(' · ') : '-'),
+          render: (_, row) =>
+            row.remoteMessage || row.remoteCode ? [row.remoteCode, row.remoteMessage].filter(Boolean).join(' · ') : '-',
         },
         { key: 'sent', title: t('log.sentAt'), desktopOnly: true, render: (_, row) => formatTime(row.sentAt) },
         { key: 'batch', title: t('log.batchNo'), desktopOnly: true, dataIndex: 'batchNo' },
@@ -191,10 +244,17 @@ export function DataInterfaceView() {
       name: 'secret',
       label: t('field.secret'),
       maxLength: 128,
-      rules: connector ? [{ min: 8, message: t('form.secretLength') }] : [required, { min: 8, message: t('form.secretLength') }],
+      rules: connector
+        ? [{ min: 8, message: t('form.secretLength') }]
+        : [required, { min: 8, message: t('form.secretLength') }],
       extra: connector?.secretSet ? t('form.secretSet') : t('form.secretHint'),
     },
-    { type: 'select', name: 'intervalMinutes', label: t('field.interval'), options: INTERVALS.map((value) => ({ value, label: t('intervalValue', { count: value }) })) },
+    {
+      type: 'select',
+      name: 'intervalMinutes',
+      label: t('field.interval'),
+      options: INTERVALS.map((value) => ({ value, label: t('intervalValue', { count: value }) })),
+    },
     { type: 'switch', name: 'enabled', label: t('field.enabled'), extra: t('form.enabledHint') },
   ];
   return (
@@ -215,10 +275,19 @@ export function DataInterfaceView() {
           </Permitted>
         }
         columns={[
-          { key: 'name', title: t('field.name'), card: 'title', render: (_, row) => <a onClick={() => setSelectedId(row.connectorId)}>{row.name}</a> },
+          {
+            key: 'name',
+            title: t('field.name'),
+            card: 'title',
+            render: (_, row) => <a onClick={() => setSelectedId(row.connectorId)}>{row.name}</a>,
+          },
           { key: 'endpoint', title: t('field.endpoint'), long: 260, dataIndex: 'endpoint' },
           { key: 'appId', title: t('field.appId'), dataIndex: 'appId', desktopOnly: true },
-          { key: 'interval', title: t('field.interval'), render: (_, row) => t('intervalValue', { count: row.intervalMinutes }) },
+          {
+            key: 'interval',
+            title: t('field.interval'),
+            render: (_, row) => t('intervalValue', { count: row.intervalMinutes }),
+          },
           { key: 'mapped', title: t('field.mapped'), dataIndex: 'mappingCount' },
           {
             key: 'enabled',
@@ -227,7 +296,11 @@ export function DataInterfaceView() {
             render: (_, row) => (
               <Permitted route={ROUTE} action="edit" show>
                 <Tooltip title={row.enabled ? t('form.disableHint') : t('form.enabledHint')}>
-                  <Switch checked={row.enabled} onChange={(enabled) => void updateConnector(row.connectorId, { enabled }).then(() => mutate())} data-testid="di-enabled" />
+                  <Switch
+                    checked={row.enabled}
+                    onChange={(enabled) => void updateConnector(row.connectorId, { enabled }).then(() => mutate())}
+                    data-testid="di-enabled"
+                  />
                 </Tooltip>
               </Permitted>
             ),
@@ -246,7 +319,12 @@ export function DataInterfaceView() {
                     {t('edit')}
                   </Button>
                 </Permitted>
-                <ConfirmAction route={ROUTE} action="delete" title={t('deleteConfirm', { name: row.name })} onConfirm={() => deleteConnector(row.connectorId).then(() => mutate())}>
+                <ConfirmAction
+                  route={ROUTE}
+                  action="delete"
+                  title={t('deleteConfirm', { name: row.name })}
+                  onConfirm={() => deleteConnector(row.connectorId).then(() => mutate())}
+                >
                   {t('delete')}
                 </ConfirmAction>
               </Space>
@@ -258,8 +336,18 @@ export function DataInterfaceView() {
         <Card title={selected.name} size="small" style={{ marginTop: 16 }} data-testid="di-selected">
           <Tabs
             items={[
-              { key: 'mapping', label: t('tab.mapping'), children: <MappingEditor key={selected.connectorId} connector={selected} onSaved={() => void mutate()} /> },
-              { key: 'log', label: t('tab.log'), children: <DeliveryLog key={selected.connectorId} connector={selected} /> },
+              {
+                key: 'mapping',
+                label: t('tab.mapping'),
+                children: (
+                  <MappingEditor key={selected.connectorId} connector={selected} onSaved={() => void mutate()} />
+                ),
+              },
+              {
+                key: 'log',
+                label: t('tab.log'),
+                children: <DeliveryLog key={selected.connectorId} connector={selected} />,
+              },
             ]}
           />
         </Card>
@@ -271,7 +359,13 @@ export function DataInterfaceView() {
         fields={fields}
         initialValues={
           connector
-            ? { name: connector.name, endpoint: connector.endpoint, appId: connector.appId, intervalMinutes: connector.intervalMinutes, enabled: connector.enabled }
+            ? {
+                name: connector.name,
+                endpoint: connector.endpoint,
+                appId: connector.appId,
+                intervalMinutes: connector.intervalMinutes,
+                enabled: connector.enabled,
+              }
             : { intervalMinutes: 5, enabled: true }
         }
         onClose={() => setEditing(null)}

@@ -16,7 +16,10 @@ export function actionKey(action: BatchAction): string {
 }
 
 /** Results with the device names, refusals first. */
-export function describeResults(results: BatchResult[], devices: Pick<Device, 'id' | 'deviceName'>[]): (BatchResult & { name: string })[] {
+export function describeResults(
+  results: BatchResult[],
+  devices: Pick<Device, 'id' | 'deviceName'>[],
+): (BatchResult & { name: string })[] {
   const names = new Map(devices.map((device) => [device.id, device.deviceName]));
   return results
     .map((result) => ({ ...result, name: names.get(result.deviceId) ?? `#${result.deviceId}` }))
@@ -124,16 +127,34 @@ export function BatchBar({ selected, devices, onClear, onDone }: BatchBarProps) 
     <Bar data-testid="batch-bar">
       <Typography.Text strong>{t('batch.selected', { count: selected.length })}</Typography.Text>
       {BATCH_ACTIONS.map((action) => (
-        <Button key={action} size="small" danger={DANGEROUS.includes(action)} loading={running === action} disabled={running !== null && running !== action} onClick={() => start(action)} data-testid={`batch-${action}`}>
+        <Button
+          key={action}
+          size="small"
+          danger={DANGEROUS.includes(action)}
+          loading={running === action}
+          disabled={running !== null && running !== action}
+          onClick={() => start(action)}
+          data-testid={`batch-${action}`}
+        >
           {t(`action.${actionKey(action)}`)}
         </Button>
       ))}
       <Tooltip title={paramsBlocker ? t(`batchParams.${paramsBlocker}`) : undefined}>
-        <Button size="small" disabled={paramsBlocker !== null || running !== null} onClick={() => setSettingParams(true)} data-testid="batch-params-open">
+        <Button
+          size="small"
+          disabled={paramsBlocker !== null || running !== null}
+          onClick={() => setSettingParams(true)}
+          data-testid="batch-params-open"
+        >
           {t('batchParams.open')}
         </Button>
       </Tooltip>
-      <BatchParamsModal open={settingParams} deviceIds={selected} onClose={() => setSettingParams(false)} onResults={showResults} />
+      <BatchParamsModal
+        open={settingParams}
+        deviceIds={selected}
+        onClose={() => setSettingParams(false)}
+        onResults={showResults}
+      />
       <Button size="small" type="link" onClick={onClear}>
         {t('batch.clear')}
       </Button>

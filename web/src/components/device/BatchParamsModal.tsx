@@ -19,10 +19,14 @@ export function BatchParamsModal({ open, deviceIds, onClose, onResults }: BatchP
   const { t } = useTranslation('device');
   const [form] = Form.useForm<Record<string, number | null>>();
   // The model's parameters, from one of its devices (they are the model's, not the device's).
-  const { data: detail, isLoading } = useRead<DeviceDetail>(open && deviceIds.length ? deviceDetailKey(deviceIds[0]) : null);
+  const { data: detail, isLoading } = useRead<DeviceDetail>(
+    open && deviceIds.length ? deviceDetailKey(deviceIds[0]) : null,
+  );
   const writable = useMemo(() => writableParams(detail?.params ?? []), [detail]);
   const send = async (values: Record<string, number | null>) => {
-    const params = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null && value !== undefined)) as Record<string, number>;
+    const params = Object.fromEntries(
+      Object.entries(values).filter(([, value]) => value !== null && value !== undefined),
+    ) as Record<string, number>;
     if (!Object.keys(params).length) {
       form.setFields([{ name: writable[0]?.paramKey ?? '', errors: [t('batchParams.nothing')] }]);
       return;
@@ -55,7 +59,17 @@ export function BatchParamsModal({ open, deviceIds, onClose, onResults }: BatchP
       ) : writable.length ? (
         <Form form={form} layout="vertical" onFinish={submit} preserve={false}>
           {writable.map((param) => (
-            <Form.Item key={param.paramKey} name={param.paramKey} label={param.paramName} rules={[rule(param)]} extra={param.paramMin !== null && param.paramMax !== null ? t('params.range', { min: param.paramMin, max: param.paramMax }) : undefined}>
+            <Form.Item
+              key={param.paramKey}
+              name={param.paramKey}
+              label={param.paramName}
+              rules={[rule(param)]}
+              extra={
+                param.paramMin !== null && param.paramMax !== null
+                  ? t('params.range', { min: param.paramMin, max: param.paramMax })
+                  : undefined
+              }
+            >
               <InputNumber style={{ width: '100%' }} data-testid={`batch-param-${param.paramKey}`} />
             </Form.Item>
           ))}

@@ -3,16 +3,18 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
-import type { SensorLimit } from '@/api/alarm';
+import { limitHistoryKey, type SensorLimitPeriod } from '@/api/alarm';
 import { chartDataKey, type ChartAnswer, type DeviceDetail, type TemperatureUnit } from '@/api/device';
 import { useSensorLimits } from '@/hooks/useAlarms';
 import { useRead } from '@/hooks/useRead';
-import { formatValue, inUnit, isoWithOffset, isTemperature, presetRange, RANGE_PRESETS, sensorParams, unitLabel, type RangePreset } from './helpers';
-import { SensorChart, type LimitLine } from './SensorChart';
+import { presetRange, RANGE_PRESETS, sensorParams, type RangePreset } from './helpers';
+import { isoWithOffset } from '@/lib/format';
+import { limitStepsOf, type LimitStep } from './limitSteps';
+import { SensorChart } from './SensorChart';
 
 type RangeChoice = RangePreset | 'custom';
 
-const NO_LINES: LimitLine[] = [];
+const NO_STEPS: LimitStep[] = [];
 
 /** The chart's controls wrap; the range switch scrolls sideways on a phone instead of widening the page. */
 const Controls = styled.div`
@@ -32,32 +34,6 @@ const Controls = styled.div`
   }
 `;
 
-/**
- * Limit lines of the shown sensors in the chosen unit (one line per distinct kind and value): the
- * alarm limits set for the device's sensors (stored in the parameter's own unit, Celsius for
- * temperatures); a sensor without an enabled limit draws nothing.
- */
-export function limitLinesOf(
-  sensors: DeviceDetail['params'],
-  limits: SensorLimit[] | undefined,
-  unit: TemperatureUnit,
-  label: (kind: 'upper' | 'lower', value: string) => string,
-): LimitLine[] {
-  const lines = new Map<string, LimitLine>();
-  for (const param of sensors) {
-    const limit = limits?.find((row) => row.sensor === param.probeId && row.enabled);
-    if (!limit) continue;
-    for (const kind of ['upper', 'lower'] as const) {
-      const raw = kind === 'upper' ? limit.upperLimit : limit.lowerLimit;
-      if (raw === null || raw === undefined || !Number.isFinite(raw)) continue;
-      const y = isTemperature(param) ? inUnit(raw, unit) : raw;
-      const key = `${kind}:${y}`;
-      if (!lines.has(key)) lines.set(key, { kind, y, label: label(kind, `${formatValue(y, param.precision)} ${unitLabel(param, unit)}`.trim()) });
-    }
-  }
-  return [...lines.values()];
-}
-
 /** Data chart tab: quick ranges (year view included), a custom range, sensors, C / F, limit lines, zoom. */
 export function ChartTab({ device }: { device: DeviceDetail }) {
   const { t } = useTranslation('device');
@@ -68,6 +44,8 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
   const [chosen, setChosen] = useState<number[]>(() => sensors.map((sensor) => sensor.probeId as number));
   // The alarm limits (notification settings tab), shown at once; the switch hides them.
   const { data: limits } = useSensorLimits(device.id);
+  // The limits in force at each time of the range (their history), stepping where they changed.
+  const { data: history } = useRead<SensorLimitPeriod[]>(limitHistoryKey(device.id));
   const [showLimits, setShowLimits] = useState(true);
 
   const pick = (next: RangeChoice) => {
@@ -77,13 +55,21 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
   const start = isoWithOffset(range[0]);
   const end = isoWithOffset(range[1]);
   const sensorList = [...chosen].sort((a, b) => a - b).join(',');
-  const { data, isLoading } = useRead<ChartAnswer>(sensorList ? chartDataKey({ deviceId: device.id, start, end, sensors: sensorList, unit }) : null, {
-    keepPreviousData: true,
-    revalidateOnFocus: false,
-  });
+  const { data, isLoading } = useRead<ChartAnswer>(
+    sensorList ? chartDataKey({ deviceId: device.id, start, end, sensors: sensorList, unit }) : null,
+    {
+      keepPreviousData: true,
+      revalidateOnFocus: false,
+    },
+  );
   const shown = useMemo(() => sensors.filter((sensor) => chosen.includes(sensor.probeId as number)), [sensors, chosen]);
-  const allLines = useMemo(() => limitLinesOf(shown, limits, unit, (kind, value) => t(`chart.${kind}`, { value })), [shown, limits, unit, t]);
-  const limitLines = showLimits ? allLines : NO_LINES;
+  const from = range[0].getTime();
+  const to = range[1].getTime();
+  const allSteps = useMemo(
+    () => limitStepsOf(shown, history, limits, unit, [from, to], (kind, value) => t(`chart.${kind}`, { value })),
+    [shown, history, limits, unit, from, to, t],
+  );
+  const limitSteps = showLimits ? allSteps : NO_STEPS;
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
@@ -93,7 +79,10 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
             value={choice}
             onChange={pick}
             data-testid="chart-range"
-            options={[...RANGE_PRESETS, 'custom' as const].map((preset) => ({ value: preset, label: t(`chart.range.${preset}`) }))}
+            options={[...RANGE_PRESETS, 'custom' as const].map((preset) => ({
+              value: preset,
+              label: t(`chart.range.${preset}`),
+            }))}
           />
         </div>
         {choice === 'custom' ? (
@@ -106,8 +95,21 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
             }}
           />
         ) : null}
-        <Segmented<TemperatureUnit> value={unit} onChange={setUnit} options={[{ value: 'C', label: '°C' }, { value: 'F', label: '°F' }]} data-testid="chart-unit" />
-        <Checkbox checked={showLimits && allLines.length > 0} disabled={!allLines.length} onChange={(event) => setShowLimits(event.target.checked)} data-testid="chart-limits">
+        <Segmented<TemperatureUnit>
+          value={unit}
+          onChange={setUnit}
+          options={[
+            { value: 'C', label: '°C' },
+            { value: 'F', label: '°F' },
+          ]}
+          data-testid="chart-unit"
+        />
+        <Checkbox
+          checked={showLimits && allSteps.length > 0}
+          disabled={!allSteps.length}
+          onChange={(event) => setShowLimits(event.target.checked)}
+          data-testid="chart-limits"
+        >
           {t('chart.limits')}
         </Checkbox>
       </Controls>
@@ -119,9 +121,19 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
         />
       ) : null}
       {data && data.bucketSeconds > 0 ? (
-        <Typography.Text type="secondary">{t('chart.bucketed', { minutes: Math.round(data.bucketSeconds / 60) })}</Typography.Text>
+        <Typography.Text type="secondary">
+          {t('chart.bucketed', { minutes: Math.round(data.bucketSeconds / 60) })}
+        </Typography.Text>
       ) : null}
-      <SensorChart params={shown} series={data?.series} bucketSeconds={data?.bucketSeconds ?? 0} unit={unit} loading={isLoading} limitLines={limitLines} />
+      <SensorChart
+        params={shown}
+        series={data?.series}
+        bucketSeconds={data?.bucketSeconds ?? 0}
+        unit={unit}
+        loading={isLoading}
+        limitSteps={limitSteps}
+        timeZone={device.timeZone}
+      />
     </Space>
   );
 }

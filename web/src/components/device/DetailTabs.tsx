@@ -1,7 +1,20 @@
-import { Button, Card, Descriptions, Empty, Form, InputNumber, Space, Statistic, Table, Tag, Typography, App } from 'antd';
+import {
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  Form,
+  InputNumber,
+  Space,
+  Statistic,
+  Table,
+  Tag,
+  Typography,
+  App,
+} from 'antd';
 import type { ApexOptions } from 'apexcharts';
 import { useTranslation } from 'next-i18next/pages';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import styled, { useTheme } from 'styled-components';
 import {
   deviceCommandsKey,
@@ -18,12 +31,13 @@ import {
 } from '@/api/device';
 import { ApexChart } from './ApexChart';
 import { chartLocale } from './chartAxes';
-import { formatDate, formatTime } from './format';
-import { checkSetting, formatValue, unitLabel, valueOf, writableParams } from './helpers';
+import { formatDate, formatReading, formatValue, formatZoned } from '@/lib/format';
+import { checkSetting, unitLabel, valueOf, writableParams } from './helpers';
 import { LIST_REFRESH_MS } from './DeviceListView';
 import { Permitted } from '@/components/ui/Permitted';
 import { devicePermissionState } from '@/routes/permissions';
 import { StatusTag } from './StatusTag';
+import { commandText, eventDetailText } from './format';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { useRead } from '@/hooks/useRead';
 
@@ -36,15 +50,39 @@ const Grid = styled.div`
 /** Real-time data: each sensor's latest value, battery and signal, refreshed every 30 s. */
 export function RealtimeTab({ device }: { device: DeviceDetail }) {
   const { t } = useTranslation('device');
-  const { data } = useRead<Latest>(latestDataKey(device.id), { refreshInterval: LIST_REFRESH_MS, fallbackData: { ...device, deviceId: device.id } });
-  const sensors = device.params.filter((param) => param.probeId !== null).sort((a, b) => (a.probeId ?? 0) - (b.probeId ?? 0));
+  const { t: tc } = useTranslation('common');
+  const { data } = useRead<Latest>(latestDataKey(device.id), {
+    refreshInterval: LIST_REFRESH_MS,
+    fallbackData: { ...device, deviceId: device.id },
+  });
+  const sensors = device.params
+    .filter((param) => param.probeId !== null)
+    .sort((a, b) => (a.probeId ?? 0) - (b.probeId ?? 0));
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="realtime">
-      <Typography.Text type="secondary">{data?.lastDataTime ? t('realtime.lastData', { time: formatTime(data.lastDataTime) }) : t('realtime.noData')}</Typography.Text>
+      <Typography.Text type="secondary">
+        {data?.lastDataTime
+          ? t('realtime.lastData', { time: formatZoned(data.lastDataTime, device.timeZone) })
+          : t('realtime.noData')}
+      </Typography.Text>
       <Grid>
         {sensors.map((param) => (
           <Card size="small" key={param.paramKey}>
-            <Statistic title={param.paramName} value={formatValue(valueOf(data?.values, param), param.precision)} suffix={unitLabel(param, 'C')} />
+            {param.unitCode === 'onoff' ? (
+              <Statistic
+                title={param.paramName}
+                value={formatReading(valueOf(data?.values, param), param, {
+                  on: tc('reading.running'),
+                  off: tc('reading.stopped'),
+                })}
+              />
+            ) : (
+              <Statistic
+                title={param.paramName}
+                value={formatValue(valueOf(data?.values, param), param.precision)}
+                suffix={unitLabel(param, 'C')}
+              />
+            )}
           </Card>
         ))}
         <Card size="small">
@@ -71,7 +109,9 @@ export function InfoTab({ device }: { device: DeviceDetail }) {
       </Descriptions.Item>
       <Descriptions.Item label={t('column.timeZone')}>{device.timeZone}</Descriptions.Item>
       <Descriptions.Item label={t('column.interval')}>{Math.round(device.intervalSeconds / 60)} min</Descriptions.Item>
-      <Descriptions.Item label={t('column.lastData')}>{formatTime(device.lastDataTime)}</Descriptions.Item>
+      <Descriptions.Item label={t('column.lastData')}>
+        {formatZoned(device.lastDataTime, device.timeZone)}
+      </Descriptions.Item>
       <Descriptions.Item label={t('column.serviceExpiry')}>{formatDate(device.serviceExpiredDate)}</Descriptions.Item>
       <Descriptions.Item label={t('column.dataExpiry')}>{formatDate(device.dataExpiredDate)}</Descriptions.Item>
       <Descriptions.Item label={t('column.remark')}>{device.remark || '-'}</Descriptions.Item>
@@ -84,12 +124,33 @@ export function appliedValues(commands: DeviceCommand[]): Record<string, number>
   const values: Record<string, number> = {};
   for (const command of commands) {
     if (command.status !== 'applied') continue;
-    for (const [key, value] of Object.entries(command.params)) if (!(key in values)) values[key] = value;
+    for (const [key, value] of Object.entries(command.params))
+      if (!(key in values) && typeof value === 'number') values[key] = value;
   }
   return values;
 }
 
-const COMMAND_TONES: Record<DeviceCommand['status'], string> = { pending: 'processing', applied: 'success', failed: 'error' };
+/** The logging interval's parameter (0x0101, in minutes): its value is the device's interval. */
+export const LOGGING_INTERVAL_KEY = '0101';
+
+/**
+ * What each setting holds now, to fill the form with: the last applied value, and the logging
+ * interval from the device itself (never an empty field for a value the platform knows).
+ */
+export function settingValues(
+  device: Pick<DeviceDetail, 'intervalSeconds'>,
+  commands: DeviceCommand[],
+): Record<string, number> {
+  const values = appliedValues(commands);
+  if (device.intervalSeconds > 0) values[LOGGING_INTERVAL_KEY] = Math.round(device.intervalSeconds / 60);
+  return values;
+}
+
+const COMMAND_TONES: Record<DeviceCommand['status'], string> = {
+  pending: 'processing',
+  applied: 'success',
+  failed: 'error',
+};
 
 /** Parameter settings: writable parameters within their bounds, sent as a downlink command. */
 export function ParamsTab({ device }: { device: DeviceDetail }) {
@@ -97,24 +158,36 @@ export function ParamsTab({ device }: { device: DeviceDetail }) {
   const { message } = App.useApp();
   // A shared device: only the parameters its template makes operable (spec 6 setStatus / viewStatus).
   const writable = useMemo(
-    () => writableParams(device.params).filter((param) => devicePermissionState(device.permissions, param.paramKey) === 'enabled'),
+    () =>
+      writableParams(device.params).filter(
+        (param) => devicePermissionState(device.permissions, param.paramKey) === 'enabled',
+      ),
     [device.params, device.permissions],
   );
   const [form] = Form.useForm<Record<string, number | null>>();
   const [sending, setSending] = useState(false);
-  const commands = useRead<DeviceCommand[]>(writable.length ? deviceCommandsKey(device.id) : null, { refreshInterval: 10_000 });
-  const names = useMemo(() => Object.fromEntries(device.params.map((param) => [param.paramKey, param.paramName])), [device.params]);
-  const current = useMemo(() => appliedValues(commands.data ?? []), [commands.data]);
-
+  const commands = useRead<DeviceCommand[]>(writable.length ? deviceCommandsKey(device.id) : null, {
+    refreshInterval: 10_000,
+  });
+  const current = useMemo(() => settingValues(device, commands.data ?? []), [device, commands.data]);
+  // The form shows each setting's current value; a field the user changed is left alone.
+  useEffect(() => {
+    const untouched = Object.fromEntries(Object.entries(current).filter(([key]) => !form.isFieldTouched(key)));
+    form.setFieldsValue(untouched);
+  }, [current, form]);
 
   const send = async (values: Record<string, number | null>) => {
-    const params = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null && value !== undefined)) as Record<string, number>;
+    // Only what changed is sent: a value left as it is sends no command.
+    const params = Object.fromEntries(
+      Object.entries(values).filter(([key, value]) => value !== null && value !== undefined && value !== current[key]),
+    ) as Record<string, number>;
     if (!Object.keys(params).length) return;
     setSending(true);
     try {
       await sendCommand(device.id, params);
       void message.success(t('params.sent'));
       form.resetFields();
+      form.setFieldsValue(current);
       void commands.mutate();
     } catch {
       // The request client showed the error.
@@ -144,7 +217,9 @@ export function ParamsTab({ device }: { device: DeviceDetail }) {
             extra={
               <span data-testid={`param-current-${param.paramKey}`}>
                 {t('params.range', { min: param.paramMin, max: param.paramMax })}
-                {current[param.paramKey] !== undefined ? ` · ${t('params.current', { value: current[param.paramKey] })}` : ''}
+                {current[param.paramKey] !== undefined
+                  ? ` · ${t('params.current', { value: current[param.paramKey] })}`
+                  : ''}
               </span>
             }
             rules={[rule(param)]}
@@ -159,10 +234,10 @@ export function ParamsTab({ device }: { device: DeviceDetail }) {
             />
           </Form.Item>
         ))}
-<Permitted route="device.list" action="edit" show>
-        <Button type="primary" htmlType="submit" loading={sending} data-testid="params-send">
-          {t('action.send')}
-        </Button>
+        <Permitted route="device.list" action="edit" show>
+          <Button type="primary" htmlType="submit" loading={sending} data-testid="params-send">
+            {t('action.send')}
+          </Button>
         </Permitted>
       </Form>
       <div>
@@ -176,21 +251,28 @@ export function ParamsTab({ device }: { device: DeviceDetail }) {
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
           scroll={{ x: 'max-content' }}
           columns={[
-            { key: 'sentAt', title: t('params.sentAt'), render: (_, command) => formatTime(command.gmtCreate) },
+            {
+              key: 'sentAt',
+              title: t('params.sentAt'),
+              render: (_, command) => formatZoned(command.gmtCreate, device.timeZone),
+            },
             {
               key: 'params',
               title: t('params.name'),
-              render: (_, command) =>
-                Object.entries(command.params)
-                  .map(([key, value]) => `${names[key] ?? key}: ${value}`)
-                  .join(', '),
+              render: (_, command) => commandText(command.params, device.params, t),
             },
             {
               key: 'status',
               title: t('column.status'),
-              render: (_, command) => <Tag color={COMMAND_TONES[command.status]}>{t(`params.commandStatus.${command.status}`)}</Tag>,
+              render: (_, command) => (
+                <Tag color={COMMAND_TONES[command.status]}>{t(`params.commandStatus.${command.status}`)}</Tag>
+              ),
             },
-            { key: 'ackedAt', title: t('params.ackedAt'), render: (_, command) => formatTime(command.ackedAt) },
+            {
+              key: 'ackedAt',
+              title: t('params.ackedAt'),
+              render: (_, command) => formatZoned(command.ackedAt, device.timeZone),
+            },
           ]}
         />
       </div>
@@ -205,16 +287,30 @@ export function EnergyTab({ device }: { device: DeviceDetail }) {
   const { data } = useRead<EnergyMonth[]>(energyDataKey(device.id));
   const months = data ?? [];
   const options: ApexOptions = {
-    chart: { id: 'energy-chart', toolbar: { show: false }, foreColor: theme.colors.textSecondary, fontFamily: theme.fontFamily, ...chartLocale(i18n.language) },
+    chart: {
+      id: 'energy-chart',
+      toolbar: { show: false },
+      foreColor: theme.colors.textSecondary,
+      fontFamily: theme.fontFamily,
+      ...chartLocale(i18n.language),
+    },
     colors: [theme.colors.primary],
     dataLabels: { enabled: false },
     grid: { borderColor: theme.colors.border },
-    xaxis: { categories: months.map((month) => formatDate(month.month).slice(0, 7)), title: { text: t('energy.month') } },
+    xaxis: {
+      categories: months.map((month) => formatDate(month.month).slice(0, 7)),
+      title: { text: t('energy.month') },
+    },
     yaxis: { title: { text: t('energy.kwh') }, decimalsInFloat: 1 },
   };
   return (
     <div data-testid="energy-chart">
-      <ApexChart type="bar" height={340} options={options} series={[{ name: t('energy.kwh'), data: months.map((month) => month.kwh) }]} />
+      <ApexChart
+        type="bar"
+        height={340}
+        options={options}
+        series={[{ name: t('energy.kwh'), data: months.map((month) => month.kwh) }]}
+      />
     </div>
   );
 }
@@ -232,12 +328,21 @@ export function LogTab({ device }: { device: DeviceDetail }) {
       dataSource={data ?? []}
       scroll={{ x: 'max-content' }}
       columns={[
-        { key: 'time', title: t('log.time'), render: (_, event) => formatTime(event.gmtCreate) },
-        { key: 'action', title: t('log.action'), dataIndex: 'action' },
+        { key: 'time', title: t('log.time'), render: (_, event) => formatZoned(event.gmtCreate, device.timeZone) },
+        {
+          key: 'action',
+          title: t('log.action'),
+          render: (_, event) => t(`log.actions.${event.action}`, { defaultValue: event.action }),
+        },
+        {
+          key: 'actor',
+          title: t('log.actor'),
+          render: (_, event) => event.actorName ?? t('log.platform'),
+        },
         {
           key: 'detail',
           title: t('log.detail'),
-          render: (_, event) => (Object.keys(event.detail ?? {}).length ? <Typography.Text code>{JSON.stringify(event.detail)}</Typography.Text> : '-'),
+          render: (_, event) => eventDetailText(event.action, event.detail, device.params, t, device.timeZone) || '-',
         },
       ]}
     />

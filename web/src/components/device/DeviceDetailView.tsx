@@ -10,6 +10,7 @@ import { DeviceCalibration } from '@/components/calibration/DeviceCalibration';
 import { PushSettingsTab } from '@/components/alarm/PushSettingsTab';
 import { ExportButton } from '@/components/report/ExportDialog';
 import { useShareDialogs } from '@/components/organization/DeviceShareActions';
+import { PageHead } from '@/components/ui/PageHead';
 import { Permitted } from '@/components/ui/Permitted';
 import { devicePermissionState } from '@/routes/permissions';
 import { ChartTab } from './ChartTab';
@@ -29,7 +30,14 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
   const { t: to } = useTranslation('organization');
   const shareDialogs = useShareDialogs();
 
-  if (!deviceId || error) return <Result status="warning" title={t('unknownDevice')} extra={<Button onClick={() => router.push('/device/list')}>{t('action.cancel')}</Button>} />;
+  if (!deviceId || error)
+    return (
+      <Result
+        status="warning"
+        title={t('unknownDevice')}
+        extra={<Button onClick={() => router.push('/device/list')}>{t('action.cancel')}</Button>}
+      />
+    );
   if (!device) return <Skeleton active />;
 
   const items = [
@@ -40,18 +48,28 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
     { key: 'map', label: t('tabs.map'), children: <TrackTab device={device} /> },
     { key: 'info', label: t('tabs.info'), children: <InfoTab device={device} /> },
     { key: 'params', label: t('tabs.params'), children: <ParamsTab device={device} /> },
-    ...(hasEnergy(device.params) ? [{ key: 'energy', label: t('tabs.energy'), children: <EnergyTab device={device} /> }] : []),
+    ...(hasEnergy(device.params)
+      ? [{ key: 'energy', label: t('tabs.energy'), children: <EnergyTab device={device} /> }]
+      : []),
     { key: 'log', label: t('tabs.log'), children: <LogTab device={device} /> },
     { key: 'records', label: t('tabs.records'), children: <RecordsTab deviceId={device.id} /> },
     ...(device.shareFlag ? [] : [{ key: 'topUp', label: t('tabs.topUp'), children: <TopUpTab device={device} /> }]),
     // A shared device shows only the blocks its permission template lets the account see.
   ].filter((item) => devicePermissionState(device.permissions, item.key) !== 'hidden');
   const owned = !device.shareFlag && !device.permissions;
+  const active = items.find((item) => item.key === tab) ?? items[0];
 
   return (
     <div data-testid="device-detail">
+      {/* Each tab its own title: "<site> - Cold Room 1 · Data chart". */}
+      <PageHead name={active ? `${device.deviceName} · ${active.label}` : device.deviceName} />
       <Space wrap align="center" style={{ marginBottom: 8 }}>
-        <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => router.push('/device/list')} aria-label="back" />
+        <Button
+          type="text"
+          icon={<ArrowLeftOutlined />}
+          onClick={() => router.push('/device/list')}
+          aria-label="back"
+        />
         <Typography.Title level={4} style={{ margin: 0 }} data-testid="device-title">
           {device.deviceName}
         </Typography.Title>
@@ -70,7 +88,7 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
         ) : null}
       </Space>
       {shareDialogs.modals}
-      <Tabs activeKey={items.some((item) => item.key === tab) ? tab : 'realtime'} onChange={setTab} items={items} destroyOnHidden />
+      <Tabs activeKey={active?.key} onChange={setTab} items={items} destroyOnHidden />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import { addDevice, updateDevice, type Device, type DeviceForm } from '@/api/device';
 import { ApiError } from '@/api/errors';
-import { showServerErrors } from '@/components/account/serverErrors';
+import { showServerErrors } from '@/lib/serverErrors';
 import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
 import { useTimeZones } from '@/hooks/useTimeZones';
 import { DEVICE_GUID_MAX, DEVICE_NAME_MAX, DEVICE_REMARK_MAX, GUID_PATTERN } from './helpers';
@@ -31,9 +31,19 @@ export function DeviceFormModal({ device, open, onClose, onSaved }: DeviceFormMo
       const options = { handleErrors: false };
       const remark = values.remark?.trim() || undefined;
       // The quick-search flag is sent only when it changed: only the owner may change it.
-      const quickSearch = device && values.quickSearch !== device.quickSearch ? { quickSearch: values.quickSearch } : {};
-      if (device) await updateDevice(device.id, { deviceName: values.deviceName.trim(), timeZone: values.timeZone, remark, ...quickSearch }, options);
-      else await addDevice({ ...values, deviceGuid: values.deviceGuid.trim(), deviceName: values.deviceName.trim(), remark }, options);
+      const quickSearch =
+        device && values.quickSearch !== device.quickSearch ? { quickSearch: values.quickSearch } : {};
+      if (device)
+        await updateDevice(
+          device.id,
+          { deviceName: values.deviceName.trim(), timeZone: values.timeZone, remark, ...quickSearch },
+          options,
+        );
+      else
+        await addDevice(
+          { ...values, deviceGuid: values.deviceGuid.trim(), deviceName: values.deviceName.trim(), remark },
+          options,
+        );
       onSaved();
     } catch (error) {
       if (!showServerErrors(form, error) && error instanceof ApiError) {
@@ -66,7 +76,13 @@ export function DeviceFormModal({ device, open, onClose, onSaved }: DeviceFormMo
         data-testid="device-form"
         initialValues={
           device
-            ? { deviceGuid: device.deviceGuid, deviceName: device.deviceName, timeZone: device.timeZone, remark: device.remark ?? '', quickSearch: device.quickSearch }
+            ? {
+                deviceGuid: device.deviceGuid,
+                deviceName: device.deviceName,
+                timeZone: device.timeZone,
+                remark: device.remark ?? '',
+                quickSearch: device.quickSearch,
+              }
             : { deviceGuid: '', deviceName: '', timeZone: browserZone, remark: '' }
         }
         onFinish={submitOnce}
@@ -80,7 +96,12 @@ export function DeviceFormModal({ device, open, onClose, onSaved }: DeviceFormMo
             { max: DEVICE_GUID_MAX, message: t('form.guidMax', { max: DEVICE_GUID_MAX }) },
           ]}
         >
-          <Input disabled={Boolean(device)} inputMode="numeric" placeholder={t('form.guidPlaceholder')} autoComplete="off" />
+          <Input
+            disabled={Boolean(device)}
+            inputMode="numeric"
+            placeholder={t('form.guidPlaceholder')}
+            autoComplete="off"
+          />
         </Form.Item>
         <Form.Item
           name="deviceName"
@@ -92,14 +113,27 @@ export function DeviceFormModal({ device, open, onClose, onSaved }: DeviceFormMo
         >
           <SymbolFreeInput />
         </Form.Item>
-        <Form.Item name="timeZone" label={t('form.timeZone')} rules={[{ required: true, message: t('form.timeZoneRequired') }]}>
+        <Form.Item
+          name="timeZone"
+          label={t('form.timeZone')}
+          rules={[{ required: true, message: t('form.timeZoneRequired') }]}
+        >
           <Select showSearch optionFilterProp="label" options={zones} />
         </Form.Item>
-        <Form.Item name="remark" label={t('form.remark')} rules={[{ max: DEVICE_REMARK_MAX, message: t('form.remarkMax', { max: DEVICE_REMARK_MAX }) }]}>
+        <Form.Item
+          name="remark"
+          label={t('form.remark')}
+          rules={[{ max: DEVICE_REMARK_MAX, message: t('form.remarkMax', { max: DEVICE_REMARK_MAX }) }]}
+        >
           <Input.TextArea rows={3} />
         </Form.Item>
         {device && !device.shareFlag ? (
-          <Form.Item name="quickSearch" label={t('form.quickSearch')} valuePropName="checked" extra={t('form.quickSearchHint')}>
+          <Form.Item
+            name="quickSearch"
+            label={t('form.quickSearch')}
+            valuePropName="checked"
+            extra={t('form.quickSearchHint')}
+          >
             <Switch data-testid="quick-search-switch" />
           </Form.Item>
         ) : null}

@@ -1,11 +1,25 @@
-import { AppstoreOutlined, BarsOutlined, EnvironmentOutlined, PlusOutlined, SearchOutlined, TableOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  BarsOutlined,
+  EnvironmentOutlined,
+  PlusOutlined,
+  SearchOutlined,
+  TableOutlined,
+} from '@ant-design/icons';
 import { Button, Input, Pagination, Segmented, Select, Space, Tabs } from 'antd';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';
-import { devicePageKey, type Device, type DeviceCategory, type DevicePageQuery, type DeviceStatus, type ExpiryFilter } from '@/api/device';
+import {
+  devicePageKey,
+  type Device,
+  type DeviceCategory,
+  type DevicePageQuery,
+  type DeviceStatus,
+  type ExpiryFilter,
+} from '@/api/device';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { DeviceFormModal } from './DeviceFormModal';
 import { BatchBar } from './BatchBar';
@@ -68,7 +82,12 @@ export function DeviceListView() {
   const router = useRouter();
   const addressName = queryName(router.query.deviceName);
   const addressStatus = queryStatus(router.query.status);
-  const [filters, setFilters] = useState<Filters>({ deviceName: addressName, category: 'all', status: addressStatus, expiry: null });
+  const [filters, setFilters] = useState<Filters>({
+    deviceName: addressName,
+    category: 'all',
+    status: addressStatus,
+    expiry: null,
+  });
   const [shownAddressName, setShownAddressName] = useState(addressName);
   const [shownAddressStatus, setShownAddressStatus] = useState(addressStatus);
   const [mode, setMode] = useState<ListMode>('list');
@@ -91,7 +110,8 @@ export function DeviceListView() {
   const onRowAction = useDeviceActions(reload);
   const shareDialogs = useShareDialogs();
   const onAction = useCallback(
-    (action: RowAction | ShareAction, device: Device) => (isShareAction(action) ? shareDialogs.open(action, device) : onRowAction(action, device)),
+    (action: RowAction | ShareAction, device: Device) =>
+      isShareAction(action) ? shareDialogs.open(action, device) : onRowAction(action, device),
     [onRowAction, shareDialogs],
   );
 
@@ -104,7 +124,14 @@ export function DeviceListView() {
     setFilters((current) => ({ ...current, ...patch }));
     setSelected([]);
   };
-  const views = { devices: data, loading, onAction, onEdit: (device: Device) => setEditing({ device }), selected, onSelect: setSelected };
+  const views = {
+    devices: data,
+    loading,
+    onAction,
+    onEdit: (device: Device) => setEditing({ device }),
+    selected,
+    onSelect: setSelected,
+  };
 
   return (
     <div data-testid="device-list">
@@ -114,7 +141,10 @@ export function DeviceListView() {
         items={CATEGORIES.map((category) => ({ key: category, label: t(`category.${category}`) }))}
         tabBarExtraContent={
           filters.category === 'cold_storage' || filters.category === 'freezer' ? (
-            <Link href={filters.category === 'freezer' ? '/freezer/list' : '/storage/list'} data-testid="category-storage-link">
+            <Link
+              href={filters.category === 'freezer' ? '/freezer/list' : '/storage/list'}
+              data-testid="category-storage-link"
+            >
               {t('category.openList', { name: t(`category.${filters.category}`) })}
             </Link>
           ) : null
@@ -163,7 +193,12 @@ export function DeviceListView() {
             ]}
           />
           <Permitted route="device.list" action="add">
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ device: null })} data-testid="device-add">
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setEditing({ device: null })}
+              data-testid="device-add"
+            >
               {t('action.add')}
             </Button>
           </Permitted>

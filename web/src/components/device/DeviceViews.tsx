@@ -11,9 +11,10 @@ import { DeviceMap, MapLegend, type MapMarker } from '@/components/map/DeviceMap
 import type { ShareAction } from '@/components/organization/DeviceShareActions';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { Permitted } from '@/components/ui/Permitted';
-import { useSession } from '@/components/session/SessionContext';
+import { useSession } from '@/lib/SessionContext';
 import { hasPermission } from '@/routes/permissions';
-import { formatDate, formatTime, valueEntries } from './format';
+import { valueEntries } from './format';
+import { formatDate, formatZoned } from '@/lib/format';
 import { positioned } from './helpers';
 import { StatusTag } from './StatusTag';
 import { actionsFor, type RowAction } from './useDeviceActions';
@@ -60,7 +61,8 @@ function Pick({ device, selected, onSelect }: { device: Device } & Pick<ViewProp
 const detailPath = (device: Device) => `/device/detail/${device.id}`;
 
 function Values({ device, compact = false }: { device: Device; compact?: boolean }) {
-  const entries = valueEntries(device.values, device.sensors);
+  const { t } = useTranslation('common');
+  const entries = valueEntries(device.values, device.sensors, { on: t('reading.running'), off: t('reading.stopped') });
   if (!entries.length) return <Typography.Text type="secondary">-</Typography.Text>;
   return (
     <Space size={compact ? 4 : 8} wrap data-testid="device-values">
@@ -81,7 +83,10 @@ function Actions({ device, onAction, onEdit }: { device: Device } & Pick<ViewPro
   const { granted } = useSession();
   // A device shared with the account is only looked at: its template governs the detail page.
   if (device.shareFlag) return <Typography.Text type="secondary">{to('share.sharedWithMe')}</Typography.Text>;
-  const actions: (RowAction | ShareAction)[] = [...actionsFor(device), ...(device.status === 'deactivated' ? [] : (['share', 'transfer'] as const))];
+  const actions: (RowAction | ShareAction)[] = [
+    ...actionsFor(device),
+    ...(device.status === 'deactivated' ? [] : (['share', 'transfer'] as const)),
+  ];
   const items = actions
     .filter((action) => hasPermission(granted, ACTION_KEYS[action]))
     .map((action) => ({
@@ -92,7 +97,13 @@ function Actions({ device, onAction, onEdit }: { device: Device } & Pick<ViewPro
   return (
     <Space size={4}>
       <Permitted route="device.list" action="edit" show>
-        <Button type="link" size="small" onClick={() => onEdit(device)} disabled={device.status === 'deactivated'} data-testid="device-edit">
+        <Button
+          type="link"
+          size="small"
+          onClick={() => onEdit(device)}
+          disabled={device.status === 'deactivated'}
+          data-testid="device-edit"
+        >
           {t('action.edit')}
         </Button>
       </Permitted>
@@ -117,18 +128,58 @@ function Name({ device }: { device: Device }) {
 }
 
 /** The list mode: the shared list (table on desktop and tablet, cards below the tablet breakpoint). */
-export function DeviceTable({ devices, loading, onAction, onEdit, pagination, selected, onSelect }: ViewProps & { pagination: TablePaginationConfig }) {
+export function DeviceTable({
+  devices,
+  loading,
+  onAction,
+  onEdit,
+  pagination,
+  selected,
+  onSelect,
+}: ViewProps & { pagination: TablePaginationConfig }) {
   const { t } = useTranslation('device');
   const columns: ListColumn<Device>[] = [
-    { key: 'name', title: t('column.name'), card: 'title', render: (_, device) => <Name device={device} />, fixed: 'left' },
+    {
+      key: 'name',
+      title: t('column.name'),
+      card: 'title',
+      render: (_, device) => <Name device={device} />,
+      fixed: 'left',
+    },
     { key: 'guid', title: t('column.guid'), dataIndex: 'deviceGuid', desktopOnly: true },
     { key: 'type', title: t('column.type'), dataIndex: 'typeName', long: 140, responsive: ['lg'], card: false },
-    { key: 'status', title: t('column.status'), important: true, render: (_, device) => <StatusTag status={device.status} /> },
+    {
+      key: 'status',
+      title: t('column.status'),
+      important: true,
+      render: (_, device) => <StatusTag status={device.status} />,
+    },
     // A bounded width: a controller's many probes wrap inside it instead of pushing the column under the actions.
-    { key: 'values', title: t('column.values'), important: true, width: 300, render: (_, device) => <Values device={device} /> },
-    { key: 'lastData', title: t('column.lastData'), render: (_, device) => formatTime(device.lastDataTime), desktopOnly: true },
-    { key: 'serviceExpiry', title: t('column.serviceExpiry'), render: (_, device) => formatDate(device.serviceExpiredDate), responsive: ['xl'], card: false },
-    { key: 'actions', title: t('column.actions'), render: (_, device) => <Actions device={device} onAction={onAction} onEdit={onEdit} /> },
+    {
+      key: 'values',
+      title: t('column.values'),
+      important: true,
+      width: 300,
+      render: (_, device) => <Values device={device} />,
+    },
+    {
+      key: 'lastData',
+      title: t('column.lastData'),
+      render: (_, device) => formatZoned(device.lastDataTime, device.timeZone),
+      desktopOnly: true,
+    },
+    {
+      key: 'serviceExpiry',
+      title: t('column.serviceExpiry'),
+      render: (_, device) => formatDate(device.serviceExpiredDate),
+      responsive: ['xl'],
+      card: false,
+    },
+    {
+      key: 'actions',
+      title: t('column.actions'),
+      render: (_, device) => <Actions device={device} onAction={onAction} onEdit={onEdit} />,
+    },
   ];
   return (
     <DataList<Device>
@@ -138,7 +189,11 @@ export function DeviceTable({ devices, loading, onAction, onEdit, pagination, se
       data={devices}
       loading={loading}
       pagination={pagination}
-      rowSelection={{ selectedRowKeys: selected, onChange: (keys) => onSelect(keys.map(Number)), preserveSelectedRowKeys: true }}
+      rowSelection={{
+        selectedRowKeys: selected,
+        onChange: (keys) => onSelect(keys.map(Number)),
+        preserveSelectedRowKeys: true,
+      }}
       emptyText={t('empty')}
     />
   );
@@ -173,7 +228,7 @@ export function DeviceCards({ devices, onAction, onEdit, selected, onSelect }: V
           </Typography.Paragraph>
           <Values device={device} />
           <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
-            {t('column.lastData')}: {formatTime(device.lastDataTime)}
+            {t('column.lastData')}: {formatZoned(device.lastDataTime, device.timeZone)}
           </Typography.Paragraph>
         </Card>
       ))}
@@ -245,12 +300,23 @@ export function DeviceMapView({ devices }: Pick<ViewProps, 'devices'>) {
   const router = useRouter();
   const located = positioned(devices);
   const markers = useMemo<MapMarker[]>(
-    () => located.map((device) => ({ id: device.id, name: device.deviceName, status: device.status, lat: device.lat as number, lng: device.lng as number })),
+    () =>
+      located.map((device) => ({
+        id: device.id,
+        name: device.deviceName,
+        status: device.status,
+        lat: device.lat as number,
+        lng: device.lng as number,
+      })),
     [located],
   );
   return (
     <Space orientation="vertical" size="small" style={{ width: '100%' }} data-testid="device-map">
-      <DeviceMap markers={markers} onSelect={(marker) => void router.push(`/device/detail/${marker.id}`)} height={460} />
+      <DeviceMap
+        markers={markers}
+        onSelect={(marker) => void router.push(`/device/detail/${marker.id}`)}
+        height={460}
+      />
       <MapLegend statuses={markers.map((marker) => marker.status)} />
       <Table<Device>
         rowKey="id"
@@ -266,9 +332,16 @@ export function DeviceMapView({ devices }: Pick<ViewProps, 'devices'>) {
           {
             key: 'position',
             title: t('column.position'),
-            render: (_, device) => (device.lat !== null && device.lng !== null ? `${device.lat.toFixed(4)}, ${device.lng.toFixed(4)}` : t('map.noPosition')),
+            render: (_, device) =>
+              device.lat !== null && device.lng !== null
+                ? `${device.lat.toFixed(4)}, ${device.lng.toFixed(4)}`
+                : t('map.noPosition'),
           },
-          { key: 'lastData', title: t('column.lastData'), render: (_, device) => formatTime(device.lastDataTime) },
+          {
+            key: 'lastData',
+            title: t('column.lastData'),
+            render: (_, device) => formatZoned(device.lastDataTime, device.timeZone),
+          },
         ]}
       />
     </Space>

@@ -1,12 +1,12 @@
-import { Alert, Modal, Select, Space, Table, Typography } from 'antd';
+import { Alert, Modal, Select, Space, Typography } from 'antd';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import useSWR from 'swr';
-import { expiredInfo, expiredServiceDevicesKey, type ExpiredDevice } from '@/api/device';
+import { expiredInfoKey, expiredServiceDevicesKey, type ExpiredDevice, type ExpiredInfo } from '@/api/device';
+import { DataList } from '@/components/ui/DataList';
 import type { Page } from '@/components/ui/table';
 import { useRead } from '@/hooks/useRead';
-import { formatDate } from './format';
+import { formatDate } from '@/lib/format';
 
 /** Expired-device table: page size 5, no size changer (console-shell spec 9). */
 export const EXPIRED_PAGE_SIZE = 5;
@@ -23,11 +23,21 @@ export function deviceListHref(deviceName: string): string {
   return `/device/list?deviceName=${encodeURIComponent(deviceName)}`;
 }
 
-function ExpiredDevicesTable({ accountId, initialFlag, onOpen }: { accountId: number; initialFlag: number; onOpen: (name: string) => void }) {
+function ExpiredDevicesTable({
+  accountId,
+  initialFlag,
+  onOpen,
+}: {
+  accountId: number;
+  initialFlag: number;
+  onOpen: (name: string) => void;
+}) {
   const { t } = useTranslation('device');
   const [flag, setFlag] = useState(initialFlag);
   const [page, setPage] = useState(1);
-  const { data, isLoading } = useRead<Page<ExpiredDevice>>(expiredServiceDevicesKey({ start: page, pageSize: EXPIRED_PAGE_SIZE, accountId, expiredFlag: flag }));
+  const { data, isLoading } = useRead<Page<ExpiredDevice>>(
+    expiredServiceDevicesKey({ start: page, pageSize: EXPIRED_PAGE_SIZE, accountId, expiredFlag: flag }),
+  );
   // A later page that came back empty: one page back.
   if (data && page > 1 && data.list.length === 0) setPage(page - 1);
   return (
@@ -42,17 +52,24 @@ function ExpiredDevicesTable({ accountId, initialFlag, onOpen }: { accountId: nu
         style={{ minWidth: 220 }}
         data-testid="expired-filter"
       />
-      <Table<ExpiredDevice>
+      <DataList<ExpiredDevice>
         rowKey="id"
         size="small"
-        data-testid="expired-table"
+        testId="expired-table"
         loading={isLoading}
-        dataSource={data?.list ?? []}
-        pagination={{ current: page, pageSize: EXPIRED_PAGE_SIZE, total: data?.total ?? 0, showSizeChanger: false, onChange: setPage }}
+        data={data?.list ?? []}
+        pagination={{
+          current: page,
+          pageSize: EXPIRED_PAGE_SIZE,
+          total: data?.total ?? 0,
+          showSizeChanger: false,
+          onChange: setPage,
+        }}
         columns={[
           {
             key: 'name',
             title: t('column.name'),
+            card: 'title',
             render: (_, device) => (
               <Typography.Link onClick={() => onOpen(device.deviceName)} data-testid="expired-device">
                 {device.deviceName}
@@ -60,7 +77,12 @@ function ExpiredDevicesTable({ accountId, initialFlag, onOpen }: { accountId: nu
             ),
           },
           { key: 'guid', title: t('column.guid'), dataIndex: 'deviceGuid' },
-          { key: 'expiry', title: t('column.serviceExpiry'), render: (_, device) => formatDate(device.serviceExpiredDate) },
+          {
+            key: 'expiry',
+            title: t('column.serviceExpiry'),
+            important: true,
+            render: (_, device) => formatDate(device.serviceExpiredDate),
+          },
         ]}
       />
     </Space>
@@ -72,18 +94,19 @@ function ExpiredDevicesTable({ accountId, initialFlag, onOpen }: { accountId: nu
  * reminder (getExpiredInfoByType, type 1) says devices are expiring or expired, their list with a
  * filter; a device name opens the device list filtered by it.
  */
-export function ExpiredDevicesModal({ accountId }: { accountId: number }) {
+export function ExpiredDevicesModal({ accountId, ready = true }: { accountId: number; ready?: boolean }) {
   const { t } = useTranslation('device');
   const router = useRouter();
   const [closed, setClosed] = useState(false);
-  // Not a useRead: a failing reminder stays silent (handleErrors false), which the one fetcher cannot do.
-  const { data } = useSWR(['expired-info', accountId], () => expiredInfo(), {
+  // A quiet read: a failing reminder stays silent. The cache is cleared at every sign-in and sign-out, so it is the account's own.
+  const { data } = useRead<ExpiredInfo>(expiredInfoKey(), {
     revalidateOnFocus: false,
     revalidateOnReconnect: false,
     revalidateIfStale: false,
     shouldRetryOnError: false,
   });
-  if (closed || !data || data.expiredFlag <= 0) return null;
+  // Queued behind the notices and the phone's menu: it opens when nothing else covers the page.
+  if (!ready || closed || !data || data.expiredFlag <= 0) return null;
 
   const open = (name: string) => {
     setClosed(true);
@@ -91,7 +114,14 @@ export function ExpiredDevicesModal({ accountId }: { accountId: number }) {
   };
 
   return (
-    <Modal open title={t('expired.title')} footer={null} onCancel={() => setClosed(true)} width={720} data-testid="expired-modal">
+    <Modal
+      open
+      title={t('expired.title')}
+      footer={null}
+      onCancel={() => setClosed(true)}
+      width={720}
+      data-testid="expired-modal"
+    >
       <Space orientation="vertical" style={{ width: '100%' }}>
         {data.pushMessages.map((text) => (
           <Alert key={text} type="warning" showIcon title={text} />

@@ -3,13 +3,13 @@ import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import styled from 'styled-components';
-import useSWR from 'swr';
-import { quickQuery } from '@/api/device';
+import { quickQueryKey, type QuickQueryAnswer } from '@/api/device';
+import { useRead } from '@/hooks/useRead';
 import { ApiError } from '@/api/errors';
 import { LanguageSwitch } from '@/components/ui/LanguageSwitch';
 import { PageHead } from '@/components/ui/PageHead';
-import { formatTime } from './format';
-import { DEVICE_GUID_MAX, formatValue, GUID_PATTERN, sensorParams, unitLabel, valueOf } from './helpers';
+import { formatValue, formatZoned } from '@/lib/format';
+import { DEVICE_GUID_MAX, GUID_PATTERN, sensorParams, unitLabel, valueOf } from './helpers';
 import { SensorChart } from './SensorChart';
 import { StatusTag } from './StatusTag';
 import { useRemRoot } from '@/hooks/useRemRoot';
@@ -63,8 +63,11 @@ export function QuickQueryView({ variant = 'pc' }: { variant?: QuickQueryVariant
   const router = useRouter();
   const guid = firstOf(router.query.guid);
   const valid = GUID_PATTERN.test(guid) && guid.length <= DEVICE_GUID_MAX;
-  // Not a useRead: the page shows a public lookup's failure itself (handleErrors false), which the one fetcher cannot.
-  const { data, error, isLoading } = useSWR(valid ? ['quick-query', guid] : null, () => quickQuery(guid), { shouldRetryOnError: false, revalidateOnFocus: false });
+  // A quiet read: the page shows a public look-up's failure itself.
+  const { data, error, isLoading } = useRead<QuickQueryAnswer>(valid ? quickQueryKey(guid) : null, {
+    shouldRetryOnError: false,
+    revalidateOnFocus: false,
+  });
   const sensors = data ? sensorParams(data.params) : [];
 
   return (
@@ -95,7 +98,9 @@ export function QuickQueryView({ variant = 'pc' }: { variant?: QuickQueryVariant
         layout={mobile ? 'vertical' : 'inline'}
         key={guid}
         initialValues={{ guid }}
-        onFinish={(values: { guid: string }) => void router.push({ pathname: QUICK_QUERY_PATHS[variant], query: { guid: values.guid.trim() } })}
+        onFinish={(values: { guid: string }) =>
+          void router.push({ pathname: QUICK_QUERY_PATHS[variant], query: { guid: values.guid.trim() } })
+        }
         style={{ marginBottom: mobile ? 12 : 24 }}
       >
         <Form.Item
@@ -107,7 +112,13 @@ export function QuickQueryView({ variant = 'pc' }: { variant?: QuickQueryVariant
           ]}
           style={mobile ? { marginBottom: 8 } : undefined}
         >
-          <Input placeholder={t('quick.guid')} inputMode="numeric" autoComplete="off" size={mobile ? 'large' : 'middle'} style={mobile ? undefined : { width: 260 }} />
+          <Input
+            placeholder={t('quick.guid')}
+            inputMode="numeric"
+            autoComplete="off"
+            size={mobile ? 'large' : 'middle'}
+            style={mobile ? undefined : { width: 260 }}
+          />
         </Form.Item>
         <Button type="primary" htmlType="submit" block={mobile} size={mobile ? 'large' : 'middle'}>
           {t('action.query')}
@@ -115,7 +126,13 @@ export function QuickQueryView({ variant = 'pc' }: { variant?: QuickQueryVariant
       </Form>
       {valid && isLoading ? <Skeleton active /> : null}
       {error || (guid && !valid) ? (
-        <Result status="warning" title={error instanceof ApiError && error.failure.serverMessage ? error.failure.serverMessage : t('quick.notFound')} data-testid="quick-not-found" />
+        <Result
+          status="warning"
+          title={
+            error instanceof ApiError && error.failure.serverMessage ? error.failure.serverMessage : t('quick.notFound')
+          }
+          data-testid="quick-not-found"
+        />
       ) : null}
       {data ? (
         <Space orientation="vertical" size="large" style={{ width: '100%' }}>
@@ -125,12 +142,16 @@ export function QuickQueryView({ variant = 'pc' }: { variant?: QuickQueryVariant
             <Descriptions.Item label={t('column.status')}>
               <StatusTag status={data.status} />
             </Descriptions.Item>
-            <Descriptions.Item label={t('column.lastData')}>{formatTime(data.lastDataTime)}</Descriptions.Item>
+            <Descriptions.Item label={t('column.lastData')}>{formatZoned(data.lastDataTime)}</Descriptions.Item>
           </Descriptions>
           <Grid data-testid="quick-values" $mobile={mobile}>
             {sensors.map((param) => (
               <Card size="small" key={param.paramKey}>
-                <Statistic title={param.paramName} value={formatValue(valueOf(data.values, param), param.precision)} suffix={unitLabel(param, 'C')} />
+                <Statistic
+                  title={param.paramName}
+                  value={formatValue(valueOf(data.values, param), param.precision)}
+                  suffix={unitLabel(param, 'C')}
+                />
               </Card>
             ))}
           </Grid>

@@ -13,13 +13,20 @@ import {
   type RecordKind,
 } from '@/api/device';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { formatTime } from './format';
-import { isoWithOffset } from './helpers';
+import { formatTime, isoWithOffset } from '@/lib/format';
 import { DataList } from '@/components/ui/DataList';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
 
 /** Field limits of business spec 5 (maintenance). */
-export const RECORD_LIMITS = { person: 50, approver: 20, repairer: 50, reason: 1000, content: 1000, result: 1000, standard: 10000 } as const;
+export const RECORD_LIMITS = {
+  person: 50,
+  approver: 20,
+  repairer: 50,
+  reason: 1000,
+  content: 1000,
+  result: 1000,
+  standard: 10000,
+} as const;
 type TextField = keyof typeof RECORD_LIMITS;
 
 interface RecordValues extends Partial<Record<TextField, string>> {
@@ -27,11 +34,26 @@ interface RecordValues extends Partial<Record<TextField, string>> {
   period: [Dayjs, Dayjs];
 }
 
-function RecordModal({ deviceId, kind, record, onClose, onSaved }: { deviceId: number; kind: RecordKind; record: MaintenanceRecord | null; onClose: () => void; onSaved: () => void }) {
+function RecordModal({
+  deviceId,
+  kind,
+  record,
+  onClose,
+  onSaved,
+}: {
+  deviceId: number;
+  kind: RecordKind;
+  record: MaintenanceRecord | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation('device');
   const [form] = Form.useForm<RecordValues>();
   const [saving, setSaving] = useState(false);
-  const fields: TextField[] = kind === 'warranty' ? ['person', 'approver', 'repairer', 'reason', 'content', 'result', 'standard'] : ['person', 'approver', 'reason', 'content', 'result', 'standard'];
+  const fields: TextField[] =
+    kind === 'warranty'
+      ? ['person', 'approver', 'repairer', 'reason', 'content', 'result', 'standard']
+      : ['person', 'approver', 'reason', 'content', 'result', 'standard'];
   const rules = (field: TextField): Rule[] => [
     ...(field === 'person' ? [{ required: true, whitespace: true, message: t('records.required') }] : []),
     { max: RECORD_LIMITS[field], message: t('records.max', { max: RECORD_LIMITS[field] }) },
@@ -70,9 +92,28 @@ function RecordModal({ deviceId, kind, record, onClose, onSaved }: { deviceId: n
   // Spec 9: every form and modal submits once per 500 ms.
   const { submit: submitOnce } = useFormSubmit(null, submit);
   return (
-    <Modal open title={t(record ? 'records.editTitle' : 'records.add')} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={saving} onOk={() => form.submit()} onCancel={onClose} width={640}>
-      <Form<RecordValues> form={form} layout="vertical" initialValues={initial} onFinish={submitOnce} data-testid="record-form">
-        <Form.Item name="reportTime" label={t('records.reportTime')} rules={[{ required: true, message: t('records.required') }]}>
+    <Modal
+      open
+      title={t(record ? 'records.editTitle' : 'records.add')}
+      okText={t('action.save')}
+      cancelText={t('action.cancel')}
+      confirmLoading={saving}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      width={640}
+    >
+      <Form<RecordValues>
+        form={form}
+        layout="vertical"
+        initialValues={initial}
+        onFinish={submitOnce}
+        data-testid="record-form"
+      >
+        <Form.Item
+          name="reportTime"
+          label={t('records.reportTime')}
+          rules={[{ required: true, message: t('records.required') }]}
+        >
           <DatePicker showTime style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item
@@ -82,7 +123,9 @@ function RecordModal({ deviceId, kind, record, onClose, onSaved }: { deviceId: n
             { required: true, message: t('records.required') },
             {
               validator: (_, value?: [Dayjs, Dayjs]) =>
-                !value || value[1].isAfter(value[0]) ? Promise.resolve() : Promise.reject(new Error(t('records.endAfterStart'))),
+                !value || value[1].isAfter(value[0])
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('records.endAfterStart'))),
             },
           ]}
         >
@@ -90,7 +133,11 @@ function RecordModal({ deviceId, kind, record, onClose, onSaved }: { deviceId: n
         </Form.Item>
         {fields.map((field) => (
           <Form.Item key={field} name={field} label={t(`records.${field}`)} rules={rules(field)}>
-            {RECORD_LIMITS[field] > 50 ? <Input.TextArea rows={field === 'standard' ? 4 : 2} showCount maxLength={RECORD_LIMITS[field]} /> : <Input maxLength={RECORD_LIMITS[field]} />}
+            {RECORD_LIMITS[field] > 50 ? (
+              <Input.TextArea rows={field === 'standard' ? 4 : 2} showCount maxLength={RECORD_LIMITS[field]} />
+            ) : (
+              <Input maxLength={RECORD_LIMITS[field]} />
+            )}
           </Form.Item>
         ))}
       </Form>
@@ -105,7 +152,10 @@ export function RecordsTab({ deviceId }: { deviceId: number }) {
   const [kind, setKind] = useState<RecordKind>('maintenance');
   const [editing, setEditing] = useState<{ record: MaintenanceRecord | null } | null>(null);
   const filters = { deviceId, kind };
-  const { data, loading, pagination, mutate } = usePagedQuery<MaintenanceRecord, typeof filters>(maintenancePageKey, filters);
+  const { data, loading, pagination, mutate } = usePagedQuery<MaintenanceRecord, typeof filters>(
+    maintenancePageKey,
+    filters,
+  );
   const reload = useCallback(() => void mutate(), [mutate]);
 
   const remove = (record: MaintenanceRecord) =>
@@ -120,7 +170,11 @@ export function RecordsTab({ deviceId }: { deviceId: number }) {
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="device-records">
       <Space wrap style={{ justifyContent: 'space-between', width: '100%' }}>
-        <Segmented<RecordKind> value={kind} onChange={setKind} options={(['maintenance', 'warranty'] as const).map((value) => ({ value, label: t(`records.${value}`) }))} />
+        <Segmented<RecordKind>
+          value={kind}
+          onChange={setKind}
+          options={(['maintenance', 'warranty'] as const).map((value) => ({ value, label: t(`records.${value}`) }))}
+        />
         <Button type="primary" onClick={() => setEditing({ record: null })}>
           {t('records.add')}
         </Button>
@@ -133,7 +187,13 @@ export function RecordsTab({ deviceId }: { deviceId: number }) {
         pagination={pagination}
         testId="records-table"
         columns={[
-          { key: 'reportTime', title: t('records.reportTime'), important: true, card: 'title', render: (_, record) => formatTime(record.reportTime) },
+          {
+            key: 'reportTime',
+            title: t('records.reportTime'),
+            important: true,
+            card: 'title',
+            render: (_, record) => formatTime(record.reportTime),
+          },
           { key: 'startTime', title: t('records.startTime'), render: (_, record) => formatTime(record.startTime) },
           { key: 'endTime', title: t('records.endTime'), render: (_, record) => formatTime(record.endTime) },
           { key: 'person', title: t('records.person'), dataIndex: 'person' },

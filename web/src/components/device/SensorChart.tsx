@@ -5,8 +5,10 @@ import { useMemo } from 'react';
 import { useTheme } from 'styled-components';
 import type { ChartPoint, DeviceParam, TemperatureUnit } from '@/api/device';
 import { ApexChart } from './ApexChart';
-import { chartLocale, legendName, seriesUnits, unitAxes } from './chartAxes';
+import { chartLocale, legendName, limitAxisIndex, seriesUnits, timeAxis, unitAxes } from './chartAxes';
 import { sensorSeries, unitLabel, type ApexSeries } from './helpers';
+import type { LimitStep } from './limitSteps';
+import { displayZone, zonedEpoch } from '@/lib/format';
 
 interface SensorChartProps {
   params: DeviceParam[];
@@ -15,28 +17,38 @@ interface SensorChartProps {
   unit: TemperatureUnit;
   loading?: boolean;
   height?: number;
-  /** Horizontal limit lines, already in the chart's unit; the y axis is widened to show them. */
-  limitLines?: LimitLine[];
+  /**
+   * The limit lines (from the limits' history, or fixed over the range: `fixedLimitSteps`), each
+   * drawn as a series on its sensor's unit axis: the only way a chart draws limits, so a %RH limit
+   * can never land on the temperature axis.
+   */
+  limitSteps?: LimitStep[];
+  /** The zone the time axis and tooltip read in (the device's); the account's when not given. */
+  timeZone?: string | null;
 }
 
-const NO_LINES: LimitLine[] = [];
-
-export interface LimitLine {
-  kind: 'upper' | 'lower';
-  label: string;
-  y: number;
-}
+const NO_STEPS: LimitStep[] = [];
 
 /**
  * Sensor lines over time (ApexCharts, x-axis zoom with the toolbar); bucketed answers also draw
  * each sensor's min / max band as a range area.
  */
-export function SensorChart({ params, series, bucketSeconds, unit, loading = false, height = 380, limitLines = NO_LINES }: SensorChartProps) {
+export function SensorChart({
+  params,
+  series,
+  bucketSeconds,
+  unit,
+  loading = false,
+  height = 380,
+  limitSteps = NO_STEPS,
+  timeZone,
+}: SensorChartProps) {
+  const zone = timeZone || displayZone();
   const { t, i18n } = useTranslation('device');
   const theme = useTheme();
   const { token } = antdTheme.useToken();
   const bucketed = bucketSeconds > 0;
-  const chartSeries = useMemo<ApexSeries[]>(
+  const sensorLines = useMemo<ApexSeries[]>(
     () =>
       params.flatMap((param) => {
         const points = series?.[String(param.probeId)] ?? [];
@@ -45,68 +57,106 @@ export function SensorChart({ params, series, bucketSeconds, unit, loading = fal
       }),
     [params, series, bucketed, t, unit],
   );
-  const hasPoints = chartSeries.some((item) => item.data.length > 0);
+  // The limit steps follow the sensors' series, each sharing its unit's axis.
+  // ApexCharts draws UTC: every instant is moved to the zone's wall time, so the axis and the
+  // tooltip read in the device's zone whatever the browser's.
+  const chartSeries = useMemo<ApexSeries[]>(
+    () =>
+      [...sensorLines, ...limitSteps.map((step) => ({ name: step.name, type: 'line' as const, data: step.data }))].map(
+        (item) => ({ ...item, data: item.data.map((point) => ({ ...point, x: zonedEpoch(point.x, zone) })) }),
+      ),
+    [sensorLines, limitSteps, zone],
+  );
+  const hasPoints = sensorLines.some((item) => item.data.length > 0);
   const colors = useMemo(
-    () => params.flatMap((_, index) => {
-      const color = theme.chartPalette[index % theme.chartPalette.length];
-      return bucketed ? [color, color] : [color];
-    }),
-    [params, bucketed, theme.chartPalette],
+    () => [
+      ...params.flatMap((_, index) => {
+        const color = theme.chartPalette[index % theme.chartPalette.length];
+        return bucketed ? [color, color] : [color];
+      }),
+      ...limitSteps.map((step) => (step.kind === 'upper' ? token.colorError : token.colorInfo)),
+    ],
+    [params, bucketed, theme.chartPalette, limitSteps, token],
   );
   // One y-axis per unit: the temperature unit on the left, %RH and others on the right.
-  const units = useMemo(() => seriesUnits(params, unit, bucketed), [params, unit, bucketed]);
-  const yRange = useMemo(() => {
-    if (!limitLines.length) return {};
-    const left = units[0];
-    const values = chartSeries.filter((_, index) => units[index] === left).flatMap((item) => item.data.flatMap((point) => (Array.isArray(point.y) ? point.y : point.y === null ? [] : [point.y])));
-    const all = [...values, ...limitLines.map((line) => line.y)];
-    const low = Math.min(...all);
-    const high = Math.max(...all);
-    const pad = Math.max((high - low) * 0.05, 0.5);
-    return { min: Math.floor((low - pad) * 10) / 10, max: Math.ceil((high + pad) * 10) / 10 };
-  }, [chartSeries, limitLines, units]);
+  const units = useMemo(
+    () => [...seriesUnits(params, unit, bucketed), ...limitSteps.map((step) => step.unitText)],
+    [params, unit, bucketed, limitSteps],
+  );
   const options = useMemo<ApexOptions>(
     () => ({
       chart: {
         id: 'sensor-chart',
         animations: { enabled: false },
         zoom: { enabled: true, type: 'x', autoScaleYaxis: true },
-        toolbar: { show: true, tools: { download: false, zoom: true, zoomin: true, zoomout: true, pan: true, reset: true } },
+        toolbar: {
+          show: true,
+          tools: { download: false, zoom: true, zoomin: true, zoomout: true, pan: true, reset: true },
+        },
         foreColor: theme.colors.textSecondary,
         fontFamily: theme.fontFamily,
         ...chartLocale(i18n.language),
       },
       colors,
-      stroke: { curve: 'straight', width: chartSeries.map((item) => (item.type === 'rangeArea' ? 0 : 2)) },
+      stroke: {
+        curve: 'straight',
+        width: chartSeries.map((item, index) =>
+          item.type === 'rangeArea' ? 0 : index >= sensorLines.length ? 1.5 : 2,
+        ),
+        dashArray: chartSeries.map((_, index) => (index >= sensorLines.length ? 6 : 0)),
+      },
       fill: { opacity: chartSeries.map((item) => (item.type === 'rangeArea' ? 0.2 : 1)) },
       dataLabels: { enabled: false },
       legend: { show: true },
       markers: { size: 0 },
       grid: { borderColor: theme.colors.border },
-      xaxis: { type: 'datetime', labels: { datetimeUTC: false } },
-      yaxis: unitAxes(chartSeries, units, yRange),
+      xaxis: timeAxis(i18n.language, zone),
+      yaxis: unitAxes(chartSeries, units),
       annotations: {
-        yaxis: limitLines.map((line) => {
-          const color = line.kind === 'upper' ? token.colorError : token.colorInfo;
-          return {
-            y: line.y,
-            yAxisIndex: 0,
-            borderColor: color,
-            strokeDashArray: 6,
-            label: { text: line.label, borderColor: color, style: { color: token.colorTextLightSolid, background: color }, position: 'left', textAnchor: 'start', offsetX: 4 },
-          };
+        // Each limit value labelled where it starts to apply, on its unit's axis.
+        points: limitSteps.flatMap((step) => {
+          const color = step.kind === 'upper' ? token.colorError : token.colorInfo;
+          return step.labels.map((item) => ({
+            x: zonedEpoch(item.x, zone),
+            y: item.y,
+            yAxisIndex: limitAxisIndex(units, step.unitText),
+            marker: { size: 0 },
+            label: {
+              text: item.text,
+              borderColor: color,
+              textAnchor: 'start',
+              offsetY: step.kind === 'upper' ? -4 : 18,
+              style: { color: token.colorTextLightSolid, background: color },
+            },
+          }));
         }),
       },
       tooltip: { shared: true, x: { format: 'yyyy-MM-dd HH:mm' } },
     }),
-    [colors, chartSeries, theme, units, yRange, limitLines, token, i18n.language],
+    [colors, chartSeries, sensorLines.length, theme, units, limitSteps, token, i18n.language, zone],
   );
 
-  if (loading && !hasPoints) return <Spin description={t('chart.loading')}><div style={{ height }} /></Spin>;
+  if (loading && !hasPoints)
+    return (
+      <Spin description={t('chart.loading')}>
+        <div style={{ height }} />
+      </Spin>
+    );
   if (!hasPoints) return <Empty description={t('chart.noData')} data-testid="chart-empty" />;
   return (
-    <div data-testid="sensor-chart" data-units={[...new Set(units)].join(' ')}>
-      <ApexChart type={bucketed ? 'rangeArea' : 'line'} series={chartSeries as ApexOptions['series']} options={options} height={height} />
+    <div
+      data-testid="sensor-chart"
+      data-zone={zone}
+      data-units={[...new Set(units)].join(' ')}
+      data-limit-steps={limitSteps.map((step) => step.labels.map((item) => item.text).join(' → ')).join(' | ')}
+      data-limit-axes={limitSteps.map((step) => `${step.unitText}@${limitAxisIndex(units, step.unitText)}`).join(' ')}
+    >
+      <ApexChart
+        type={bucketed ? 'rangeArea' : 'line'}
+        series={chartSeries as ApexOptions['series']}
+        options={options}
+        height={height}
+      />
     </div>
   );
 }

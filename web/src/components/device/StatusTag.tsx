@@ -5,5 +5,11 @@ import { statusTone } from './helpers';
 /** A device state as a coloured dot and its name (antd preset status colours). */
 export function StatusTag({ status }: { status: string }) {
   const { t } = useTranslation('device');
-  return <Badge status={statusTone(status)} text={t(`status.${status}`, { defaultValue: status })} data-testid="device-status" />;
+  return (
+    <Badge
+      status={statusTone(status)}
+      text={t(`status.${status}`, { defaultValue: status })}
+      data-testid="device-status"
+    />
+  );
 }

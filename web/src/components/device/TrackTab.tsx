@@ -4,8 +4,8 @@ import { useMemo, useState } from 'react';
 import { trackDataKey, type DeviceDetail, type TrackPoint } from '@/api/device';
 import { DeviceMap, type MapMarker } from '@/components/map/DeviceMap';
 import { useRead } from '@/hooks/useRead';
-import { formatTime } from './format';
-import { isoWithOffset, presetRange, type RangePreset } from './helpers';
+import { formatZoned, isoWithOffset } from '@/lib/format';
+import { presetRange, type RangePreset } from './helpers';
 
 type TrackRange = Extract<RangePreset, 'h24' | 'd7' | 'd30'>;
 export const TRACK_RANGES: TrackRange[] = ['h24', 'd7', 'd30'];
@@ -17,7 +17,9 @@ export function trackLengthKm(points: { lat: number; lng: number }[]): number {
   let total = 0;
   for (let index = 1; index < points.length; index += 1) {
     const [a, b] = [points[index - 1], points[index]];
-    const h = Math.sin(rad(b.lat - a.lat) / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lng - a.lng) / 2) ** 2;
+    const h =
+      Math.sin(rad(b.lat - a.lat) / 2) ** 2 +
+      Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lng - a.lng) / 2) ** 2;
     total += 2 * radius * Math.asin(Math.min(1, Math.sqrt(h)));
   }
   return Math.round(total * 10) / 10;
@@ -29,13 +31,18 @@ export function TrackTab({ device }: { device: DeviceDetail }) {
   const [range, setRange] = useState<TrackRange>('h24');
   // The range is fixed when chosen (not at every render), so the request key stays stable.
   const [bounds, setBounds] = useState(() => presetRange('h24').map(isoWithOffset));
-  const { data, isLoading } = useRead<TrackPoint[]>(trackDataKey(device.id, bounds[0], bounds[1]), { keepPreviousData: true, revalidateOnFocus: false });
+  const { data, isLoading } = useRead<TrackPoint[]>(trackDataKey(device.id, bounds[0], bounds[1]), {
+    keepPreviousData: true,
+    revalidateOnFocus: false,
+  });
   const track = useMemo(() => (data ?? []).map((point) => ({ lat: point.lat, lng: point.lng })), [data]);
   const markers = useMemo<MapMarker[]>(() => {
     const last = data?.[data.length - 1];
     const lat = device.lat ?? last?.lat;
     const lng = device.lng ?? last?.lng;
-    return lat !== undefined && lat !== null && lng !== undefined && lng !== null ? [{ id: device.id, name: device.deviceName, status: device.status, lat, lng }] : [];
+    return lat !== undefined && lat !== null && lng !== undefined && lng !== null
+      ? [{ id: device.id, name: device.deviceName, status: device.status, lat, lng }]
+      : [];
   }, [data, device]);
 
   return (
@@ -55,8 +62,10 @@ export function TrackTab({ device }: { device: DeviceDetail }) {
       {data?.length ? (
         <Descriptions size="small" column={{ xs: 1, md: 3 }} data-testid="track-summary">
           <Descriptions.Item label={t('track.points')}>{data.length}</Descriptions.Item>
-          <Descriptions.Item label={t('track.from')}>{formatTime(data[0].t)}</Descriptions.Item>
-          <Descriptions.Item label={t('track.to')}>{formatTime(data[data.length - 1].t)}</Descriptions.Item>
+          <Descriptions.Item label={t('track.from')}>{formatZoned(data[0].t, device.timeZone)}</Descriptions.Item>
+          <Descriptions.Item label={t('track.to')}>
+            {formatZoned(data[data.length - 1].t, device.timeZone)}
+          </Descriptions.Item>
           <Descriptions.Item label={t('track.distance')}>{trackLengthKm(track)} km</Descriptions.Item>
         </Descriptions>
       ) : (

@@ -4,7 +4,15 @@ import { chartLocale, legendName, seriesUnits, unitAxes } from './chartAxes';
 import { sensorSeries } from './helpers';
 
 const param = (paramName: string, unit: string, unitCode: string, probeId: number) =>
-  ({ paramName, unit, unitCode, probeId, paramType: 'sensor', paramKey: `000${probeId}`, precision: 1 }) as unknown as DeviceParam;
+  ({
+    paramName,
+    unit,
+    unitCode,
+    probeId,
+    paramType: 'sensor',
+    paramKey: `000${probeId}`,
+    precision: 1,
+  }) as unknown as DeviceParam;
 
 describe('a chart with temperature and humidity', () => {
   const params = [param('Temperature', '°C', 'celsius', 1), param('Humidity', '%RH', 'percent_rh', 2)];
@@ -12,7 +20,9 @@ describe('a chart with temperature and humidity', () => {
 
   it.each([false, true])('has two axes with their units (bucketed %s)', (bucketed) => {
     const units = seriesUnits(params, 'C', bucketed);
-    const series = params.flatMap((p, i) => sensorSeries(legendName(p.paramName, units[i * (bucketed ? 2 : 1)]), points, bucketed, `band ${p.paramName}`));
+    const series = params.flatMap((p, i) =>
+      sensorSeries(legendName(p.paramName, units[i * (bucketed ? 2 : 1)]), points, bucketed, `band ${p.paramName}`),
+    );
     const axes = unitAxes(series, units);
     expect(axes).toHaveLength(series.length);
     const shown = axes.filter((axis) => axis.show);
@@ -29,7 +39,11 @@ describe('a chart with temperature and humidity', () => {
   it('in Fahrenheit titles the left axis °F', () => {
     const units = seriesUnits(params, 'F', false);
     const series = params.flatMap((p) => sensorSeries(p.paramName, points, false, ''));
-    expect(unitAxes(series, units).filter((axis) => axis.show).map((axis) => axis.title?.text)).toEqual(['°F', '%RH']);
+    expect(
+      unitAxes(series, units)
+        .filter((axis) => axis.show)
+        .map((axis) => axis.title?.text),
+    ).toEqual(['°F', '%RH']);
   });
 });
 

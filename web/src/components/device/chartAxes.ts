@@ -8,6 +8,7 @@ import en from 'apexcharts/dist/locales/en.json';
 import zhCN from 'apexcharts/dist/locales/zh-cn.json';
 import type { DeviceParam, TemperatureUnit } from '@/api/device';
 import { unitLabel, type ApexSeries } from './helpers';
+import { chartDateFormats, zoneLabel } from '@/lib/format';
 
 /** A series' legend name with its unit: "Temperature (°C)". */
 export function legendName(name: string, unitText: string): string {
@@ -42,8 +43,18 @@ export function unitAxes(series: ApexSeries[], units: string[], extra: Partial<Y
   });
 }
 
+/** The y-axis index (ApexCharts pairs axes with series) a limit of this unit is drawn against. */
+export function limitAxisIndex(units: string[], unitText: string): number {
+  const index = units.indexOf(unitText);
+  return index < 0 ? 0 : index;
+}
+
 /** The unit of each chart series, in the order sensorSeries produced them (band, line per param). */
-export function seriesUnits(params: Pick<DeviceParam, 'unit' | 'unitCode'>[], unit: TemperatureUnit, bucketed: boolean): string[] {
+export function seriesUnits(
+  params: Pick<DeviceParam, 'unit' | 'unitCode'>[],
+  unit: TemperatureUnit,
+  bucketed: boolean,
+): string[] {
   return params.flatMap((param) => {
     const text = unitLabel(param, unit);
     return bucketed ? [text, text] : [text];
@@ -56,4 +67,16 @@ const LOCALES = { 'zh-CN': zhCN, 'en-US': en } as const;
 export function chartLocale(language: string): Pick<NonNullable<ApexOptions['chart']>, 'locales' | 'defaultLocale'> {
   const locale = language === 'en-US' ? LOCALES['en-US'] : LOCALES['zh-CN'];
   return { locales: [locale as ApexLocale], defaultLocale: locale.name };
+}
+
+/**
+ * The time axis of every chart: drawn in UTC over instants moved to the zone's wall time
+ * (`zonedEpoch`), dates in the page's language, titled with the zone it reads in.
+ */
+export function timeAxis(language: string, zone: string): ApexXAxis {
+  return {
+    type: 'datetime',
+    labels: { datetimeUTC: true, datetimeFormatter: chartDateFormats(language) },
+    title: { text: zoneLabel(zone) },
+  };
 }

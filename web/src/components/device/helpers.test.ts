@@ -4,10 +4,8 @@ import {
   celsiusToFahrenheit,
   checkSetting,
   fahrenheitToCelsius,
-  formatValue,
   hasEnergy,
   inUnit,
-  isoWithOffset,
   positioned,
   presetRange,
   sensorParams,
@@ -62,16 +60,6 @@ describe('presetRange', () => {
   });
 });
 
-describe('isoWithOffset', () => {
-  it('keeps the local wall time and appends the offset', () => {
-    const date = new Date(2026, 0, 2, 3, 4, 5);
-    const iso = isoWithOffset(date);
-    expect(iso.startsWith('2026-01-02T03:04:05')).toBe(true);
-    expect(iso).toMatch(/[+-]\d{2}:\d{2}$/);
-    expect(new Date(iso).getTime()).toBe(date.getTime());
-  });
-});
-
 describe('Celsius and Fahrenheit', () => {
   it('converts both ways', () => {
     expect(celsiusToFahrenheit(0)).toBe(32);
@@ -84,15 +72,6 @@ describe('Celsius and Fahrenheit', () => {
   it('labels temperatures by the switch, others by their unit', () => {
     expect(unitLabel(param({}), 'F')).toBe('°F');
     expect(unitLabel(param({ unit: 'kWh', unitCode: 'kwh' }), 'F')).toBe('kWh');
-  });
-});
-
-describe('formatValue', () => {
-  it('uses the precision and dashes missing values', () => {
-    expect(formatValue(3.14159, 2)).toBe('3.14');
-    expect(formatValue(null)).toBe('-');
-    expect(formatValue(undefined)).toBe('-');
-    expect(formatValue(5, 0)).toBe('5');
   });
 });
 
@@ -145,7 +124,11 @@ describe('sensorSeries', () => {
 
 describe('positioned', () => {
   it('keeps devices with a position', () => {
-    expect(positioned([{ lat: 1, lng: 2 }, { lat: null, lng: null }])).toEqual([{ lat: 1, lng: 2 }]);
+    expect(
+      positioned([
+        { lat: 1, lng: 2 },
+        { lat: null, lng: null },
+      ]),
+    ).toEqual([{ lat: 1, lng: 2 }]);
   });
 });
-

@@ -23,7 +23,16 @@ export function statusTone(status: string): StatusTone {
   return STATUS_TONES[status as DeviceStatus] ?? 'default';
 }
 
-export const DEVICE_STATUSES: DeviceStatus[] = ['online', 'offline', 'alarm', 'fault', 'disabled', 'deactivated', 'expired', 'not_enabled'];
+export const DEVICE_STATUSES: DeviceStatus[] = [
+  'online',
+  'offline',
+  'alarm',
+  'fault',
+  'disabled',
+  'deactivated',
+  'expired',
+  'not_enabled',
+];
 
 export type RangePreset = 'halfHour' | 'today' | 'h12' | 'h24' | 'd7' | 'd15' | 'd30' | 'year';
 /** The spec's quick ranges, then the year view (hourly min / max buckets of the rollup). */
@@ -50,27 +59,12 @@ export function presetRange(preset: RangePreset, now: Date = new Date()): [Date,
   return [new Date(now.getTime() - PRESET_SPANS[preset]), now];
 }
 
-function pad(value: number, size = 2): string {
-  return String(Math.trunc(Math.abs(value))).padStart(size, '0');
-}
-
-/** ISO 8601 with the browser's offset (what the chart call expects), seconds precision. */
-export function isoWithOffset(date: Date): string {
-  const offset = -date.getTimezoneOffset();
-  const sign = offset >= 0 ? '+' : '-';
-  return (
-    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
-    `T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}` +
-    `${sign}${pad(offset / 60)}:${pad(offset % 60)}`
-  );
-}
-
 export function celsiusToFahrenheit(value: number): number {
-  return Math.round((value * 9) / 5 * 100 + 3200) / 100;
+  return Math.round(((value * 9) / 5) * 100 + 3200) / 100;
 }
 
 export function fahrenheitToCelsius(value: number): number {
-  return Math.round(((value - 32) * 5) / 9 * 100) / 100;
+  return Math.round((((value - 32) * 5) / 9) * 100) / 100;
 }
 
 /** Whether a parameter is a temperature (its values follow the C/F switch). */
@@ -88,15 +82,11 @@ export function unitLabel(param: Pick<DeviceParam, 'unit' | 'unitCode'>, unit: T
   return param.unit ?? '';
 }
 
-/** A value with its parameter's precision, or a dash when there is none. */
-export function formatValue(value: number | null | undefined, precision = 1): string {
-  if (value === null || value === undefined || Number.isNaN(value)) return '-';
-  return value.toFixed(Math.max(0, Math.min(4, precision)));
-}
-
 /** Sensors (with a probe) in probe order. */
 export function sensorParams(params: DeviceParam[]): DeviceParam[] {
-  return params.filter((param) => param.paramType === 'sensor' && param.probeId !== null).sort((a, b) => (a.probeId ?? 0) - (b.probeId ?? 0));
+  return params
+    .filter((param) => param.paramType === 'sensor' && param.probeId !== null)
+    .sort((a, b) => (a.probeId ?? 0) - (b.probeId ?? 0));
 }
 
 /** Parameters the user may write (parameter settings tab). */
@@ -117,7 +107,8 @@ export function valueOf(values: SensorValues | undefined, param: DeviceParam): n
 /** A value within a writable parameter's bounds and precision, or an error key. */
 export function checkSetting(param: DeviceParam, value: number | null | undefined): 'required' | 'range' | null {
   if (value === null || value === undefined || Number.isNaN(value)) return 'required';
-  if ((param.paramMin !== null && value < param.paramMin) || (param.paramMax !== null && value > param.paramMax)) return 'range';
+  if ((param.paramMin !== null && value < param.paramMin) || (param.paramMax !== null && value > param.paramMax))
+    return 'range';
   return null;
 }
 
@@ -139,7 +130,11 @@ export function sensorSeries(name: string, points: ChartPoint[], bucketed: boole
     name: bandName,
     type: 'rangeArea',
     data: points
-      .filter((point) => point.v === null || (point.min !== null && point.min !== undefined && point.max !== null && point.max !== undefined))
+      .filter(
+        (point) =>
+          point.v === null ||
+          (point.min !== null && point.min !== undefined && point.max !== null && point.max !== undefined),
+      )
       .map((point) => ({ x: point.t, y: point.v === null ? null : [point.min as number, point.max as number] })),
   };
   return [band, line];

@@ -1,28 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { SensorLimit } from '@/api/alarm';
-import type { BatchResult, DeviceCommand, DeviceParam } from '@/api/device';
+import type { BatchResult, DeviceCommand } from '@/api/device';
 import { normalizePanels, statusListHref, HOME_PANELS, MIN_HOME_PANELS } from '@/components/home/homePanels';
 import { fitProjection, trackPath } from '@/components/map/projection';
 import { actionKey, batchParamsBlocker, describeResults } from './BatchBar';
-import { limitLinesOf } from './ChartTab';
-import { appliedValues } from './DetailTabs';
+import { fixedLimitSteps } from './limitSteps';
+import { limitAxisIndex, unitAxes } from './chartAxes';
+import { appliedValues, settingValues } from './DetailTabs';
 import { queryStatus } from './DeviceListView';
-import { valueEntries } from './format';
+import { commandText, eventDetailText, readableValue, valueEntries } from './format';
 import { trackLengthKm } from './TrackTab';
-
-const probe = (extra: Partial<DeviceParam>): DeviceParam => ({
-  paramKey: '0001',
-  paramName: 'Temperature',
-  paramType: 'sensor',
-  probeId: 1,
-  unit: '°C',
-  unitCode: 'celsius',
-  precision: 1,
-  paramMin: -40,
-  paramMax: 85,
-  readWriteType: 'R',
-  ...extra,
-});
 
 describe('list values', () => {
   it('carry the parameter name, precision and unit', () => {
@@ -40,7 +26,13 @@ describe('list values', () => {
 
 describe('home panels', () => {
   it('keeps known panels in page order and at least the minimum', () => {
-    expect(normalizePanels(['map', 'search', 'counts', 'recent', 'pinned', 'bogus'])).toEqual(['search', 'counts', 'map', 'pinned', 'recent']);
+    expect(normalizePanels(['map', 'search', 'counts', 'recent', 'pinned', 'bogus'])).toEqual([
+      'search',
+      'counts',
+      'map',
+      'pinned',
+      'recent',
+    ]);
     expect(normalizePanels(['map'])).toEqual([...HOME_PANELS]);
     expect(normalizePanels(null)).toEqual([...HOME_PANELS]);
     expect(HOME_PANELS.length).toBeGreaterThanOrEqual(MIN_HOME_PANELS);
@@ -87,29 +79,35 @@ describe('offline map projection', () => {
   });
 });
 
-describe('chart limit lines', () => {
+describe("chart limit lines: every limit on its sensor's axis (the one way to draw them)", () => {
   const label = (kind: string, value: string) => `${kind} ${value}`;
-  const limit = (extra: Partial<SensorLimit>): SensorLimit => ({ sensor: 1, upperLimit: 8, lowerLimit: 2, delayMinutes: 0, enabled: true, ...extra });
-  it('draws the alarm limits, converted to Fahrenheit', () => {
-    const lines = limitLinesOf([probe({})], [limit({})], 'F', label);
-    expect(lines).toEqual([
-      { kind: 'upper', y: 46.4, label: 'upper 46.4 °F' },
-      { kind: 'lower', y: 35.6, label: 'lower 35.6 °F' },
+  const range: [number, number] = [0, 3_600_000];
+  it('draws fixed limits (the storage chart) as steps on their unit, shared ones once', () => {
+    const steps = fixedLimitSteps(
+      [
+        { sensor: 0, unitText: '°C', upper: 8, lower: 2 },
+        { sensor: 1, unitText: '°C', upper: 8, lower: 2 },
+        { sensor: 2, unitText: '%RH', upper: 30, lower: null, precision: 0 },
+      ],
+      range,
+      label,
+    );
+    expect(steps.map((step) => [step.kind, step.unitText, step.data.map((point) => point.y)])).toEqual([
+      ['upper', '°C', [8, 8]],
+      ['lower', '°C', [2, 2]],
+      ['upper', '%RH', [30, 30]],
     ]);
-    expect(limitLinesOf([probe({})], [limit({})], 'C', label).map((line) => line.y)).toEqual([8, 2]);
+    expect(steps[2].labels).toEqual([{ x: 0, y: 30, text: 'upper 30 %RH' }]);
   });
-  it('keeps non-temperature limits as they are and draws shared lines once', () => {
-    const humidity = probe({ probeId: 2, paramKey: '0002', paramName: 'Humidity', unit: '%RH', unitCode: 'percent_rh', precision: 0 });
-    const lines = limitLinesOf([probe({}), probe({ probeId: 3, paramKey: '0003' }), humidity], [limit({}), limit({ sensor: 3 }), limit({ sensor: 2, upperLimit: 80, lowerLimit: null })], 'F', label);
-    expect(lines.map((line) => line.y)).toEqual([46.4, 35.6, 80]);
-    expect(lines[2].label).toBe('upper 80 %RH');
-  });
-  it('draws nothing without a limit: none set, switched off, another sensor, or not loaded yet', () => {
-    expect(limitLinesOf([probe({})], [], 'C', label)).toEqual([]);
-    expect(limitLinesOf([probe({})], undefined, 'C', label)).toEqual([]);
-    expect(limitLinesOf([probe({})], [limit({ enabled: false })], 'C', label)).toEqual([]);
-    expect(limitLinesOf([probe({})], [limit({ sensor: 2 })], 'C', label)).toEqual([]);
-    expect(limitLinesOf([probe({})], [limit({ upperLimit: null })], 'C', label)).toEqual([{ kind: 'lower', y: 2, label: 'lower 2.0 °C' }]);
+  it('puts a humidity limit on the humidity axis, never the temperature axis', () => {
+    const units = ['°C', '°C', '%RH', '°C', '%RH'];
+    expect(limitAxisIndex(units, '%RH')).toBe(2);
+    expect(limitAxisIndex(units, '°C')).toBe(0);
+    const axes = unitAxes(
+      units.map((_, index) => ({ name: `s${index}`, type: 'line' as const, data: [] })),
+      units,
+    );
+    expect(axes[limitAxisIndex(units, '%RH')]).toMatchObject({ show: true, opposite: true, title: { text: '%RH' } });
   });
 });
 
@@ -133,10 +131,59 @@ describe('batch results and applied settings', () => {
     expect(batchParamsBlocker([{ typeName: 'TL-1', batchParam: false }])).toBe('notBatch');
   });
   it('takes the newest applied value of each parameter', () => {
-    const command = (id: number, status: DeviceCommand['status'], params: Record<string, number>): DeviceCommand => ({ id, status, params, gmtCreate: '', ackedAt: null });
-    expect(appliedValues([command(3, 'pending', { '0201': -5 }), command(2, 'applied', { '0201': -19 }), command(1, 'applied', { '0201': -18, '0101': 5 })])).toEqual({
+    const command = (id: number, status: DeviceCommand['status'], params: Record<string, number>): DeviceCommand => ({
+      id,
+      status,
+      params,
+      gmtCreate: '',
+      ackedAt: null,
+    });
+    expect(
+      appliedValues([
+        command(3, 'pending', { '0201': -5 }),
+        command(2, 'applied', { '0201': -19 }),
+        command(1, 'applied', { '0201': -18, '0101': 5 }),
+      ]),
+    ).toEqual({
       '0201': -19,
       '0101': 5,
     });
+  });
+});
+
+describe('command history and operation log read as words (issue 47)', () => {
+  const t = (key: string, options?: Record<string, unknown>) =>
+    key === 'log.firmwareVersion' ? `version ${String(options?.version)}` : String(options?.defaultValue ?? key);
+  const described = [{ paramKey: '0101', paramName: 'Logging interval', unit: 'min' }];
+  it('names a firmware by its version and every value in words, never [object Object] or JSON', () => {
+    const firmware = { firmwareId: 3, version: '2.1.0', url: '/x', sha256: 'ab', size: 10 };
+    expect(commandText({ firmware, '0101': 10 }, described, t)).toBe(
+      'firmware: version 2.1.0, Logging interval: 10 min',
+    );
+    const texts = [
+      commandText({ firmware }, described, t),
+      eventDetailText('upgrade', { version: '2.1.0', rolloutId: 4 }, described, t),
+      eventDetailText('edit', { before: { name: 'A', remark: null }, after: { name: 'B', remark: 'x' } }, described, t),
+      eventDetailText('setParams', { params: { '0101': 5 } }, described, t),
+      eventDetailText('refund', { orderCode: 'R1', nested: { a: { b: 1 } }, flags: [true, false] }, described, t),
+    ];
+    for (const text of texts) {
+      expect(text).not.toMatch(/\[object Object\]|[{}"]/);
+    }
+    expect(texts[2]).toBe('name: A → B; remark: - → x');
+    expect(texts[3]).toBe('Logging interval: 5 min');
+  });
+  it('shows a time of a log detail in the device zone', () => {
+    expect(readableValue('2026-11-28T04:30:00+00:00', t, 'Asia/Shanghai')).toBe('2026-11-28 12:30:00 UTC+08:00');
+  });
+  it('fills the settings form with the current values: the logging interval from the device', () => {
+    const applied: DeviceCommand = {
+      id: 1,
+      params: { '0102': 3, firmware: {} },
+      status: 'applied',
+      gmtCreate: '',
+      ackedAt: null,
+    };
+    expect(settingValues({ intervalSeconds: 600 }, [applied])).toEqual({ '0102': 3, '0101': 10 });
   });
 });

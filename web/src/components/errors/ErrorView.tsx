@@ -7,7 +7,11 @@ export type ErrorStatus = 403 | 404 | 500;
 
 const SECTION: Record<ErrorStatus, string> = { 403: 'forbidden', 404: 'notFound', 500: 'serverError' };
 /** The illustration's name (route names of common.json: "Page Not Found", "Server Error" ...). */
-const ILLUSTRATION: Record<ErrorStatus, string> = { 403: 'errors.accessDenied', 404: 'routes.notFound', 500: 'routes.serverError' };
+const ILLUSTRATION: Record<ErrorStatus, string> = {
+  403: 'errors.accessDenied',
+  404: 'routes.notFound',
+  500: 'routes.serverError',
+};
 
 /**
  * Error pages of spec section 2.3: 403 (no access), 404 (page missing or in development) and 500

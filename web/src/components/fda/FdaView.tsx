@@ -1,4 +1,4 @@
-import { App, Button, Card, DatePicker, Descriptions, Form, Input, InputNumber, Modal, Select, Space, Tabs, Tag, Typography } from 'antd';
+import { App, Button, DatePicker, Descriptions, Form, Input, Modal, Select, Space, Tabs, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
@@ -11,12 +11,11 @@ import {
   deleteEndorsement,
   endorsementPageKey,
   fdaConfigKey,
+  fileMeaningsKey,
   insertDataFile,
   requestSignedPdf,
   saveEndorsement,
   signDataFile,
-  updateFdaConfig,
-  updateIdleMinutes,
   type Checker,
   type DataFile,
   type DataFileFilters,
@@ -24,16 +23,17 @@ import {
   type FdaConfig,
 } from '@/api/fda';
 import { downloadFile, filePage, saveBlob } from '@/api/report';
-import { formatTime } from '@/components/device/format';
-import { isoWithOffset } from '@/components/device/helpers';
-import { useDeviceOptions } from '@/components/organization/common';
+import { formatTime, isoWithOffset } from '@/lib/format';
+import { useDeviceOptions } from '@/hooks/resources';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
-import type { Page } from '@/components/ui/table';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
+import { ModeTab } from './ModeTab';
 import { SignModal } from './SignModal';
+import { SigningSequenceTab } from './SigningSequence';
+import { NextSigner, SignStateTag, SigningSteps, stepLabel } from './SigningSteps';
 
 /** How long the signed PDF is waited for before the download centre is pointed at instead. */
 const PDF_WAIT_MS = 90_000;
@@ -45,8 +45,13 @@ export function FdaView() {
   const [tab, setTab] = useState('mode');
   const config = useRead<FdaConfig>(fdaConfigKey());
   const items = [
-    { key: 'mode', label: t('tabs.mode'), children: <ModeTab config={config.data} onChanged={() => void config.mutate()} /> },
+    {
+      key: 'mode',
+      label: t('tabs.mode'),
+      children: <ModeTab config={config.data} onChanged={() => void config.mutate()} />,
+    },
     { key: 'endorsements', label: t('tabs.endorsements'), children: <EndorsementTab /> },
+    { key: 'sequence', label: t('tabs.sequence'), children: <SigningSequenceTab /> },
     { key: 'signatures', label: t('tabs.signatures'), children: <SignatureTab config={config.data} /> },
   ];
   return (
@@ -56,93 +61,15 @@ export function FdaView() {
   );
 }
 
-function ModeTab({ config, onChanged }: { config?: FdaConfig; onChanged: () => void }) {
-  const { t } = useTranslation('fda');
-  const { message } = App.useApp();
-  const [open, setOpen] = useState(false);
-  if (!config) return null;
-  const next = !config.enabled;
-  return (
-    <Card data-testid="fda-mode">
-      <Descriptions column={1} size="small">
-        <Descriptions.Item label={t('mode.state')}>
-          <Tag color={config.enabled ? 'success' : 'default'} data-testid="fda-state" data-enabled={String(config.enabled)}>
-            {config.enabled ? t('mode.enabled') : t('mode.disabled')}
-          </Tag>
-        </Descriptions.Item>
-        <Descriptions.Item label={t('mode.changed')}>{config.changedAt ? `${formatTime(config.changedAt)} · ${config.changedBy ?? ''}` : '-'}</Descriptions.Item>
-        <Descriptions.Item label={t('mode.idle')}>
-          <IdleMinutes config={config} onChanged={onChanged} />
-        </Descriptions.Item>
-        <Descriptions.Item label={t('mode.passwordLifetime')}>{t('mode.passwordLifetimeValue', { days: config.passwordLifetimeDays })}</Descriptions.Item>
-      </Descriptions>
-      <Typography.Paragraph type="secondary">{t('mode.explain')}</Typography.Paragraph>
-      <Typography.Paragraph type="warning" data-testid="fda-one-person">
-        {t('mode.onePerson')}
-      </Typography.Paragraph>
-      <Button type={next ? 'primary' : 'default'} danger={!next} onClick={() => setOpen(true)} data-testid="fda-toggle">
-        {next ? t('mode.enable') : t('mode.disable')}
-      </Button>
-      <SignModal
-        open={open}
-        title={next ? t('mode.enable') : t('mode.disable')}
-        userName={config.userName}
-        reasonRequired
-        onClose={() => setOpen(false)}
-        onSign={async (values) => {
-          await updateFdaConfig({ enabled: next, reason: values.reason ?? '', checkUserName: values.checkUserName, checkPassword: values.checkPassword });
-          message.success(next ? t('mode.enabledDone') : t('mode.disabledDone'));
-          onChanged();
-        }}
-      />
-    </Card>
-  );
-}
-
-const IDLE_MIN = 5;
-const IDLE_MAX = 120;
-
-/** Minutes without activity before FDA mode signs a session out (the change is signed in FDA mode). */
-function IdleMinutes({ config, onChanged }: { config: FdaConfig; onChanged: () => void }) {
-  const { t } = useTranslation('fda');
-  const { message } = App.useApp();
-  const [minutes, setMinutes] = useState<number | null>(config.idleMinutes);
-  const [saving, setSaving] = useState(false);
-  const valid = minutes !== null && minutes >= IDLE_MIN && minutes <= IDLE_MAX;
-  return (
-    <Space wrap>
-      <InputNumber min={IDLE_MIN} max={IDLE_MAX} precision={0} value={minutes} onChange={setMinutes} suffix={t('mode.minutes')} data-testid="fda-idle" />
-      <Button
-        disabled={!valid || minutes === config.idleMinutes}
-        loading={saving}
-        data-testid="fda-idle-save"
-        onClick={async () => {
-          if (minutes === null) return;
-          setSaving(true);
-          try {
-            await updateIdleMinutes(minutes);
-            message.success(t('mode.idleSaved'));
-            onChanged();
-          } catch {
-            // The request client has shown why (or the signature prompt was cancelled).
-          } finally {
-            setSaving(false);
-          }
-        }}
-      >
-        {t('mode.save')}
-      </Button>
-      <Typography.Text type="secondary">{t('mode.idleHint', { min: IDLE_MIN, max: IDLE_MAX })}</Typography.Text>
-    </Space>
-  );
-}
-
 function EndorsementTab() {
   const { t } = useTranslation('fda');
   const { modal } = App.useApp();
   const [name, setName] = useState('');
   const [editing, setEditing] = useState<{ endorsement: Endorsement | null } | null>(null);
-  const { data, loading, pagination, mutate } = usePagedQuery<Endorsement, { endorsementName?: string }>(endorsementPageKey, { endorsementName: name || undefined });
+  const { data, loading, pagination, mutate } = usePagedQuery<Endorsement, { endorsementName?: string }>(
+    endorsementPageKey,
+    { endorsementName: name || undefined },
+  );
   const columns: ListColumn<Endorsement>[] = [
     { key: 'name', title: t('endorsement.name'), dataIndex: 'endorsementName', card: 'title', important: true },
     { key: 'description', title: t('endorsement.description'), dataIndex: 'description', long: true },
@@ -173,11 +100,26 @@ function EndorsementTab() {
     },
   ];
   const fields: DrawerField[] = [
-    { type: 'input', name: 'endorsementName', label: t('endorsement.name'), maxLength: 50, rules: [{ required: true, max: 50, message: t('length50') }] },
-    { type: 'input', name: 'description', label: t('endorsement.description'), maxLength: 50, rules: [{ max: 50, message: t('length50') }] },
+    {
+      type: 'input',
+      name: 'endorsementName',
+      label: t('endorsement.name'),
+      maxLength: 50,
+      rules: [{ required: true, max: 50, message: t('length50') }],
+    },
+    {
+      type: 'input',
+      name: 'description',
+      label: t('endorsement.description'),
+      maxLength: 50,
+      rules: [{ max: 50, message: t('length50') }],
+    },
   ];
   const current = editing?.endorsement ?? null;
-  const initial = useMemo(() => ({ endorsementName: current?.endorsementName ?? '', description: current?.description ?? '' }), [current]);
+  const initial = useMemo(
+    () => ({ endorsementName: current?.endorsementName ?? '', description: current?.description ?? '' }),
+    [current],
+  );
   return (
     <div data-testid="fda-endorsements">
       <DataList<Endorsement>
@@ -187,7 +129,15 @@ function EndorsementTab() {
         loading={loading}
         pagination={pagination}
         testId="endorsement-list"
-        filters={<Input allowClear placeholder={t('endorsement.name')} value={name} onChange={(e) => setName(e.target.value)} style={{ width: 200 }} />}
+        filters={
+          <Input
+            allowClear
+            placeholder={t('endorsement.name')}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            style={{ width: 200 }}
+          />
+        }
         actions={
           <Button type="primary" onClick={() => setEditing({ endorsement: null })} data-testid="endorsement-add">
             {t('endorsement.add')}
@@ -202,7 +152,11 @@ function EndorsementTab() {
         initialValues={initial}
         onClose={() => setEditing(null)}
         onSubmit={async (values) => {
-          await saveEndorsement({ id: current?.id, endorsementName: values.endorsementName, description: values.description ?? '' });
+          await saveEndorsement({
+            id: current?.id,
+            endorsementName: values.endorsementName,
+            description: values.description ?? '',
+          });
           void mutate();
         }}
       />
@@ -220,8 +174,12 @@ function SignatureTab({ config }: { config?: FdaConfig }) {
   const [viewing, setViewing] = useState<DataFile | null>(null);
   const [pdfBusy, setPdfBusy] = useState<number | null>(null);
   const { data, loading, pagination, mutate } = usePagedQuery<DataFile, DataFileFilters>(dataFilePageKey, filters);
-  const endorsements = useRead<Page<Endorsement>>(endorsementPageKey({ start: 1, pageSize: 200 }));
-  const meaningOptions = (endorsements.data?.list ?? []).map((e) => ({ value: e.id, label: e.description ? `${e.endorsementName} (${e.description})` : e.endorsementName }));
+  // The meanings of the file's current step, from the file's owner (a member has no endorsements of its own).
+  const meanings = useRead<Endorsement[]>(signing ? fileMeaningsKey(signing.id) : null);
+  const meaningOptions = (meanings.data ?? []).map((e) => ({
+    value: e.id,
+    label: e.description ? `${e.endorsementName} (${e.description})` : e.endorsementName,
+  }));
 
   const downloadSignedPdf = async (file: DataFile) => {
     setPdfBusy(file.id);
@@ -250,31 +208,40 @@ function SignatureTab({ config }: { config?: FdaConfig }) {
 
   const columns: ListColumn<DataFile>[] = [
     { key: 'fileName', title: t('file.name'), dataIndex: 'fileName', card: 'title', important: true },
-    { key: 'window', title: t('file.window'), render: (_, f) => `${formatTime(f.collectBegin, 'YYYY-MM-DD HH:mm')} ~ ${formatTime(f.collectEnd, 'YYYY-MM-DD HH:mm')}` },
+    {
+      key: 'window',
+      title: t('file.window'),
+      render: (_, f) =>
+        `${formatTime(f.collectBegin, 'YYYY-MM-DD HH:mm')} ~ ${formatTime(f.collectEnd, 'YYYY-MM-DD HH:mm')}`,
+    },
     { key: 'creator', title: t('file.creator'), dataIndex: 'creator', responsive: ['md'] },
     {
       key: 'assign',
       title: t('file.assignState'),
-      render: (_, f) => (f.assignState === 'assigned' ? <Tag color="processing">{`${t('file.assigned')} · ${f.checker ?? ''}`}</Tag> : <Tag>{t('file.unassigned')}</Tag>),
+      render: (_, f) =>
+        f.assignState === 'assigned' ? (
+          <Tag color="processing">{`${t('file.assigned')} · ${f.checker ?? ''}`}</Tag>
+        ) : (
+          <Tag>{t('file.unassigned')}</Tag>
+        ),
     },
     {
       key: 'sign',
       title: t('file.signState'),
       important: true,
-      render: (_, f) =>
-        f.signature ? (
-          <Space direction="vertical" size={0} data-testid="file-signature">
-            <Tag color="success" data-testid="file-sign-state" data-state="signed">
-              {t('file.signed')}
-            </Tag>
-            <Typography.Text>{`${f.signature.printedName} · ${f.signature.meaning}`}</Typography.Text>
-            <Typography.Text type="secondary">{f.signature.signedAtText}</Typography.Text>
-          </Space>
-        ) : (
-          <Tag data-testid="file-sign-state" data-state="unsigned">
-            {t('file.unsigned')}
-          </Tag>
-        ),
+      render: (_, f) => (
+        <Space direction="vertical" size={0} data-testid="file-signature">
+          <SignStateTag file={f} />
+          {f.steps
+            .filter((step) => step.signature)
+            .map((step) => (
+              <Typography.Text
+                key={step.step}
+              >{`${stepLabel(t, step)}: ${step.signature?.printedName} · ${step.signature?.meaning} · ${step.signature?.signedAtText}`}</Typography.Text>
+            ))}
+          <NextSigner file={f} />
+        </Space>
+      ),
     },
     {
       key: 'actions',
@@ -284,7 +251,7 @@ function SignatureTab({ config }: { config?: FdaConfig }) {
           <Button type="link" size="small" onClick={() => setViewing(f)} data-testid="file-view">
             {t('file.view')}
           </Button>
-          {f.mine && f.signState === 'unsigned' && (
+          {f.mine && f.signState !== 'signed' && (
             <Button type="link" size="small" onClick={() => setAssigning(f)} data-testid="file-assign">
               {t('file.assign')}
             </Button>
@@ -295,7 +262,13 @@ function SignatureTab({ config }: { config?: FdaConfig }) {
             </Button>
           )}
           {f.signState === 'signed' && (
-            <Button type="link" size="small" loading={pdfBusy === f.id} onClick={() => void downloadSignedPdf(f)} data-testid="file-pdf">
+            <Button
+              type="link"
+              size="small"
+              loading={pdfBusy === f.id}
+              onClick={() => void downloadSignedPdf(f)}
+              data-testid="file-pdf"
+            >
               {t('file.pdf')}
             </Button>
           )}
@@ -322,13 +295,19 @@ function SignatureTab({ config }: { config?: FdaConfig }) {
         rowProps={(f) => ({ 'data-file': f.fileName })}
         filters={
           <Space wrap>
-            <Input allowClear placeholder={t('file.name')} onChange={(e) => setFilters((old) => ({ ...old, fileName: e.target.value || undefined }))} style={{ width: 200 }} />
+            <Input
+              allowClear
+              placeholder={t('file.name')}
+              onChange={(e) => setFilters((old) => ({ ...old, fileName: e.target.value || undefined }))}
+              style={{ width: 200 }}
+            />
             <Select
               allowClear
               placeholder={t('file.signState')}
               style={{ width: 140 }}
               options={[
                 { value: 'unsigned', label: t('file.unsigned') },
+                { value: 'in_review', label: t('file.inReviewFilter') },
                 { value: 'signed', label: t('file.signed') },
               ]}
               onChange={(value) => setFilters((old) => ({ ...old, signState: value }))}
@@ -346,15 +325,29 @@ function SignatureTab({ config }: { config?: FdaConfig }) {
       <SignModal
         open={Boolean(signing)}
         title={t('file.signTitle')}
-        summary={signing ? <Typography.Paragraph strong>{signing.fileName}</Typography.Paragraph> : null}
+        summary={
+          signing ? (
+            <Typography.Paragraph strong>
+              {signing.fileName}
+              {signing.nextStep ? ` · ${stepLabel(t, signing.nextStep)}` : ''}
+            </Typography.Paragraph>
+          ) : null
+        }
         userName={config?.userName ?? ''}
         endorsements={meaningOptions}
         askReason
         onClose={() => setSigning(null)}
         onSign={async (values) => {
           if (!signing) return;
-          await signDataFile({ id: signing.id, endorsementId: values.endorsementId ?? 0, checkUserName: values.checkUserName, checkPassword: values.checkPassword, reason: values.reason || undefined });
-          message.success(t('file.signedDone'));
+          const signed = await signDataFile({
+            id: signing.id,
+            endorsementId: values.endorsementId ?? 0,
+            step: signing.nextStep?.step,
+            checkUserName: values.checkUserName,
+            checkPassword: values.checkPassword,
+            reason: values.reason || undefined,
+          });
+          message.success(signed.signState === 'signed' ? t('file.signedDone') : t('file.stepSignedDone'));
           void mutate();
         }}
       />
@@ -399,37 +392,112 @@ function CreateFileModal({ open, onClose, onCreated }: { open: boolean; onClose:
     },
   );
   return (
-    <Modal open={open} title={t('file.add')} onOk={() => form.submit()} confirmLoading={submitting} onCancel={onClose} destroyOnHidden okButtonProps={{ 'data-testid': 'file-submit' } as never}>
-      <Form form={form} layout="vertical" onFinish={submit} preserve={false} data-testid="file-form" initialValues={{ window: defaultWindow() }}>
-        <Form.Item name="fileName" label={t('file.name')} rules={[{ required: true, max: 100, message: t('file.nameRequired') }]}>
+    <Modal
+      open={open}
+      title={t('file.add')}
+      onOk={() => form.submit()}
+      confirmLoading={submitting}
+      onCancel={onClose}
+      destroyOnHidden
+      okButtonProps={{ 'data-testid': 'file-submit' } as never}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        preserve={false}
+        data-testid="file-form"
+        initialValues={{ window: defaultWindow() }}
+      >
+        <Form.Item
+          name="fileName"
+          label={t('file.name')}
+          rules={[{ required: true, max: 100, message: t('file.nameRequired') }]}
+        >
           <Input maxLength={100} data-testid="file-name" />
         </Form.Item>
-        <Form.Item name="subjectId" label={t('file.device')} rules={[{ required: true, message: t('file.deviceRequired') }]}>
+        <Form.Item
+          name="subjectId"
+          label={t('file.device')}
+          rules={[{ required: true, message: t('file.deviceRequired') }]}
+        >
           <Select options={devices} showSearch optionFilterProp="label" data-testid="file-device" />
         </Form.Item>
-        <Form.Item name="window" label={t('file.window')} rules={[{ required: true, message: t('file.windowRequired') }]}>
-          <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} data-testid="file-window" />
+        <Form.Item
+          name="window"
+          label={t('file.window')}
+          rules={[{ required: true, message: t('file.windowRequired') }]}
+        >
+          <DatePicker.RangePicker
+            showTime={{ format: 'HH:mm' }}
+            format="YYYY-MM-DD HH:mm"
+            style={{ width: '100%' }}
+            data-testid="file-window"
+          />
         </Form.Item>
       </Form>
     </Modal>
   );
 }
 
-function AssignModal({ file, onClose, onAssigned }: { file: DataFile | null; onClose: () => void; onAssigned: () => void }) {
+function AssignModal({
+  file,
+  onClose,
+  onAssigned,
+}: {
+  file: DataFile | null;
+  onClose: () => void;
+  onAssigned: () => void;
+}) {
   const { t } = useTranslation('fda');
-  const [form] = Form.useForm<{ checkerId: number }>();
+  const [form] = Form.useForm<{ checkerId: number; step?: number }>();
   const checkers = useRead<Checker[]>(file ? checkersKey() : null);
-  const { submit, submitting } = useFormSubmit<{ checkerId: number }>(form, (values) => assignDataFile(file?.id ?? 0, values.checkerId), {
-    onDone: () => {
-      onAssigned();
-      onClose();
+  const { submit, submitting } = useFormSubmit<{ checkerId: number; step?: number }>(
+    form,
+    (values) => assignDataFile(file?.id ?? 0, values.checkerId, values.step),
+    {
+      onDone: () => {
+        onAssigned();
+        onClose();
+      },
     },
-  });
-  const options = (checkers.data ?? []).map((c) => ({ value: c.id, label: c.realName ? `${c.realName} (${c.userName})` : c.userName }));
+  );
+  const options = (checkers.data ?? []).map((c) => ({
+    value: c.id,
+    label: c.realName ? `${c.realName} (${c.userName})` : c.userName,
+  }));
+  // The current step and the ones after it (assigned ahead); signed steps are done.
+  const stepOptions = (file?.steps ?? [])
+    .filter((s) => s.state !== 'signed')
+    .map((s) => ({ value: s.step, label: stepLabel(t, s) }));
   return (
-    <Modal open={Boolean(file)} title={t('file.assign')} onOk={() => form.submit()} confirmLoading={submitting} onCancel={onClose} destroyOnHidden okButtonProps={{ 'data-testid': 'assign-submit' } as never}>
-      <Form form={form} layout="vertical" onFinish={submit} preserve={false} initialValues={{ checkerId: file?.checkerId ?? undefined }}>
-        <Form.Item name="checkerId" label={t('file.checker')} rules={[{ required: true, message: t('file.checkerRequired') }]} extra={t('file.checkerHelp')}>
+    <Modal
+      open={Boolean(file)}
+      title={t('file.assign')}
+      onOk={() => form.submit()}
+      confirmLoading={submitting}
+      onCancel={onClose}
+      destroyOnHidden
+      okButtonProps={{ 'data-testid': 'assign-submit' } as never}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        preserve={false}
+        initialValues={{ checkerId: file?.checkerId ?? undefined, step: file?.nextStep?.step }}
+      >
+        {stepOptions.length > 1 && (
+          <Form.Item name="step" label={t('steps.step')} extra={t('steps.assignHelp')}>
+            <Select options={stepOptions} data-testid="assign-step" />
+          </Form.Item>
+        )}
+        <Form.Item
+          name="checkerId"
+          label={t('file.checker')}
+          rules={[{ required: true, message: t('file.checkerRequired') }]}
+          extra={t('file.checkerHelp')}
+        >
           <Select options={options} data-testid="assign-checker" />
         </Form.Item>
       </Form>
@@ -447,14 +515,34 @@ function FileDetailModal({ file, onClose }: { file: DataFile | null; onClose: ()
     <Modal open={Boolean(file)} title={file?.fileName} footer={null} onCancel={onClose} width={720} destroyOnHidden>
       {shown && (
         <Descriptions column={1} size="small" bordered data-testid="file-detail">
-          <Descriptions.Item label={t('file.window')}>{`${formatTime(shown.collectBegin)} ~ ${formatTime(shown.collectEnd)} (${shown.timeZone})`}</Descriptions.Item>
+          <Descriptions.Item
+            label={t('file.window')}
+          >{`${formatTime(shown.collectBegin)} ~ ${formatTime(shown.collectEnd)} (${shown.timeZone})`}</Descriptions.Item>
           <Descriptions.Item label={t('file.creator')}>{shown.creator}</Descriptions.Item>
           <Descriptions.Item label={t('file.checker')}>{shown.checker ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('file.signState')}>
+            <Space direction="vertical" size={0}>
+              <SignStateTag file={shown} />
+              <NextSigner file={shown} />
+            </Space>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('steps.title')}>
+            <SigningSteps steps={shown.steps} />
+          </Descriptions.Item>
           {signature && (
             <>
               <Descriptions.Item label={t('signature.printedName')}>{signature.printedName}</Descriptions.Item>
+              <Descriptions.Item label={t('signature.account')}>
+                {signature.signerAccountId === null
+                  ? signature.userName
+                  : `${signature.userName} (#${signature.signerAccountId})`}
+              </Descriptions.Item>
               <Descriptions.Item label={t('signature.signedAt')}>{signature.signedAtText}</Descriptions.Item>
-              <Descriptions.Item label={t('signature.meaning')}>{signature.meaningDescription ? `${signature.meaning} (${signature.meaningDescription})` : signature.meaning}</Descriptions.Item>
+              <Descriptions.Item label={t('signature.meaning')}>
+                {signature.meaningDescription
+                  ? `${signature.meaning} (${signature.meaningDescription})`
+                  : signature.meaning}
+              </Descriptions.Item>
               <Descriptions.Item label={t('signature.recordHash')}>
                 <Typography.Text code copyable style={{ wordBreak: 'break-all' }}>
                   {signature.recordHash}

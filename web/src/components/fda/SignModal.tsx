@@ -61,21 +61,43 @@ export function SignModal({
       <div data-testid="sign-modal">
         {summary}
         <Alert type="info" showIcon style={{ marginBottom: 12 }} message={t('sign.notice')} />
-        <Form form={form} layout="vertical" onFinish={submit} initialValues={{ checkUserName: userName }} preserve={false}>
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={submit}
+          initialValues={{ checkUserName: userName }}
+          preserve={false}
+        >
           {endorsements && (
-            <Form.Item name="endorsementId" label={t('sign.meaning')} rules={[{ required: true, message: t('sign.meaningRequired') }]}>
+            <Form.Item
+              name="endorsementId"
+              label={t('sign.meaning')}
+              rules={[{ required: true, message: t('sign.meaningRequired') }]}
+            >
               <Select options={endorsements} data-testid="sign-meaning" placeholder={t('sign.meaningRequired')} />
             </Form.Item>
           )}
           {(askReason || reasonRequired) && (
-            <Form.Item name="reason" label={t('sign.reason')} rules={[{ required: reasonRequired, message: t('sign.reasonRequired') }, { max: 200 }]}>
+            <Form.Item
+              name="reason"
+              label={t('sign.reason')}
+              rules={[{ required: reasonRequired, message: t('sign.reasonRequired') }, { max: 200 }]}
+            >
               <Input.TextArea maxLength={200} rows={2} data-testid="sign-reason" />
             </Form.Item>
           )}
-          <Form.Item name="checkUserName" label={t('sign.userName')} rules={[{ required: true, message: t('sign.userNameRequired') }]}>
+          <Form.Item
+            name="checkUserName"
+            label={t('sign.userName')}
+            rules={[{ required: true, message: t('sign.userNameRequired') }]}
+          >
             <Input autoComplete="off" maxLength={50} data-testid="sign-username" />
           </Form.Item>
-          <Form.Item name="checkPassword" label={t('sign.password')} rules={[{ required: true, message: t('sign.passwordRequired') }]}>
+          <Form.Item
+            name="checkPassword"
+            label={t('sign.password')}
+            rules={[{ required: true, message: t('sign.passwordRequired') }]}
+          >
             <Input.Password autoComplete="current-password" maxLength={128} data-testid="sign-password" />
           </Form.Item>
         </Form>

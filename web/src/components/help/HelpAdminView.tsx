@@ -17,8 +17,8 @@ import {
   type ManagedHelpArticle,
   type ManagedHelpCategory,
 } from '@/api/help';
-import { formatTime } from '@/components/device/format';
-import { ConfirmAction } from '@/components/organization/common';
+import { formatTime } from '@/lib/format';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { DataList, Toolbar } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
@@ -40,7 +40,10 @@ export function HelpAdminView() {
   const [editingCategory, setEditingCategory] = useState<{ category: ManagedHelpCategory | null } | null>(null);
   const [editingArticle, setEditingArticle] = useState<{ article: ManagedHelpArticle | null } | null>(null);
   const categories = useRead<ManagedHelpCategory[]>(helpCategoriesKey());
-  const articles = usePagedQuery<ManagedHelpArticle, { language?: HelpLanguage; categoryId?: number; keyword?: string }>(helpArticlePageKey, {
+  const articles = usePagedQuery<
+    ManagedHelpArticle,
+    { language?: HelpLanguage; categoryId?: number; keyword?: string }
+  >(helpArticlePageKey, {
     language,
     categoryId,
     keyword: keyword || undefined,
@@ -55,7 +58,13 @@ export function HelpAdminView() {
   const category = editingCategory?.category ?? null;
   const categoryFields: DrawerField[] = [
     { type: 'input', name: 'name', label: t('admin.name'), maxLength: 50, rules: [required] },
-    { type: 'radio', name: 'language', label: t('admin.language'), disabled: Boolean(category), options: HELP_LANGUAGES.map((value) => ({ value, label: languageLabel(value) })) },
+    {
+      type: 'radio',
+      name: 'language',
+      label: t('admin.language'),
+      disabled: Boolean(category),
+      options: HELP_LANGUAGES.map((value) => ({ value, label: languageLabel(value) })),
+    },
     { type: 'number', name: 'sortOrder', label: t('admin.sortOrder'), min: 0, max: 9999, precision: 0 },
     { type: 'switch', name: 'published', label: t('admin.published') },
   ];
@@ -63,7 +72,15 @@ export function HelpAdminView() {
   const articleFields: DrawerField[] = [
     { type: 'select', name: 'categoryId', label: t('admin.category'), options: categoryOptions, rules: [required] },
     { type: 'input', name: 'title', label: t('admin.articleTitle'), maxLength: 100, rules: [required] },
-    { type: 'input', name: 'content', label: t('admin.content'), textarea: true, maxLength: 50000, rules: [required], extra: t('admin.contentHint') },
+    {
+      type: 'input',
+      name: 'content',
+      label: t('admin.content'),
+      textarea: true,
+      maxLength: 50000,
+      rules: [required],
+      extra: t('admin.contentHint'),
+    },
     {
       type: 'slot',
       name: 'image',
@@ -124,7 +141,13 @@ export function HelpAdminView() {
           { key: 'language', title: t('admin.language'), render: (_, c) => languageLabel(c.language) },
           { key: 'order', title: t('admin.sortOrder'), dataIndex: 'sortOrder' },
           { key: 'count', title: t('admin.articleCount'), dataIndex: 'articleCount' },
-          { key: 'state', title: t('admin.published'), important: true, render: (_, c) => (c.published ? <Tag color="green">{t('admin.published')}</Tag> : <Tag>{t('admin.draft')}</Tag>) },
+          {
+            key: 'state',
+            title: t('admin.published'),
+            important: true,
+            render: (_, c) =>
+              c.published ? <Tag color="green">{t('admin.published')}</Tag> : <Tag>{t('admin.draft')}</Tag>,
+          },
           {
             key: 'actions',
             title: t('admin.actions'),
@@ -136,7 +159,12 @@ export function HelpAdminView() {
                     {t('admin.edit')}
                   </Button>
                 </Permitted>
-                <ConfirmAction route={ROUTE} action="delete" title={t('admin.deleteCategory', { name: c.name })} onConfirm={() => deleteHelpCategory(c.categoryId).then(refresh)}>
+                <ConfirmAction
+                  route={ROUTE}
+                  action="delete"
+                  title={t('admin.deleteCategory', { name: c.name })}
+                  onConfirm={() => deleteHelpCategory(c.categoryId).then(refresh)}
+                >
                   {t('admin.delete')}
                 </ConfirmAction>
               </Space>
@@ -155,13 +183,32 @@ export function HelpAdminView() {
         testId="help-articles"
         filters={
           <Toolbar style={{ marginBottom: 0 }}>
-            <Select allowClear placeholder={t('admin.allCategories')} value={categoryId} onChange={(value?: number) => setCategoryId(value)} options={categoryOptions} style={{ width: 220 }} />
-            <Input allowClear placeholder={t('admin.keyword')} value={keyword} maxLength={50} onChange={(event) => setKeyword(event.target.value)} style={{ width: 200 }} />
+            <Select
+              allowClear
+              placeholder={t('admin.allCategories')}
+              value={categoryId}
+              onChange={(value?: number) => setCategoryId(value)}
+              options={categoryOptions}
+              style={{ width: 220 }}
+            />
+            <Input
+              allowClear
+              placeholder={t('admin.keyword')}
+              value={keyword}
+              maxLength={50}
+              onChange={(event) => setKeyword(event.target.value)}
+              style={{ width: 200 }}
+            />
           </Toolbar>
         }
         actions={
           <Permitted route={ROUTE} action="add">
-            <Button type="primary" onClick={() => setEditingArticle({ article: null })} disabled={categoryOptions.length === 0} data-testid="help-article-add">
+            <Button
+              type="primary"
+              onClick={() => setEditingArticle({ article: null })}
+              disabled={categoryOptions.length === 0}
+              data-testid="help-article-add"
+            >
               {t('admin.addArticle')}
             </Button>
           </Permitted>
@@ -169,9 +216,20 @@ export function HelpAdminView() {
         columns={[
           { key: 'title', title: t('admin.articleTitle'), dataIndex: 'title', long: 240, card: 'title' },
           { key: 'category', title: t('admin.category'), dataIndex: 'categoryName' },
-          { key: 'language', title: t('admin.language'), render: (_, a) => languageLabel(a.language), desktopOnly: true },
+          {
+            key: 'language',
+            title: t('admin.language'),
+            render: (_, a) => languageLabel(a.language),
+            desktopOnly: true,
+          },
           { key: 'order', title: t('admin.sortOrder'), dataIndex: 'sortOrder', desktopOnly: true },
-          { key: 'state', title: t('admin.published'), important: true, render: (_, a) => (a.published ? <Tag color="green">{t('admin.published')}</Tag> : <Tag>{t('admin.draft')}</Tag>) },
+          {
+            key: 'state',
+            title: t('admin.published'),
+            important: true,
+            render: (_, a) =>
+              a.published ? <Tag color="green">{t('admin.published')}</Tag> : <Tag>{t('admin.draft')}</Tag>,
+          },
           { key: 'modified', title: t('admin.modified'), important: true, render: (_, a) => formatTime(a.gmtModified) },
           {
             key: 'actions',
@@ -184,11 +242,22 @@ export function HelpAdminView() {
                     {t('admin.edit')}
                   </Button>
                 </Permitted>
-                <ConfirmAction route={ROUTE} action="delete" title={t('admin.deleteArticle', { name: a.title })} onConfirm={() => deleteHelpArticle(a.articleId).then(refresh)}>
+                <ConfirmAction
+                  route={ROUTE}
+                  action="delete"
+                  title={t('admin.deleteArticle', { name: a.title })}
+                  onConfirm={() => deleteHelpArticle(a.articleId).then(refresh)}
+                >
                   {t('admin.delete')}
                 </ConfirmAction>
                 {a.published ? (
-                  <Button type="link" size="small" href={`/help/center?id=${a.articleId}`} target="_blank" rel="noopener">
+                  <Button
+                    type="link"
+                    size="small"
+                    href={`/help/center?id=${a.articleId}`}
+                    target="_blank"
+                    rel="noopener"
+                  >
                     {t('admin.preview')}
                   </Button>
                 ) : null}
@@ -202,10 +271,24 @@ export function HelpAdminView() {
         open={Boolean(editingCategory)}
         title={category ? t('admin.editCategory') : t('admin.addCategory')}
         fields={categoryFields}
-        initialValues={category ? { name: category.name, language: category.language, sortOrder: category.sortOrder, published: category.published } : { language: language ?? 'zh-CN', sortOrder: 0, published: true }}
+        initialValues={
+          category
+            ? {
+                name: category.name,
+                language: category.language,
+                sortOrder: category.sortOrder,
+                published: category.published,
+              }
+            : { language: language ?? 'zh-CN', sortOrder: 0, published: true }
+        }
         onClose={() => setEditingCategory(null)}
         onSubmit={async (values) => {
-          if (category) await updateHelpCategory(category.categoryId, { name: values.name, sortOrder: values.sortOrder, published: values.published });
+          if (category)
+            await updateHelpCategory(category.categoryId, {
+              name: values.name,
+              sortOrder: values.sortOrder,
+              published: values.published,
+            });
           else await insertHelpCategory(values);
           await refresh();
         }}
@@ -218,7 +301,13 @@ export function HelpAdminView() {
         width={720}
         initialValues={
           article
-            ? { categoryId: article.categoryId, title: article.title, content: article.content, sortOrder: article.sortOrder, published: article.published }
+            ? {
+                categoryId: article.categoryId,
+                title: article.title,
+                content: article.content,
+                sortOrder: article.sortOrder,
+                published: article.published,
+              }
             : { categoryId: categoryId ?? categoryOptions[0]?.value, sortOrder: 0, published: false }
         }
         onClose={() => setEditingArticle(null)}

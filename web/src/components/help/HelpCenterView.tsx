@@ -5,9 +5,16 @@ import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
-import { helpArticleKey, helpCenterKey, helpSearchKey, type HelpArticleRead, type HelpCenterCategory, type HelpPage } from '@/api/help';
-import { formatTime } from '@/components/device/format';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import {
+  helpArticleKey,
+  helpCenterKey,
+  helpSearchKey,
+  type HelpArticleRead,
+  type HelpCenterCategory,
+  type HelpPage,
+} from '@/api/help';
+import { formatTime } from '@/lib/format';
+import { useSiteBranding } from '@/lib/SiteContext';
 import { LanguageSwitch } from '@/components/ui/LanguageSwitch';
 import { PageHead } from '@/components/ui/PageHead';
 import { useRead } from '@/hooks/useRead';
@@ -62,7 +69,15 @@ function idOf(value: string | string[] | undefined): number | null {
   return /^\d{1,9}$/.test(raw) ? Number(raw) : null;
 }
 
-function TopBar({ mobile, keyword, onSearch }: { mobile: boolean; keyword: string; onSearch: (keyword: string) => void }) {
+function TopBar({
+  mobile,
+  keyword,
+  onSearch,
+}: {
+  mobile: boolean;
+  keyword: string;
+  onSearch: (keyword: string) => void;
+}) {
   const { t } = useTranslation('help');
   const branding = useSiteBranding();
   const [text, setText] = useState(keyword);
@@ -100,18 +115,32 @@ function SearchResults({ keyword, onOpen }: { keyword: string; onOpen: (articleI
   if (isLoading && !data) return <Skeleton active />;
   return (
     <div data-testid="help-results">
-      <Typography.Paragraph type="secondary">{t('resultsFor', { keyword, count: data?.total ?? 0 })}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        {t('resultsFor', { keyword, count: data?.total ?? 0 })}
+      </Typography.Paragraph>
       <List
         dataSource={data?.list ?? []}
         locale={{ emptyText: <Empty description={t('noResults')} /> }}
         renderItem={(item) => (
-          <List.Item key={item.articleId} onClick={() => onOpen(item.articleId)} style={{ cursor: 'pointer' }} data-testid="help-result">
+          <List.Item
+            key={item.articleId}
+            onClick={() => onOpen(item.articleId)}
+            style={{ cursor: 'pointer' }}
+            data-testid="help-result"
+          >
             <List.Item.Meta title={<a>{item.title}</a>} description={`${item.categoryName} · ${item.summary}`} />
           </List.Item>
         )}
       />
       {(data?.total ?? 0) > SEARCH_PAGE_SIZE ? (
-        <Pagination simple current={page} pageSize={SEARCH_PAGE_SIZE} total={data?.total ?? 0} onChange={setPage} style={{ marginTop: 12 }} />
+        <Pagination
+          simple
+          current={page}
+          pageSize={SEARCH_PAGE_SIZE}
+          total={data?.total ?? 0}
+          onChange={setPage}
+          style={{ marginTop: 12 }}
+        />
       ) : null}
     </div>
   );
@@ -140,7 +169,8 @@ function useHelpQuery(basePath: string) {
   const router = useRouter();
   const keyword = firstOf(router.query.keyword);
   const articleId = idOf(router.query.id);
-  const go = (query: Record<string, string>) => void router.push({ pathname: basePath, query }, undefined, { shallow: true });
+  const go = (query: Record<string, string>) =>
+    void router.push({ pathname: basePath, query }, undefined, { shallow: true });
   return { router, keyword, articleId, go };
 }
 
@@ -200,7 +230,8 @@ export function HelpListMobile() {
   const { t } = useTranslation('help');
   const { router, keyword, go } = useHelpQuery('/mobile/help/list');
   const { data: categories, isLoading } = useRead<HelpCenterCategory[]>(helpCenterKey());
-  const open = (articleId: number) => void router.push({ pathname: '/mobile/help/center', query: { id: String(articleId) } });
+  const open = (articleId: number) =>
+    void router.push({ pathname: '/mobile/help/center', query: { id: String(articleId) } });
   return (
     <Shell $mobile data-testid="help-list">
       <PageHead route="helpCenter" />
@@ -213,11 +244,23 @@ export function HelpListMobile() {
         <Empty description={t('empty')} />
       ) : (
         (categories ?? []).map((category) => (
-          <Card key={category.categoryId} size="small" title={category.name} style={{ marginBottom: 12 }} styles={{ body: { padding: '0 12px' } }}>
+          <Card
+            key={category.categoryId}
+            size="small"
+            title={category.name}
+            style={{ marginBottom: 12 }}
+            styles={{ body: { padding: '0 12px' } }}
+          >
             <List
               dataSource={category.articles}
               renderItem={(article) => (
-                <List.Item key={article.articleId} onClick={() => open(article.articleId)} style={{ cursor: 'pointer' }} extra={<RightOutlined />} data-testid="help-list-item">
+                <List.Item
+                  key={article.articleId}
+                  onClick={() => open(article.articleId)}
+                  style={{ cursor: 'pointer' }}
+                  extra={<RightOutlined />}
+                  data-testid="help-list-item"
+                >
                   {article.title}
                 </List.Item>
               )}

@@ -1,7 +1,7 @@
 import { DesktopOutlined } from '@ant-design/icons';
 import { Button, Card, Space, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import { useSiteBranding } from '@/lib/SiteContext';
 
 /** Yearly price in cents as money in the page's language (CNY: the platform's prices are in yuan). */
 export function formatYearlyPrice(cents: number, language: string): string {

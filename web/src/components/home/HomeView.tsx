@@ -5,14 +5,20 @@ import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
-import { devicePageKey, expiredServiceDevicesKey, type Device, type DeviceCategory, type ExpiredDevice, type StatusCount } from '@/api/device';
-import { fetchRead, type ReadKey } from '@/api/read';
+import {
+  devicePageKey,
+  expiredServiceDevicesKey,
+  type Device,
+  type DeviceCategory,
+  type ExpiredDevice,
+  type StatusCount,
+} from '@/api/device';
 import { useDevicePage, useStatusCount } from '@/hooks/resources';
-import { useRead } from '@/hooks/useRead';
-import useSWR from 'swr';
+import { useRead, useReads } from '@/hooks/useRead';
 import type { Page } from '@/components/ui/table';
-import { useSession } from '@/components/session/SessionContext';
-import { formatDate, formatTime, valueEntries } from '@/components/device/format';
+import { useSession } from '@/lib/SessionContext';
+import { valueEntries } from '@/components/device/format';
+import { formatDate, formatTime } from '@/lib/format';
 import { positioned } from '@/components/device/helpers';
 import { LIST_REFRESH_MS } from '@/components/device/DeviceListView';
 import { StatusTag } from '@/components/device/StatusTag';
@@ -90,7 +96,8 @@ const Columns = styled.div`
 `;
 
 function DeviceLine({ device }: { device: Device }) {
-  const values = valueEntries(device.values, device.sensors)
+  const { t } = useTranslation('common');
+  const values = valueEntries(device.values, device.sensors, { on: t('reading.running'), off: t('reading.stopped') })
     .map((entry) => `${entry.text}${entry.unit ? ` ${entry.unit}` : ''}`)
     .join(' · ');
   return (
@@ -125,20 +132,36 @@ export function HomeView() {
   const counts = useStatusCount({ refreshInterval: LIST_REFRESH_MS });
   const devices = useDevicePage({ start: 1, pageSize: HOME_MAP_DEVICES }, { refreshInterval: LIST_REFRESH_MS });
   const expiring = useRead<Page<ExpiredDevice>>(
-    on('expiring') && info ? expiredServiceDevicesKey({ start: 1, pageSize: 5, accountId: info.baseAccount.id, expiredFlag: 1 }) : null,
+    on('expiring') && info
+      ? expiredServiceDevicesKey({ start: 1, pageSize: 5, accountId: info.baseAccount.id, expiredFlag: 1 })
+      : null,
   );
   // One total per category: the key is the list of requests themselves.
-  const categories = useSWR(on('categories') ? CATEGORIES.map((category) => devicePageKey({ start: 1, pageSize: 1, category })) : null, (keys: ReadKey[]) =>
-    Promise.all(keys.map(async (key, index) => ({ category: CATEGORIES[index], total: (await fetchRead<Page<Device>>(key)).total }))),
+  const categoryPages = useReads<Page<Device>>(
+    on('categories') ? CATEGORIES.map((category) => devicePageKey({ start: 1, pageSize: 1, category })) : null,
+  );
+  const categories = useMemo(
+    () => categoryPages.data?.map((page, index) => ({ category: CATEGORIES[index], total: page.total })),
+    [categoryPages.data],
   );
 
   const list = useMemo(() => devices.data?.list ?? [], [devices.data]);
   const markers = useMemo<MapMarker[]>(
-    () => positioned(list).map((device) => ({ id: device.id, name: device.deviceName, status: device.status, lat: device.lat as number, lng: device.lng as number })),
+    () =>
+      positioned(list).map((device) => ({
+        id: device.id,
+        name: device.deviceName,
+        status: device.status,
+        lat: device.lat as number,
+        lng: device.lng as number,
+      })),
     [list],
   );
   const pinned = list.filter((device) => device.focus);
-  const recent = [...list].filter((device) => device.lastDataTime).sort((a, b) => (b.lastDataTime ?? '').localeCompare(a.lastDataTime ?? '')).slice(0, 5);
+  const recent = [...list]
+    .filter((device) => device.lastDataTime)
+    .sort((a, b) => (b.lastDataTime ?? '').localeCompare(a.lastDataTime ?? ''))
+    .slice(0, 5);
 
   const search = (value: string) => {
     const name = value.trim();
@@ -163,7 +186,9 @@ export function HomeView() {
         <Input.Search
           placeholder={t('home.orderSearch')}
           allowClear
-          onSearch={(value) => value.trim() && void router.push(`/receipt?orderCode=${encodeURIComponent(value.trim().toUpperCase())}`)}
+          onSearch={(value) =>
+            value.trim() && void router.push(`/receipt?orderCode=${encodeURIComponent(value.trim().toUpperCase())}`)
+          }
           style={{ maxWidth: 260, flex: '1 1 180px' }}
           data-testid="home-order-search"
         />
@@ -175,7 +200,11 @@ export function HomeView() {
       {on('counts') ? (
         <Counts data-testid="home-counts">
           {COUNT_KEYS.map(({ key, status }) => (
-            <CountCard key={key} href={status === 'organization' ? '/organization/list' : statusListHref(status)} data-testid={`count-${status}`}>
+            <CountCard
+              key={key}
+              href={status === 'organization' ? '/organization/list' : statusListHref(status)}
+              data-testid={`count-${status}`}
+            >
               <Statistic title={t(`home.count.${status}`)} value={counts.data?.[key] ?? '-'} />
             </CountCard>
           ))}
@@ -185,20 +214,37 @@ export function HomeView() {
       <CloudControlPromotion />
 
       {on('map') ? (
-        <Card size="small" title={t('home.map')} extra={<MapLegend statuses={markers.map((marker) => marker.status)} />} data-testid="home-map">
-          <DeviceMap markers={markers} onSelect={(marker) => void router.push(`/device/detail/${marker.id}`)} height={400} />
+        <Card
+          size="small"
+          title={t('home.map')}
+          extra={<MapLegend statuses={markers.map((marker) => marker.status)} />}
+          data-testid="home-map"
+        >
+          <DeviceMap
+            markers={markers}
+            onSelect={(marker) => void router.push(`/device/detail/${marker.id}`)}
+            height={400}
+          />
         </Card>
       ) : null}
 
       <Columns>
         {on('pinned') ? (
           <Card size="small" title={t('home.pinned')} data-testid="home-pinned">
-            {pinned.length ? <List size="small" dataSource={pinned} renderItem={(device) => <DeviceLine device={device} />} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('home.noPinned')} />}
+            {pinned.length ? (
+              <List size="small" dataSource={pinned} renderItem={(device) => <DeviceLine device={device} />} />
+            ) : (
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('home.noPinned')} />
+            )}
           </Card>
         ) : null}
         {on('recent') ? (
           <Card size="small" title={t('home.recent')} data-testid="home-recent">
-            {recent.length ? <List size="small" dataSource={recent} renderItem={(device) => <DeviceLine device={device} />} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('realtime.noData')} />}
+            {recent.length ? (
+              <List size="small" dataSource={recent} renderItem={(device) => <DeviceLine device={device} />} />
+            ) : (
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('realtime.noData')} />
+            )}
           </Card>
         ) : null}
         {on('expiring') ? (
@@ -209,7 +255,9 @@ export function HomeView() {
                 dataSource={expiring.data.list}
                 renderItem={(device) => (
                   <List.Item>
-                    <Link href={`/device/list?deviceName=${encodeURIComponent(device.deviceName)}`}>{device.deviceName}</Link>
+                    <Link href={`/device/list?deviceName=${encodeURIComponent(device.deviceName)}`}>
+                      {device.deviceName}
+                    </Link>
                     <Typography.Text type="secondary">{formatDate(device.serviceExpiredDate)}</Typography.Text>
                   </List.Item>
                 )}
@@ -223,8 +271,8 @@ export function HomeView() {
           <Card size="small" title={t('home.categories')} data-testid="home-categories">
             <List
               size="small"
-              dataSource={categories.data ?? []}
-              loading={categories.isLoading}
+              dataSource={categories ?? []}
+              loading={categoryPages.isLoading}
               renderItem={(row) => (
                 <List.Item>
                   <Typography.Text>{t(`category.${row.category}`)}</Typography.Text>
@@ -263,7 +311,9 @@ export function HomeView() {
       >
         <Space orientation="vertical" style={{ width: '100%' }}>
           <Typography.Text type="secondary">{t('home.customizeHint', { min: MIN_HOME_PANELS })}</Typography.Text>
-          {(drawer?.length ?? 0) < MIN_HOME_PANELS ? <Alert type="warning" showIcon title={t('home.tooFew', { min: MIN_HOME_PANELS })} /> : null}
+          {(drawer?.length ?? 0) < MIN_HOME_PANELS ? (
+            <Alert type="warning" showIcon title={t('home.tooFew', { min: MIN_HOME_PANELS })} />
+          ) : null}
           <Checkbox.Group
             value={drawer ?? []}
             onChange={(values) => setDrawer(values as HomePanel[])}

@@ -1,7 +1,7 @@
 import Image from 'next/image';
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import { useSiteBranding } from '@/lib/SiteContext';
 import { LanguageSwitch } from '@/components/ui/LanguageSwitch';
 import { PageHead } from '@/components/ui/PageHead';
 import { RecordFooter } from './RecordFooter';
@@ -15,8 +15,8 @@ const Page = styled.div<{ $background: string }>`
   display: flex;
   flex-direction: column;
   min-height: 100vh;
-  background: ${({ theme }) => theme.colors.layoutBg} ${({ $background }) => ($background ? cssUrl($background) : 'none')}
-    center / cover no-repeat;
+  background: ${({ theme }) => theme.colors.layoutBg}
+    ${({ $background }) => ($background ? cssUrl($background) : 'none')} center / cover no-repeat;
 `;
 
 const TopBar = styled.header`
@@ -109,7 +109,14 @@ export function AuthLayout({ route, heading, wide = false, children }: AuthLayou
         <Panel $wide={wide}>
           <Brand>
             {branding.loginLogo ? (
-              <Image src={branding.loginLogo} alt={branding.enterpriseName} width={180} height={48} unoptimized priority />
+              <Image
+                src={branding.loginLogo}
+                alt={branding.enterpriseName}
+                width={180}
+                height={48}
+                unoptimized
+                priority
+              />
             ) : null}
             <Title>{branding.title}</Title>
           </Brand>

@@ -22,12 +22,24 @@ function CaptchaDialog({ onDone }: CaptchaDialogProps) {
     onDone({ verifyKey: captcha?.verifyKey ?? '', verifyCode: verifyCode.trim() });
   };
   return (
-    <Modal open title={t('codeCaptcha.title')} okText={t('codeCaptcha.ok')} onOk={() => void submit()} onCancel={() => onDone(null)}>
+    <Modal
+      open
+      title={t('codeCaptcha.title')}
+      okText={t('codeCaptcha.ok')}
+      onOk={() => void submit()}
+      onCancel={() => onDone(null)}
+    >
       <p>{t('codeCaptcha.why')}</p>
       <Form form={form} size="large" onFinish={() => void submit()}>
         <InputWithAction>
           <Form.Item name="verifyCode" rules={[{ required: true, whitespace: true, message: t('captcha.required') }]}>
-            <Input prefix={<SafetyOutlined />} placeholder={t('captcha.placeholder')} maxLength={10} autoComplete="off" data-testid="code-captcha-input" />
+            <Input
+              prefix={<SafetyOutlined />}
+              placeholder={t('captcha.placeholder')}
+              maxLength={10}
+              autoComplete="off"
+              data-testid="code-captcha-input"
+            />
           </Form.Item>
           <CaptchaImage captcha={captcha} failed={failed} onRefresh={refresh} />
         </InputWithAction>

@@ -66,7 +66,12 @@ export function EmailLoginForm() {
       </Form.Item>
       <InputWithAction>
         <Form.Item name="code" rules={[{ required: true, whitespace: true, message: t('emailCode.required') }]}>
-          <Input prefix={<SafetyOutlined />} placeholder={t('emailCode.placeholder')} autoComplete="one-time-code" maxLength={8} />
+          <Input
+            prefix={<SafetyOutlined />}
+            placeholder={t('emailCode.placeholder')}
+            autoComplete="one-time-code"
+            maxLength={8}
+          />
         </Form.Item>
         <Button onClick={sendCode} loading={sending} disabled={countdown.running}>
           {countdown.running ? t('emailCode.resend', { seconds: countdown.left }) : t('emailCode.send')}

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { useTranslation } from 'next-i18next/pages';
 import styled from 'styled-components';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import { useSiteBranding } from '@/lib/SiteContext';
 import { AuthLayout } from './AuthLayout';
 import { LoginTabs } from './LoginTabs';
 import { SocialButtons } from './SocialButtons';

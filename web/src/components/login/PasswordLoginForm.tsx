@@ -31,7 +31,11 @@ export function PasswordLoginForm({ landing }: { landing?: string } = {}) {
   const submit = useDebouncedCallback(async (values: PasswordLoginValues) => {
     setSubmitting(true);
     try {
-      const { token } = await login({ ...values, userName: values.userName.trim(), verifyKey: captcha?.verifyKey ?? '' });
+      const { token } = await login({
+        ...values,
+        userName: values.userName.trim(),
+        verifyKey: captcha?.verifyKey ?? '',
+      });
       signedIn(token, router.query.redirect ?? landing);
     } catch {
       refresh(); // a captcha is good for one try; the client already showed the error
@@ -41,20 +45,39 @@ export function PasswordLoginForm({ landing }: { landing?: string } = {}) {
   }, SUBMIT_DEBOUNCE_MS);
 
   return (
-    <Form<PasswordLoginValues> size="large" onFinish={submit} autoComplete="on" data-captcha={required === undefined ? 'loading' : required ? 'required' : 'off'}>
+    <Form<PasswordLoginValues>
+      size="large"
+      onFinish={submit}
+      autoComplete="on"
+      data-captcha={required === undefined ? 'loading' : required ? 'required' : 'off'}
+    >
       <Form.Item name="userName" rules={[{ required: true, whitespace: true, message: t('userName.required') }]}>
-        <Input prefix={<UserOutlined />} placeholder={t('userName.placeholder')} autoComplete="username" maxLength={100} />
+        <Input
+          prefix={<UserOutlined />}
+          placeholder={t('userName.placeholder')}
+          autoComplete="username"
+          maxLength={100}
+        />
       </Form.Item>
       <Form.Item name="password" rules={[{ required: true, message: t('password.required') }]}>
-        <Input.Password prefix={<LockOutlined />} placeholder={t('password.placeholder')} autoComplete="current-password" />
+        <Input.Password
+          prefix={<LockOutlined />}
+          placeholder={t('password.placeholder')}
+          autoComplete="current-password"
+        />
       </Form.Item>
       {required === false ? null : (
-      <InputWithAction>
-        <Form.Item name="verifyCode" rules={[{ required: true, whitespace: true, message: t('captcha.required') }]}>
-          <Input prefix={<SafetyOutlined />} placeholder={t('captcha.placeholder')} autoComplete="off" maxLength={8} />
-        </Form.Item>
-        <CaptchaImage captcha={captcha} failed={failed} onRefresh={refresh} />
-      </InputWithAction>
+        <InputWithAction>
+          <Form.Item name="verifyCode" rules={[{ required: true, whitespace: true, message: t('captcha.required') }]}>
+            <Input
+              prefix={<SafetyOutlined />}
+              placeholder={t('captcha.placeholder')}
+              autoComplete="off"
+              maxLength={8}
+            />
+          </Form.Item>
+          <CaptchaImage captcha={captcha} failed={failed} onRefresh={refresh} />
+        </InputWithAction>
       )}
       <Form.Item>
         <Button type="primary" htmlType="submit" block loading={submitting} data-testid="login-submit">

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError, type ApiFailure } from '@/api/errors';
 import { sendAskingCaptcha } from './sendAskingCaptcha';
 
-const failure = (code: number): ApiError => new ApiError({ kind: 'business', messageKey: 'errors.requestFailed', code, endSession: false } as ApiFailure);
+const failure = (code: number): ApiError =>
+  new ApiError({ kind: 'business', messageKey: 'errors.requestFailed', code, endSession: false } as ApiFailure);
 
 describe('sendAskingCaptcha', () => {
   it('sends once without asking when the address is not hot', async () => {

@@ -1,7 +1,7 @@
 import { useRouter } from 'next/router';
 import { useCallback } from 'react';
 import { setAccessToken } from '@/api/session';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import { useSiteBranding } from '@/lib/SiteContext';
 import { modelLanding } from '@/routes/access';
 import { safeRedirect } from '@/utils/redirect';
 

@@ -1,5 +1,12 @@
 import { EnvironmentOutlined } from '@ant-design/icons';
-import { APIProvider, APILoadingStatus, Map as GoogleMap, Marker, Polyline, useApiLoadingStatus } from '@vis.gl/react-google-maps';
+import {
+  APIProvider,
+  APILoadingStatus,
+  Map as GoogleMap,
+  Marker,
+  Polyline,
+  useApiLoadingStatus,
+} from '@vis.gl/react-google-maps';
 import { Empty, Space, theme as antdTheme, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -7,6 +14,7 @@ import styled from 'styled-components';
 import type { DeviceStatus } from '@/api/device';
 import { useViewport } from '@/hooks/useViewport';
 import { displayLength, shortLabel } from '@/utils/displayLength';
+import { useBaseMap } from './baseMap';
 import { fitProjection, trackPath, type LatLng } from './projection';
 
 /** The Google Maps key of this build; without one (or offline) the plain projection is drawn. */
@@ -30,7 +38,10 @@ interface DeviceMapProps {
 type Token = ReturnType<typeof antdTheme.useToken>['token'];
 
 /** Marker colour of a device state, from the antd theme tokens. */
-export function statusColor(status: DeviceStatus, token: Pick<Token, 'colorSuccess' | 'colorError' | 'colorWarning' | 'colorPrimary' | 'colorTextQuaternary'>): string {
+export function statusColor(
+  status: DeviceStatus,
+  token: Pick<Token, 'colorSuccess' | 'colorError' | 'colorWarning' | 'colorPrimary' | 'colorTextQuaternary'>,
+): string {
   switch (status) {
     case 'online':
       return token.colorSuccess;
@@ -92,14 +103,34 @@ function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] 
  * Device positions and a track without map tiles: a Web Mercator projection fitted to the points,
  * a graticule, markers coloured by state (click opens the device) and the track as a line.
  */
-export function OfflineMap({ markers, track = [], onSelect, height: wanted = 420, reason, testId = 'device-map-canvas' }: DeviceMapProps & { reason: string }) {
+export function OfflineMap({
+  markers,
+  track = [],
+  onSelect,
+  height: wanted = 420,
+  reason,
+  testId = 'device-map-canvas',
+}: DeviceMapProps & { reason: string }) {
   const { t } = useTranslation('device');
   const { token } = antdTheme.useToken();
   const [ref, width] = useWidth<HTMLDivElement>();
   const height = useMapHeight(wanted);
-  const projection = useMemo(() => fitProjection([...markers, ...track], Math.max(width, 1), height, 44), [markers, track, width, height]);
+  const projection = useMemo(
+    () => fitProjection([...markers, ...track], Math.max(width, 1), height, 44),
+    [markers, track, width, height],
+  );
   const line = trackPath(track, projection);
   const labels = markers.length <= 40;
+  // The shipped country outlines beneath (no tiles, key or network needed: baseMap.ts).
+  const outlines = useBaseMap();
+  const land = useMemo(
+    () =>
+      outlines.map((country) => ({
+        name: country.name,
+        d: country.rings.map((ring) => `${trackPath(ring, projection)} Z`).join(' '),
+      })),
+    [outlines, projection],
+  );
 
   return (
     <div>
@@ -112,6 +143,16 @@ export function OfflineMap({ markers, track = [], onSelect, height: wanted = 420
         {width > 0 ? (
           <svg width={width} height={height} role="img" aria-label={t('map.offlineLabel')}>
             <rect width={width} height={height} fill={token.colorFillQuaternary} />
+            <g data-testid="base-map" pointerEvents="none">
+              {land.map((country, index) => (
+                <path
+                  key={`${country.name}-${index}`}
+                  d={country.d}
+                  fill={token.colorBgContainer}
+                  stroke={token.colorBorder}
+                />
+              ))}
+            </g>
             {projection.latLines.map((lat) => {
               const { y } = projection.project({ lat, lng: 0 });
               return (
@@ -134,11 +175,30 @@ export function OfflineMap({ markers, track = [], onSelect, height: wanted = 420
                 </g>
               );
             })}
-            {line ? <path d={line} fill="none" stroke={token.colorPrimary} strokeWidth={3} strokeLinejoin="round" data-testid="map-track" /> : null}
+            {line ? (
+              <path
+                d={line}
+                fill="none"
+                stroke={token.colorPrimary}
+                strokeWidth={3}
+                strokeLinejoin="round"
+                data-testid="map-track"
+              />
+            ) : null}
             {track.length > 1
               ? [track[0], track[track.length - 1]].map((point, index) => {
                   const { x, y } = projection.project(point);
-                  return <circle key={index} cx={x} cy={y} r={5} fill={token.colorBgContainer} stroke={token.colorPrimary} strokeWidth={3} />;
+                  return (
+                    <circle
+                      key={index}
+                      cx={x}
+                      cy={y}
+                      r={5}
+                      fill={token.colorBgContainer}
+                      stroke={token.colorPrimary}
+                      strokeWidth={3}
+                    />
+                  );
                 })
               : null}
             {/* Labels are drawn beneath every pin, so a neighbour's label never covers a pin. */}
@@ -183,7 +243,12 @@ export function OfflineMap({ markers, track = [], onSelect, height: wanted = 420
                   data-status={marker.status}
                 >
                   <title>{marker.name}</title>
-                  <path d="M0 0 C-4 -8 -10 -12 -10 -19 A10 10 0 1 1 10 -19 C10 -12 4 -8 0 0 Z" fill={statusColor(marker.status, token)} stroke={token.colorBgContainer} strokeWidth={1.5} />
+                  <path
+                    d="M0 0 C-4 -8 -10 -12 -10 -19 A10 10 0 1 1 10 -19 C10 -12 4 -8 0 0 Z"
+                    fill={statusColor(marker.status, token)}
+                    stroke={token.colorBgContainer}
+                    strokeWidth={1.5}
+                  />
                   <circle cx={0} cy={-19} r={4} fill={token.colorBgContainer} />
                 </g>
               );
@@ -206,7 +271,12 @@ function GoogleDeviceMap(props: DeviceMapProps) {
     if (!points.length) return undefined;
     const lats = points.map((point) => point.lat);
     const lngs = points.map((point) => point.lng);
-    return { south: Math.min(...lats) - 0.01, north: Math.max(...lats) + 0.01, west: Math.min(...lngs) - 0.01, east: Math.max(...lngs) + 0.01 };
+    return {
+      south: Math.min(...lats) - 0.01,
+      north: Math.max(...lats) + 0.01,
+      west: Math.min(...lngs) - 0.01,
+      east: Math.max(...lngs) + 0.01,
+    };
   }, [markers, track]);
 
   if (status === APILoadingStatus.FAILED || status === APILoadingStatus.AUTH_FAILURE) {
@@ -214,10 +284,21 @@ function GoogleDeviceMap(props: DeviceMapProps) {
   }
   return (
     <Frame $height={height} data-testid={testId} data-mode="google">
-      <GoogleMap defaultBounds={bounds} defaultCenter={bounds ? undefined : { lat: 31.23, lng: 121.47 }} defaultZoom={bounds ? undefined : 4} gestureHandling="cooperative" style={{ width: '100%', height: '100%' }}>
+      <GoogleMap
+        defaultBounds={bounds}
+        defaultCenter={bounds ? undefined : { lat: 31.23, lng: 121.47 }}
+        defaultZoom={bounds ? undefined : 4}
+        gestureHandling="cooperative"
+        style={{ width: '100%', height: '100%' }}
+      >
         {track.length > 1 ? <Polyline path={track} strokeColor={token.colorPrimary} strokeWeight={3} /> : null}
         {markers.map((marker) => (
-          <Marker key={marker.id} position={marker} title={marker.name} onClick={onSelect ? () => onSelect(marker) : undefined} />
+          <Marker
+            key={marker.id}
+            position={marker}
+            title={marker.name}
+            onClick={onSelect ? () => onSelect(marker) : undefined}
+          />
         ))}
       </GoogleMap>
     </Frame>
@@ -252,7 +333,15 @@ export function MapLegend({ statuses }: { statuses: DeviceStatus[] }) {
     <Space wrap size={12} data-testid="map-legend">
       {unique.map((status) => (
         <Space key={status} size={4}>
-          <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: '50%', background: statusColor(status, token) }} />
+          <span
+            style={{
+              display: 'inline-block',
+              width: 10,
+              height: 10,
+              borderRadius: '50%',
+              background: statusColor(status, token),
+            }}
+          />
           <Typography.Text type="secondary">{t(`status.${status}`)}</Typography.Text>
         </Space>
       ))}

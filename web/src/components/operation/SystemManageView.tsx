@@ -3,7 +3,8 @@ import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useState } from 'react';
 import { customPagePageKey, type CustomPage } from '@/api/customization';
 import { platformSettingsKey, savePlatformSettings, sendTestMessage, type PlatformSettings } from '@/api/operation';
-import { showServerErrors } from '@/components/account/serverErrors';
+import { showServerErrors } from '@/lib/serverErrors';
+import { BackupRestoreCard } from './BackupRestoreCard';
 import type { Page } from '@/components/ui/table';
 import { useRead } from '@/hooks/useRead';
 import { useTimeZones } from '@/hooks/useTimeZones';
@@ -21,7 +22,14 @@ function formValues(s: PlatformSettings): Record<string, unknown> {
     cloudControlYearlyPrice: s.cloudControlYearlyPrice ? s.cloudControlYearlyPrice / 100 : null,
     sms: { url: s.sms.url, key: s.sms.key, secret: '' },
     voice: { url: s.voice.url, key: s.voice.key, secret: '' },
-    email: { host: s.email.host, port: s.email.port, user: s.email.user, from: s.email.from, starttls: s.email.starttls ?? true, password: '' },
+    email: {
+      host: s.email.host,
+      port: s.email.port,
+      user: s.email.user,
+      from: s.email.from,
+      starttls: s.email.starttls ?? true,
+      password: '',
+    },
     social: Object.fromEntries(SOCIAL.map((name) => [name, { clientId: s.social[name]?.clientId, clientSecret: '' }])),
   };
 }
@@ -55,10 +63,18 @@ export function SystemManageView() {
         enableRegister: values.enableRegister,
         plcUrl: blankToNull(values.plcUrl),
         calibrationUrl: blankToNull(values.calibrationUrl),
-        cloudControlYearlyPrice: typeof values.cloudControlYearlyPrice === 'number' ? Math.round(values.cloudControlYearlyPrice * 100) : null,
+        cloudControlYearlyPrice:
+          typeof values.cloudControlYearlyPrice === 'number' ? Math.round(values.cloudControlYearlyPrice * 100) : null,
         sms: { url: blankToNull(v.sms.url), key: blankToNull(v.sms.key), secret: secretOrKeep(v.sms.secret) },
         voice: { url: blankToNull(v.voice.url), key: blankToNull(v.voice.key), secret: secretOrKeep(v.voice.secret) },
-        email: { host: blankToNull(v.email.host), port: blankToNull(v.email.port), user: blankToNull(v.email.user), from: blankToNull(v.email.from), starttls: v.email.starttls, password: secretOrKeep(v.email.password) },
+        email: {
+          host: blankToNull(v.email.host),
+          port: blankToNull(v.email.port),
+          user: blankToNull(v.email.user),
+          from: blankToNull(v.email.from),
+          starttls: v.email.starttls,
+          password: secretOrKeep(v.email.password),
+        },
         social: Object.fromEntries(
           SOCIAL.map((name) => {
             const app = (v.social as unknown as Record<string, Record<string, unknown>>)[name];
@@ -84,7 +100,11 @@ export function SystemManageView() {
   const secretHint = (set?: boolean) => (set ? t('settings.secretSet') : t('settings.secretUnset'));
   const testRow = (channel: Channel) => (
     <Space.Compact style={{ width: '100%' }}>
-      <Input placeholder={t(`settings.testTo.${channel}`)} value={testTo[channel]} onChange={(e) => setTestTo((s) => ({ ...s, [channel]: e.target.value }))} />
+      <Input
+        placeholder={t(`settings.testTo.${channel}`)}
+        value={testTo[channel]}
+        onChange={(e) => setTestTo((s) => ({ ...s, [channel]: e.target.value }))}
+      />
       <Button onClick={() => void test(channel)} data-testid={`test-${channel}`}>
         {t('settings.sendTest')}
       </Button>
@@ -99,7 +119,10 @@ export function SystemManageView() {
           style={{ width: 280 }}
           value={platformId ?? undefined}
           loading={platforms.isLoading}
-          options={(platforms.data?.list ?? []).map((p) => ({ value: p.id, label: `${p.enterpriseName} (${p.topDomain})` }))}
+          options={(platforms.data?.list ?? []).map((p) => ({
+            value: p.id,
+            label: `${p.enterpriseName} (${p.topDomain})`,
+          }))}
           onChange={(value: number) => setPlatformId(value)}
         />
       </Space>
@@ -111,18 +134,36 @@ export function SystemManageView() {
                 <Select showSearch optionFilterProp="label" options={zones} />
               </Form.Item>
               <Form.Item name="defaultLocale" label={t('settings.defaultLocale')}>
-                <Select options={[{ value: 'zh-CN', label: '简体中文' }, { value: 'en-US', label: 'English' }]} />
+                <Select
+                  options={[
+                    { value: 'zh-CN', label: '简体中文' },
+                    { value: 'en-US', label: 'English' },
+                  ]}
+                />
               </Form.Item>
               <Form.Item name="enableRegister" label={t('settings.enableRegister')} valuePropName="checked">
                 <Switch />
               </Form.Item>
             </Card>
-            <Card title={t('settings.siteLinks')} size="small" style={{ marginBottom: 16 }} data-testid="settings-site-links">
+            <Card
+              title={t('settings.siteLinks')}
+              size="small"
+              style={{ marginBottom: 16 }}
+              data-testid="settings-site-links"
+            >
               <Typography.Paragraph type="secondary">{t('settings.siteLinksHint')}</Typography.Paragraph>
-              <Form.Item name="plcUrl" label={t('settings.plcUrl')} rules={[{ type: 'url', message: t('settings.plcUrl') }]}>
+              <Form.Item
+                name="plcUrl"
+                label={t('settings.plcUrl')}
+                rules={[{ type: 'url', message: t('settings.plcUrl') }]}
+              >
                 <Input placeholder="https://" maxLength={255} />
               </Form.Item>
-              <Form.Item name="calibrationUrl" label={t('settings.calibrationUrl')} rules={[{ type: 'url', message: t('settings.calibrationUrl') }]}>
+              <Form.Item
+                name="calibrationUrl"
+                label={t('settings.calibrationUrl')}
+                rules={[{ type: 'url', message: t('settings.calibrationUrl') }]}
+              >
                 <Input placeholder="https://" maxLength={255} />
               </Form.Item>
               <Form.Item name="cloudControlYearlyPrice" label={t('settings.cloudControlYearlyPrice')}>
@@ -133,12 +174,19 @@ export function SystemManageView() {
               {SOCIAL.map((name) => (
                 <Row gutter={8} key={name}>
                   <Col span={12}>
-                    <Form.Item name={['social', name, 'clientId']} label={`${t(`settings.socialName.${name}`)} ${t('settings.appId')}`}>
+                    <Form.Item
+                      name={['social', name, 'clientId']}
+                      label={`${t(`settings.socialName.${name}`)} ${t('settings.appId')}`}
+                    >
                       <Input autoComplete="off" />
                     </Form.Item>
                   </Col>
                   <Col span={12}>
-                    <Form.Item name={['social', name, 'clientSecret']} label={`${t(`settings.socialName.${name}`)} ${t('settings.appSecret')}`} extra={secretHint(data?.social[name]?.hasClientSecret)}>
+                    <Form.Item
+                      name={['social', name, 'clientSecret']}
+                      label={`${t(`settings.socialName.${name}`)} ${t('settings.appSecret')}`}
+                      extra={secretHint(data?.social[name]?.hasClientSecret)}
+                    >
                       <Input.Password autoComplete="new-password" />
                     </Form.Item>
                   </Col>
@@ -155,7 +203,11 @@ export function SystemManageView() {
                 <Form.Item name={[channel, 'key']} label={t('settings.key')}>
                   <Input autoComplete="off" />
                 </Form.Item>
-                <Form.Item name={[channel, 'secret']} label={t('settings.secret')} extra={secretHint(data?.[channel].hasSecret)}>
+                <Form.Item
+                  name={[channel, 'secret']}
+                  label={t('settings.secret')}
+                  extra={secretHint(data?.[channel].hasSecret)}
+                >
                   <Input.Password autoComplete="new-password" />
                 </Form.Item>
                 {testRow(channel)}
@@ -180,7 +232,11 @@ export function SystemManageView() {
               <Form.Item name={['email', 'user']} label={t('settings.user')}>
                 <Input autoComplete="off" />
               </Form.Item>
-              <Form.Item name={['email', 'password']} label={t('settings.password')} extra={secretHint(data?.email.hasPassword)}>
+              <Form.Item
+                name={['email', 'password']}
+                label={t('settings.password')}
+                extra={secretHint(data?.email.hasPassword)}
+              >
                 <Input.Password autoComplete="new-password" />
               </Form.Item>
               <Form.Item name={['email', 'starttls']} label={t('settings.starttls')} valuePropName="checked">
@@ -194,6 +250,7 @@ export function SystemManageView() {
           {t('settings.save')}
         </Button>
       </Form>
+      <BackupRestoreCard platformId={platformId} />
     </div>
   );
 }

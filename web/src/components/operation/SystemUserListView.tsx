@@ -1,11 +1,20 @@
-import { Button, Input, Select, Space, Tag } from 'antd';
+import { App, Button, Input, Select, Space, Tag } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import { resetPasswordBySys, sysAddUser, sysDeleteUser, sysModifyUser, systemUserListKey, unlockUser, userTypeUpgrade, type SystemUser } from '@/api/operation';
-import { formatTime } from '@/components/device/format';
-import { COMPANY_MAX, COMPANY_MIN, companyRules, passwordRules, REAL_NAME_MAX, userNameRules } from '@/components/account/rules';
-import { ConfirmAction } from '@/components/organization/common';
-import { useSession } from '@/components/session/SessionContext';
+import {
+  resetPasswordBySys,
+  sysAddUser,
+  sysDeleteUser,
+  sysModifyUser,
+  systemUserListKey,
+  unlockUser,
+  userTypeUpgrade,
+  type SystemUser,
+} from '@/api/operation';
+import { formatTime } from '@/lib/format';
+import { COMPANY_MAX, COMPANY_MIN, companyRules, passwordRules, REAL_NAME_MAX, userNameRules } from '@/lib/formRules';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
+import { useSession } from '@/lib/SessionContext';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
@@ -13,7 +22,7 @@ import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { hasPermission } from '@/routes/permissions';
 
 const ROUTE = 'operation.system.consumer';
-type Editing = { kind: 'add' } | { kind: 'edit' | 'password' | 'upgrade'; user: SystemUser };
+type Editing = { kind: 'add' } | { kind: 'edit' | 'upgrade'; user: SystemUser };
 
 /** /operation/consumer/list: the accounts platform staff run (every platform for the operator). */
 export function SystemUserListView() {
@@ -21,6 +30,7 @@ export function SystemUserListView() {
   // The account rules of business spec 5 (user name, password, company), with their messages.
   const { t: ta } = useTranslation('account');
   const { granted } = useSession();
+  const { message } = App.useApp();
   // Only the operator creates platforms; a reseller admin holds customized.list.query/edit only.
   const operator = hasPermission(granted, 'customized.list.add');
   const [filters, setFilters] = useState<{ keyword?: string; accountType?: string; staffRole?: string }>({});
@@ -37,11 +47,31 @@ export function SystemUserListView() {
   const columns: ListColumn<SystemUser>[] = [
     { key: 'userName', title: t('field.userName'), dataIndex: 'userName', card: 'title' },
     { key: 'realName', title: t('field.realName'), render: (_, u) => u.realName ?? '-', desktopOnly: true },
-    { key: 'contact', title: t('field.contact'), render: (_, u) => [u.phone, u.email].filter(Boolean).join(' / ') || '-', long: 200 },
+    {
+      key: 'contact',
+      title: t('field.contact'),
+      render: (_, u) => [u.phone, u.email].filter(Boolean).join(' / ') || '-',
+      long: 200,
+    },
     { key: 'type', title: t('field.accountType'), render: (_, u) => t(`accountType.${u.accountType}`) },
-    { key: 'staff', title: t('field.staffRole'), render: (_, u) => (u.staffRole ? <Tag color="orange">{t(`staffRole.${u.staffRole}`)}</Tag> : '-') },
-    { key: 'locked', title: t('field.state'), important: true, render: (_, u) => (u.locked ? <Tag color="red">{t('locked')}</Tag> : <Tag color="green">{t('normal')}</Tag>) },
-    { key: 'created', title: t('field.gmtCreate'), render: (_, u) => formatTime(u.gmtCreate), desktopOnly: true, card: false },
+    {
+      key: 'staff',
+      title: t('field.staffRole'),
+      render: (_, u) => (u.staffRole ? <Tag color="orange">{t(`staffRole.${u.staffRole}`)}</Tag> : '-'),
+    },
+    {
+      key: 'locked',
+      title: t('field.state'),
+      important: true,
+      render: (_, u) => (u.locked ? <Tag color="red">{t('locked')}</Tag> : <Tag color="green">{t('normal')}</Tag>),
+    },
+    {
+      key: 'created',
+      title: t('field.gmtCreate'),
+      render: (_, u) => formatTime(u.gmtCreate),
+      desktopOnly: true,
+      card: false,
+    },
     {
       key: 'actions',
       title: t('actions'),
@@ -52,11 +82,19 @@ export function SystemUserListView() {
               {t('edit')}
             </Button>
           </Permitted>
-          <Permitted route={ROUTE} action="edit">
-            <Button type="link" size="small" onClick={() => setEditing({ kind: 'password', user: u })}>
-              {t('resetPassword')}
-            </Button>
-          </Permitted>
+          {/* Staff never choose the new password: the user is told to set their own (21 CFR 11.200). */}
+          <ConfirmAction
+            route={ROUTE}
+            action="edit"
+            danger={false}
+            title={t('resetConfirm', { name: u.userName })}
+            onConfirm={() =>
+              resetPasswordBySys(u.id).then((sent) => void message.info(t('resetSent', { sentTo: sent.sentTo })))
+            }
+            testId={`system-user-reset-${u.id}`}
+          >
+            {t('resetPassword')}
+          </ConfirmAction>
           {u.accountType === 'personal' ? (
             <Permitted route={ROUTE} action="edit">
               <Button type="link" size="small" onClick={() => setEditing({ kind: 'upgrade', user: u })}>
@@ -65,11 +103,22 @@ export function SystemUserListView() {
             </Permitted>
           ) : null}
           {u.locked ? (
-            <ConfirmAction route={ROUTE} action="edit" danger={false} title={t('unlockConfirm')} onConfirm={() => unlockUser(u.id).then(() => mutate())}>
+            <ConfirmAction
+              route={ROUTE}
+              action="edit"
+              danger={false}
+              title={t('unlockConfirm')}
+              onConfirm={() => unlockUser(u.id).then(() => mutate())}
+            >
               {t('unlock')}
             </ConfirmAction>
           ) : null}
-          <ConfirmAction route={ROUTE} action="delete" title={t('deleteConfirm', { name: u.userName })} onConfirm={() => sysDeleteUser(u.id).then(() => mutate())}>
+          <ConfirmAction
+            route={ROUTE}
+            action="delete"
+            title={t('deleteConfirm', { name: u.userName })}
+            onConfirm={() => sysDeleteUser(u.id).then(() => mutate())}
+          >
             {t('delete')}
           </ConfirmAction>
         </Space>
@@ -77,8 +126,19 @@ export function SystemUserListView() {
     },
   ];
   const user = editing && editing.kind !== 'add' ? editing.user : null;
-  const company: DrawerField = { type: 'input', name: 'companyName', label: t('field.companyName'), maxLength: COMPANY_MAX, minLength: COMPANY_MIN };
-  const realName: DrawerField = { type: 'input', name: 'realName', label: t('field.realName'), maxLength: REAL_NAME_MAX };
+  const company: DrawerField = {
+    type: 'input',
+    name: 'companyName',
+    label: t('field.companyName'),
+    maxLength: COMPANY_MAX,
+    minLength: COMPANY_MIN,
+  };
+  const realName: DrawerField = {
+    type: 'input',
+    name: 'realName',
+    label: t('field.realName'),
+    maxLength: REAL_NAME_MAX,
+  };
   const fields: DrawerField[] =
     editing?.kind === 'add'
       ? [
@@ -89,24 +149,51 @@ export function SystemUserListView() {
           { type: 'input', name: 'email', label: t('field.email'), maxLength: 254 },
           company,
           { type: 'radio', name: 'accountType', label: t('field.accountType'), options: typeOptions },
-          ...(operator ? [{ type: 'select' as const, name: 'staffRole', label: t('field.staffRole'), options: staffOptions, allowClear: true }] : []),
+          ...(operator
+            ? [
+                {
+                  type: 'select' as const,
+                  name: 'staffRole',
+                  label: t('field.staffRole'),
+                  options: staffOptions,
+                  allowClear: true,
+                },
+              ]
+            : []),
         ]
-      : editing?.kind === 'password'
-        ? [{ type: 'password', name: 'password', label: t('field.newPassword'), rules: passwordRules(ta) }]
-        : editing?.kind === 'upgrade'
-          ? [{ type: 'input', name: 'companyName', label: t('field.companyName'), maxLength: COMPANY_MAX, rules: companyRules(ta) }]
-          : [
-              realName,
-              { type: 'input', name: 'phone', label: t('field.phone'), maxLength: 20 },
-              { type: 'input', name: 'email', label: t('field.email'), maxLength: 254 },
-              company,
-              ...(operator ? [{ type: 'select' as const, name: 'staffRole', label: t('field.staffRole'), options: staffOptions, allowClear: true }] : []),
-            ];
-  const clean = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === '' || v === undefined ? null : v]));
+      : editing?.kind === 'upgrade'
+        ? [
+            {
+              type: 'input',
+              name: 'companyName',
+              label: t('field.companyName'),
+              maxLength: COMPANY_MAX,
+              rules: companyRules(ta),
+            },
+          ]
+        : [
+            realName,
+            { type: 'input', name: 'phone', label: t('field.phone'), maxLength: 20 },
+            { type: 'input', name: 'email', label: t('field.email'), maxLength: 254 },
+            company,
+            ...(operator
+              ? [
+                  {
+                    type: 'select' as const,
+                    name: 'staffRole',
+                    label: t('field.staffRole'),
+                    options: staffOptions,
+                    allowClear: true,
+                  },
+                ]
+              : []),
+          ];
+  const clean = (values: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === '' || v === undefined ? null : v]));
   const submit = async (values: Record<string, unknown>) => {
     if (!editing) return;
-    if (editing.kind === 'add') await sysAddUser(Object.fromEntries(Object.entries(clean(values)).filter(([, v]) => v !== null)));
-    else if (editing.kind === 'password') await resetPasswordBySys(editing.user.id, String(values.password));
+    if (editing.kind === 'add')
+      await sysAddUser(Object.fromEntries(Object.entries(clean(values)).filter(([, v]) => v !== null)));
     else if (editing.kind === 'upgrade') await userTypeUpgrade(editing.user.id, String(values.companyName));
     else await sysModifyUser({ id: editing.user.id, ...clean(values) });
     void mutate();
@@ -115,7 +202,13 @@ export function SystemUserListView() {
     editing?.kind === 'add'
       ? { accountType: 'enterprise' }
       : user
-        ? { realName: user.realName ?? '', phone: user.phone ?? '', email: user.email ?? '', companyName: user.companyName ?? '', staffRole: user.staffRole ?? undefined }
+        ? {
+            realName: user.realName ?? '',
+            phone: user.phone ?? '',
+            email: user.email ?? '',
+            companyName: user.companyName ?? '',
+            staffRole: user.staffRole ?? undefined,
+          }
         : undefined;
   return (
     <div data-testid="system-user-list">
@@ -128,9 +221,26 @@ export function SystemUserListView() {
         pagination={pagination}
         filters={
           <>
-            <Input allowClear placeholder={t('keyword')} onChange={(e) => setFilters((f) => ({ ...f, keyword: e.target.value || undefined }))} style={{ width: 220, maxWidth: '100%' }} />
-            <Select allowClear placeholder={t('field.accountType')} options={typeOptions} onChange={(v?: string) => setFilters((f) => ({ ...f, accountType: v }))} style={{ width: 150 }} />
-            <Select allowClear placeholder={t('field.staffRole')} options={staffOptions} onChange={(v?: string) => setFilters((f) => ({ ...f, staffRole: v }))} style={{ width: 150 }} />
+            <Input
+              allowClear
+              placeholder={t('keyword')}
+              onChange={(e) => setFilters((f) => ({ ...f, keyword: e.target.value || undefined }))}
+              style={{ width: 220, maxWidth: '100%' }}
+            />
+            <Select
+              allowClear
+              placeholder={t('field.accountType')}
+              options={typeOptions}
+              onChange={(v?: string) => setFilters((f) => ({ ...f, accountType: v }))}
+              style={{ width: 150 }}
+            />
+            <Select
+              allowClear
+              placeholder={t('field.staffRole')}
+              options={staffOptions}
+              onChange={(v?: string) => setFilters((f) => ({ ...f, staffRole: v }))}
+              style={{ width: 150 }}
+            />
           </>
         }
         actions={

@@ -4,12 +4,22 @@ import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
-import { assetDetailKey, assetPageKey, deleteAsset, saveAsset, switchAsset, type Asset, type AssetInput } from '@/api/organization';
+import {
+  assetDetailKey,
+  assetPageKey,
+  deleteAsset,
+  saveAsset,
+  switchAsset,
+  type Asset,
+  type AssetInput,
+} from '@/api/organization';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
-import { ConfirmAction, treeOptions, useDeviceOptions, useOrganizations } from './common';
+import { treeOptions, useOrganizations } from './common';
+import { useDeviceOptions } from '@/hooks/resources';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 
 export const MAX_ASSET_DEVICES = 5;
@@ -22,7 +32,10 @@ function CustomList() {
         <>
           {items.map((item) => (
             <Space key={item.key} align="baseline" wrap>
-              <Form.Item name={[item.name, 'key']} rules={[{ required: true, max: 50, message: t('max', { max: 50 }) }]}>
+              <Form.Item
+                name={[item.name, 'key']}
+                rules={[{ required: true, max: 50, message: t('max', { max: 50 }) }]}
+              >
                 <Input placeholder={t('asset.customKey')} maxLength={50} />
               </Form.Item>
               <Form.Item name={[item.name, 'value']} rules={[{ max: 200, message: t('max', { max: 200 }) }]}>
@@ -82,7 +95,17 @@ function toForm(asset: Asset | null): Partial<AssetForm> {
   return { ...rest, deviceIds: devices.map((d) => d.id) };
 }
 
-function AssetDrawer({ asset, open, onClose, onSaved }: { asset: Asset | null; open: boolean; onClose: () => void; onSaved: () => void }) {
+function AssetDrawer({
+  asset,
+  open,
+  onClose,
+  onSaved,
+}: {
+  asset: Asset | null;
+  open: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation('organization');
   const fields = useAssetFields();
   const initial = useMemo(() => toForm(asset), [asset]);
@@ -119,7 +142,13 @@ function StateSwitch({ asset, onDone }: { asset: Asset; onDone: () => void }) {
   const { t } = useTranslation('organization');
   const action = asset.enabled ? 'disable' : 'enable';
   return (
-    <ConfirmAction route="asset.list" action={action} danger={asset.enabled} title={t(`asset.${action}Confirm`)} onConfirm={() => switchAsset(asset.id, !asset.enabled).then(onDone)}>
+    <ConfirmAction
+      route="asset.list"
+      action={action}
+      danger={asset.enabled}
+      title={t(`asset.${action}Confirm`)}
+      onConfirm={() => switchAsset(asset.id, !asset.enabled).then(onDone)}
+    >
       {t(`asset.${action}`)}
     </ConfirmAction>
   );
@@ -130,14 +159,26 @@ export function AssetListView() {
   const { t } = useTranslation('organization');
   const [name, setName] = useState('');
   const [editing, setEditing] = useState<{ asset: Asset | null } | null>(null);
-  const { data, loading, pagination, mutate } = usePagedQuery<Asset, { combName?: string }>(assetPageKey, { combName: name || undefined });
+  const { data, loading, pagination, mutate } = usePagedQuery<Asset, { combName?: string }>(assetPageKey, {
+    combName: name || undefined,
+  });
   const reload = () => void mutate();
   const columns: ListColumn<Asset>[] = [
-    { key: 'name', title: t('asset.combName'), render: (_, a) => <Link href={`/asset/detail/${a.id}`}>{a.combName}</Link> },
+    {
+      key: 'name',
+      title: t('asset.combName'),
+      render: (_, a) => <Link href={`/asset/detail/${a.id}`}>{a.combName}</Link>,
+    },
     { key: 'num', title: t('asset.combNum'), dataIndex: 'combNum', responsive: ['md'] },
     { key: 'type', title: t('asset.combTypeName'), dataIndex: 'combTypeName', responsive: ['lg'] },
     { key: 'devices', title: t('asset.devices'), render: (_, a) => a.devices.length },
-    { key: 'state', title: t('asset.state'), render: (_, a) => <Tag color={a.enabled ? 'success' : 'default'}>{t(a.enabled ? 'asset.enabled' : 'asset.disabled')}</Tag> },
+    {
+      key: 'state',
+      title: t('asset.state'),
+      render: (_, a) => (
+        <Tag color={a.enabled ? 'success' : 'default'}>{t(a.enabled ? 'asset.enabled' : 'asset.disabled')}</Tag>
+      ),
+    },
     {
       key: 'actions',
       title: t('actions'),
@@ -149,7 +190,12 @@ export function AssetListView() {
             </Button>
           </Permitted>
           <StateSwitch asset={a} onDone={reload} />
-          <ConfirmAction route="asset.list" action="delete" title={t('asset.deleteConfirm')} onConfirm={() => deleteAsset(a.id).then(reload)}>
+          <ConfirmAction
+            route="asset.list"
+            action="delete"
+            title={t('asset.deleteConfirm')}
+            onConfirm={() => deleteAsset(a.id).then(reload)}
+          >
             {t('delete')}
           </ConfirmAction>
         </Space>
@@ -159,7 +205,13 @@ export function AssetListView() {
   return (
     <div data-testid="asset-list">
       <Space wrap style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
-        <Input allowClear placeholder={t('asset.combName')} value={name} onChange={(e) => setName(e.target.value)} style={{ width: 200 }} />
+        <Input
+          allowClear
+          placeholder={t('asset.combName')}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          style={{ width: 200 }}
+        />
         <Permitted route="asset.list" action="add">
           <Button type="primary" onClick={() => setEditing({ asset: null })} data-testid="asset-add">
             {t('asset.add')}
@@ -167,7 +219,12 @@ export function AssetListView() {
         </Permitted>
       </Space>
       <DataList<Asset> rowKey="id" columns={columns} data={data} loading={loading} pagination={pagination} />
-      <AssetDrawer asset={editing?.asset ?? null} open={Boolean(editing)} onClose={() => setEditing(null)} onSaved={reload} />
+      <AssetDrawer
+        asset={editing?.asset ?? null}
+        open={Boolean(editing)}
+        onClose={() => setEditing(null)}
+        onSaved={reload}
+      />
     </div>
   );
 }
@@ -178,7 +235,14 @@ export function AssetDetailView({ assetId }: { assetId: number | null }) {
   const router = useRouter();
   const { data: asset, error, mutate } = useRead<Asset>(assetId ? assetDetailKey(assetId) : null);
   const [editing, setEditing] = useState(false);
-  if (!assetId || error) return <Result status="warning" title={t('asset.unknown')} extra={<Button onClick={() => router.push('/asset/list')}>{t('back')}</Button>} />;
+  if (!assetId || error)
+    return (
+      <Result
+        status="warning"
+        title={t('asset.unknown')}
+        extra={<Button onClick={() => router.push('/asset/list')}>{t('back')}</Button>}
+      />
+    );
   if (!asset) return <Skeleton active />;
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="asset-detail">
@@ -203,7 +267,9 @@ export function AssetDetailView({ assetId }: { assetId: number | null }) {
             </Descriptions.Item>
           ))}
           <Descriptions.Item label={t('asset.state')}>
-            <Tag color={asset.enabled ? 'success' : 'default'}>{t(asset.enabled ? 'asset.enabled' : 'asset.disabled')}</Tag>
+            <Tag color={asset.enabled ? 'success' : 'default'}>
+              {t(asset.enabled ? 'asset.enabled' : 'asset.disabled')}
+            </Tag>
           </Descriptions.Item>
           {asset.custom.map((item) => (
             <Descriptions.Item key={item.key} label={item.key}>
@@ -219,9 +285,17 @@ export function AssetDetailView({ assetId }: { assetId: number | null }) {
           pagination={false}
           dataSource={asset.devices}
           columns={[
-            { key: 'name', title: t('device.name'), render: (_, d) => <Link href={`/device/detail/${d.id}`}>{d.deviceName}</Link> },
+            {
+              key: 'name',
+              title: t('device.name'),
+              render: (_, d) => <Link href={`/device/detail/${d.id}`}>{d.deviceName}</Link>,
+            },
             { key: 'guid', title: t('device.guid'), dataIndex: 'deviceGuid' },
-            { key: 'use', title: t('asset.state'), render: (_, d) => <Tag>{t(d.useFlag ? 'asset.enabled' : 'asset.disabled')}</Tag> },
+            {
+              key: 'use',
+              title: t('asset.state'),
+              render: (_, d) => <Tag>{t(d.useFlag ? 'asset.enabled' : 'asset.disabled')}</Tag>,
+            },
           ]}
         />
       </Card>

@@ -3,13 +3,14 @@ import { useTranslation } from 'next-i18next/pages';
 import { useState, type ReactNode } from 'react';
 import type { Device } from '@/api/device';
 import { offerTransfer } from '@/api/organization';
-import { showServerErrors } from '@/components/account/serverErrors';
+import { showServerErrors } from '@/lib/serverErrors';
 import { ShareModal } from './ShareModal';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
 
 export type ShareAction = 'share' | 'transfer';
 export const SHARE_ACTIONS: readonly ShareAction[] = ['share', 'transfer'];
-export const isShareAction = (action: string): action is ShareAction => (SHARE_ACTIONS as readonly string[]).includes(action);
+export const isShareAction = (action: string): action is ShareAction =>
+  (SHARE_ACTIONS as readonly string[]).includes(action);
 
 function TransferModal({ device, onClose }: { device: Device | null; onClose: () => void }) {
   const { t } = useTranslation('organization');
@@ -28,7 +29,15 @@ function TransferModal({ device, onClose }: { device: Device | null; onClose: ()
   // Spec 9: every form and modal submits once per 500 ms.
   const { submit: submitOnce } = useFormSubmit(null, submit);
   return (
-    <Modal open={Boolean(device)} title={t('transfer.offer', { name: device?.deviceName ?? '' })} onCancel={onClose} onOk={() => form.submit()} okText={t('ok')} cancelText={t('cancel')} destroyOnHidden>
+    <Modal
+      open={Boolean(device)}
+      title={t('transfer.offer', { name: device?.deviceName ?? '' })}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={t('ok')}
+      cancelText={t('cancel')}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" onFinish={submitOnce} initialValues={{ kind: 'userName' }}>
         <Form.Item name="kind" label={t('share.recipientKind')}>
           <Radio.Group
@@ -39,7 +48,12 @@ function TransferModal({ device, onClose }: { device: Device | null; onClose: ()
             ]}
           />
         </Form.Item>
-        <Form.Item name="recipient" label={t('transfer.to')} rules={[{ required: true, message: t('required') }]} extra={t('transfer.consent')}>
+        <Form.Item
+          name="recipient"
+          label={t('transfer.to')}
+          rules={[{ required: true, message: t('required') }]}
+          extra={t('transfer.consent')}
+        >
           <Input />
         </Form.Item>
       </Form>
@@ -55,7 +69,12 @@ export function useShareDialogs(): { open: (action: ShareAction, device: Device)
     open: (action, device) => (action === 'share' ? setSharing(device) : setTransferring(device)),
     modals: (
       <>
-        <ShareModal key={sharing?.id ?? 'none'} deviceIds={sharing ? [sharing.id] : []} open={Boolean(sharing)} onClose={() => setSharing(null)} />
+        <ShareModal
+          key={sharing?.id ?? 'none'}
+          deviceIds={sharing ? [sharing.id] : []}
+          open={Boolean(sharing)}
+          onClose={() => setSharing(null)}
+        />
         <TransferModal device={transferring} onClose={() => setTransferring(null)} />
       </>
     ),

@@ -17,7 +17,8 @@ import {
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { ConfirmAction, treeOptions, useOrganizations, useRoleOptions } from './common';
+import { treeOptions, useOrganizations, useRoleOptions } from './common';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 
 type Dialog = { kind: 'invite' } | { kind: 'add' } | { kind: 'edit'; member: Member } | null;
@@ -56,14 +57,23 @@ export function MembersPanel({ organizationId }: { organizationId?: number }) {
     { key: 'phone', title: t('member.phone'), dataIndex: 'phone', responsive: ['lg'] },
     { key: 'email', title: t('member.email'), dataIndex: 'email', responsive: ['lg'] },
     { key: 'organization', title: t('member.organization'), dataIndex: 'organizationName' },
-    { key: 'role', title: t('member.role'), render: (_, member) => (member.roleName ? <Tag>{member.roleName}</Tag> : '-') },
+    {
+      key: 'role',
+      title: t('member.role'),
+      render: (_, member) => (member.roleName ? <Tag>{member.roleName}</Tag> : '-'),
+    },
     {
       key: 'actions',
       title: t('actions'),
       render: (_, member) => (
         <Space size={0}>
           <Permitted route="consumer.list" action="edit">
-            <Button type="link" size="small" onClick={() => setDialog({ kind: 'edit', member })} data-testid="member-edit">
+            <Button
+              type="link"
+              size="small"
+              onClick={() => setDialog({ kind: 'edit', member })}
+              data-testid="member-edit"
+            >
               {t('edit')}
             </Button>
           </Permitted>
@@ -98,19 +108,46 @@ export function MembersPanel({ organizationId }: { organizationId?: number }) {
         { value: 'phone', label: t('member.phone') },
       ],
     },
-    { type: 'input', name: 'email', label: t('member.email'), hidden: (v) => v.contact !== 'email', rules: [{ required: true, type: 'email', message: t('member.emailInvalid') }] },
-    { type: 'input', name: 'phone', label: t('member.phone'), hidden: (v) => v.contact !== 'phone', rules: [{ required: true, message: t('required') }] },
+    {
+      type: 'input',
+      name: 'email',
+      label: t('member.email'),
+      hidden: (v) => v.contact !== 'email',
+      rules: [{ required: true, type: 'email', message: t('member.emailInvalid') }],
+    },
+    {
+      type: 'input',
+      name: 'phone',
+      label: t('member.phone'),
+      hidden: (v) => v.contact !== 'phone',
+      rules: [{ required: true, message: t('required') }],
+    },
     { type: 'select', name: 'roleId', label: t('member.role'), options: roles, allowClear: true },
-    { type: 'input', name: 'inviterName', label: t('member.inviterName'), maxLength: 20, rules: [{ required: true, min: 2, max: 20, message: t('length', { min: 2, max: 20 }) }] },
+    {
+      type: 'input',
+      name: 'inviterName',
+      label: t('member.inviterName'),
+      maxLength: 20,
+      rules: [{ required: true, min: 2, max: 20, message: t('length', { min: 2, max: 20 }) }],
+    },
   ];
   const addFields: DrawerField[] = [
     organizationField,
-    { type: 'input', name: 'keyword', label: t('member.lookup'), extra: t('member.lookupHint'), rules: [{ required: true, message: t('required') }] },
+    {
+      type: 'input',
+      name: 'keyword',
+      label: t('member.lookup'),
+      extra: t('member.lookupHint'),
+      rules: [{ required: true, message: t('required') }],
+    },
     { type: 'select', name: 'roleId', label: t('member.role'), options: roles, allowClear: true },
   ];
   const editing = dialog?.kind === 'edit' ? dialog.member : null;
   const editInitial = useMemo(
-    () => (editing ? { userName: editing.userName, newOrganizationId: editing.organizationId, roleId: editing.roleId ?? undefined } : {}),
+    () =>
+      editing
+        ? { userName: editing.userName, newOrganizationId: editing.organizationId, roleId: editing.roleId ?? undefined }
+        : {},
     [editing],
   );
   const editFields: DrawerField[] = [
@@ -123,10 +160,31 @@ export function MembersPanel({ organizationId }: { organizationId?: number }) {
     <div data-testid="members-panel">
       <Space wrap style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
         <Space wrap>
-          <Input allowClear placeholder={t('member.userName')} onChange={(e) => setFilters((f) => ({ ...f, userName: e.target.value || undefined }))} style={{ width: 160 }} />
-          <Input allowClear placeholder={t('member.phone')} onChange={(e) => setFilters((f) => ({ ...f, phone: e.target.value || undefined }))} style={{ width: 140 }} />
-          <Input allowClear placeholder={t('member.email')} onChange={(e) => setFilters((f) => ({ ...f, email: e.target.value || undefined }))} style={{ width: 180 }} />
-          <Select allowClear placeholder={t('member.role')} options={roles} onChange={(roleId?: number) => setFilters((f) => ({ ...f, roleId }))} style={{ width: 140 }} />
+          <Input
+            allowClear
+            placeholder={t('member.userName')}
+            onChange={(e) => setFilters((f) => ({ ...f, userName: e.target.value || undefined }))}
+            style={{ width: 160 }}
+          />
+          <Input
+            allowClear
+            placeholder={t('member.phone')}
+            onChange={(e) => setFilters((f) => ({ ...f, phone: e.target.value || undefined }))}
+            style={{ width: 140 }}
+          />
+          <Input
+            allowClear
+            placeholder={t('member.email')}
+            onChange={(e) => setFilters((f) => ({ ...f, email: e.target.value || undefined }))}
+            style={{ width: 180 }}
+          />
+          <Select
+            allowClear
+            placeholder={t('member.role')}
+            options={roles}
+            onChange={(roleId?: number) => setFilters((f) => ({ ...f, roleId }))}
+            style={{ width: 140 }}
+          />
         </Space>
         <Space wrap>
           <Permitted route="consumer.list" action="add">
@@ -141,7 +199,13 @@ export function MembersPanel({ organizationId }: { organizationId?: number }) {
           </Permitted>
         </Space>
       </Space>
-      <DataList<Member> rowKey={(m) => `${m.organizationId}-${m.accountId}`} columns={columns} data={data} loading={loading} pagination={pagination} />
+      <DataList<Member>
+        rowKey={(m) => `${m.organizationId}-${m.accountId}`}
+        columns={columns}
+        data={data}
+        loading={loading}
+        pagination={pagination}
+      />
       <DrawerForm<InviteValues>
         open={dialog?.kind === 'invite'}
         title={t('member.invite')}
@@ -167,7 +231,11 @@ export function MembersPanel({ organizationId }: { organizationId?: number }) {
         onClose={() => setDialog(null)}
         onSubmit={async (v) => {
           const keyword = v.keyword.trim();
-          const found = keyword.includes('@') ? await accountByEmail(keyword) : /^\+?\d{6,}$/.test(keyword) ? await accountByPhone(keyword) : await queryAccountByUEP(keyword);
+          const found = keyword.includes('@')
+            ? await accountByEmail(keyword)
+            : /^\+?\d{6,}$/.test(keyword)
+              ? await accountByPhone(keyword)
+              : await queryAccountByUEP(keyword);
           if (!found?.ticket) {
             void message.error(t(found ? 'member.notYourself' : 'member.notFound'));
             throw new Error(t(found ? 'member.notYourself' : 'member.notFound'));
@@ -185,7 +253,13 @@ export function MembersPanel({ organizationId }: { organizationId?: number }) {
         onClose={() => setDialog(null)}
         onSubmit={async (v) => {
           if (!editing) return;
-          if (v.newOrganizationId !== editing.organizationId) await updateAccountOrganizationRel(editing.accountId, editing.organizationId, v.newOrganizationId, v.roleId ?? null);
+          if (v.newOrganizationId !== editing.organizationId)
+            await updateAccountOrganizationRel(
+              editing.accountId,
+              editing.organizationId,
+              v.newOrganizationId,
+              v.roleId ?? null,
+            );
           else if (v.roleId) await updateRoleInOrganization(editing.organizationId, editing.accountId, v.roleId);
           reload();
         }}

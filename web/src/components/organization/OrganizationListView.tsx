@@ -17,7 +17,9 @@ import {
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { ConfirmAction, treeOptions, useDeviceOptions, useOrganizations } from './common';
+import { treeOptions, useOrganizations } from './common';
+import { useDeviceOptions } from '@/hooks/resources';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { MembersPanel } from './MembersPanel';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 
@@ -45,22 +47,38 @@ function find(nodes: OrganizationNode[], id: number | null): OrganizationNode | 
   return null;
 }
 
-type Dialog = { kind: 'add'; parentId: number | null } | { kind: 'edit'; node: OrganizationNode } | { kind: 'creator'; node: OrganizationNode } | null;
+type Dialog =
+  | { kind: 'add'; parentId: number | null }
+  | { kind: 'edit'; node: OrganizationNode }
+  | { kind: 'creator'; node: OrganizationNode }
+  | null;
 
 function OrganizationDevices({ organizationId }: { organizationId: number }) {
   const { t } = useTranslation('organization');
   const options = useDeviceOptions().filter((option) => !option.shared);
   const [chosen, setChosen] = useState<number[]>([]);
-  const { data, loading, pagination, mutate } = usePagedQuery<Device, { organizationId: number }>(organizationDevicesKey, { organizationId });
+  const { data, loading, pagination, mutate } = usePagedQuery<Device, { organizationId: number }>(
+    organizationDevicesKey,
+    { organizationId },
+  );
   const columns: ListColumn<Device>[] = [
-    { key: 'name', title: t('device.name'), render: (_, d) => <Link href={`/device/detail/${d.id}`}>{d.deviceName}</Link> },
+    {
+      key: 'name',
+      title: t('device.name'),
+      render: (_, d) => <Link href={`/device/detail/${d.id}`}>{d.deviceName}</Link>,
+    },
     { key: 'guid', title: t('device.guid'), dataIndex: 'deviceGuid' },
     { key: 'type', title: t('device.type'), dataIndex: 'typeName', responsive: ['md'] },
     {
       key: 'actions',
       title: t('actions'),
       render: (_, d) => (
-        <ConfirmAction route="organization.list" action="edit" title={t('org.unbindConfirm')} onConfirm={() => unbindDevices(organizationId, [d.id]).then(() => mutate())}>
+        <ConfirmAction
+          route="organization.list"
+          action="edit"
+          title={t('org.unbindConfirm')}
+          onConfirm={() => unbindDevices(organizationId, [d.id]).then(() => mutate())}
+        >
           {t('org.unbind')}
         </ConfirmAction>
       ),
@@ -70,8 +88,26 @@ function OrganizationDevices({ organizationId }: { organizationId: number }) {
     <>
       <Permitted route="organization.list" action="edit">
         <Space wrap style={{ marginBottom: 12 }}>
-          <Select mode="multiple" allowClear placeholder={t('org.chooseDevices')} options={options} value={chosen} onChange={setChosen} style={{ minWidth: 260 }} />
-          <Button disabled={!chosen.length} onClick={() => void bindDevices(organizationId, chosen).then(() => { setChosen([]); void mutate(); }).catch(() => undefined)}>
+          <Select
+            mode="multiple"
+            allowClear
+            placeholder={t('org.chooseDevices')}
+            options={options}
+            value={chosen}
+            onChange={setChosen}
+            style={{ minWidth: 260 }}
+          />
+          <Button
+            disabled={!chosen.length}
+            onClick={() =>
+              void bindDevices(organizationId, chosen)
+                .then(() => {
+                  setChosen([]);
+                  void mutate();
+                })
+                .catch(() => undefined)
+            }
+          >
             {t('org.bind')}
           </Button>
         </Space>
@@ -91,7 +127,13 @@ export function OrganizationListView() {
   const current = find(nodes, selected) ?? nodes[0] ?? null;
   const reload = () => void mutate();
   const fields: DrawerField[] = [
-    { type: 'input', name: 'name', label: t('org.name'), maxLength: 50, rules: [{ required: true, min: 2, max: 50, message: t('length', { min: 2, max: 50 }) }] },
+    {
+      type: 'input',
+      name: 'name',
+      label: t('org.name'),
+      maxLength: 50,
+      rules: [{ required: true, min: 2, max: 50, message: t('length', { min: 2, max: 50 }) }],
+    },
     { type: 'treeSelect', name: 'parentId', label: t('org.parent'), treeData: treeOptions(nodes) },
   ];
   const editing = dialog?.kind === 'edit' ? dialog.node : null;
@@ -105,7 +147,12 @@ export function OrganizationListView() {
         title={t('org.title')}
         extra={
           <Permitted route="organization.list" action="add">
-            <Button type="primary" size="small" onClick={() => setDialog({ kind: 'add', parentId: current?.id ?? null })} data-testid="org-add">
+            <Button
+              type="primary"
+              size="small"
+              onClick={() => setDialog({ kind: 'add', parentId: current?.id ?? null })}
+              data-testid="org-add"
+            >
               {t('org.add')}
             </Button>
           </Permitted>
@@ -128,7 +175,15 @@ export function OrganizationListView() {
       </Card>
       <Card
         size="small"
-        title={current ? <Typography.Text strong data-testid="org-current">{current.name}</Typography.Text> : t('org.none')}
+        title={
+          current ? (
+            <Typography.Text strong data-testid="org-current">
+              {current.name}
+            </Typography.Text>
+          ) : (
+            t('org.none')
+          )
+        }
         extra={
           current ? (
             <Space size={0} wrap>
@@ -142,7 +197,17 @@ export function OrganizationListView() {
                   {t('org.transferCreator')}
                 </Button>
               </Permitted>
-              <ConfirmAction route="organization.list" action="delete" title={t('org.deleteConfirm')} onConfirm={() => deleteOrganization(current.id).then(() => { setSelected(null); reload(); })}>
+              <ConfirmAction
+                route="organization.list"
+                action="delete"
+                title={t('org.deleteConfirm')}
+                onConfirm={() =>
+                  deleteOrganization(current.id).then(() => {
+                    setSelected(null);
+                    reload();
+                  })
+                }
+              >
                 {t('delete')}
               </ConfirmAction>
             </Space>
@@ -152,12 +217,24 @@ export function OrganizationListView() {
         {current ? (
           <>
             <Typography.Paragraph type="secondary">
-              {t('org.summary', { creator: current.creatorName ?? '-', members: current.memberCount, devices: current.deviceCount })}
+              {t('org.summary', {
+                creator: current.creatorName ?? '-',
+                members: current.memberCount,
+                devices: current.deviceCount,
+              })}
             </Typography.Paragraph>
             <Tabs
               items={[
-                { key: 'members', label: t('org.members'), children: <MembersPanel key={current.id} organizationId={current.id} /> },
-                { key: 'devices', label: t('org.devices'), children: <OrganizationDevices key={current.id} organizationId={current.id} /> },
+                {
+                  key: 'members',
+                  label: t('org.members'),
+                  children: <MembersPanel key={current.id} organizationId={current.id} />,
+                },
+                {
+                  key: 'devices',
+                  label: t('org.devices'),
+                  children: <OrganizationDevices key={current.id} organizationId={current.id} />,
+                },
               ]}
             />
           </>
@@ -195,7 +272,15 @@ export function OrganizationListView() {
       <DrawerForm<{ accountId: number }>
         open={dialog?.kind === 'creator'}
         title={t('org.transferCreator')}
-        fields={[{ type: 'number', name: 'accountId', label: t('org.newCreatorId'), extra: t('org.newCreatorHint'), rules: [{ required: true, message: t('required') }] }]}
+        fields={[
+          {
+            type: 'number',
+            name: 'accountId',
+            label: t('org.newCreatorId'),
+            extra: t('org.newCreatorHint'),
+            rules: [{ required: true, message: t('required') }],
+          },
+        ]}
         onClose={() => setDialog(null)}
         onSubmit={async (v) => {
           if (dialog?.kind === 'creator') await transferCreator(dialog.node.id, v.accountId);
@@ -211,15 +296,31 @@ export function OrganizationHomeView() {
   const { t } = useTranslation('organization');
   const { data: tree } = useOrganizations();
   const flat: OrganizationNode[] = [];
-  const walk = (nodes: OrganizationNode[]) => nodes.forEach((node) => { flat.push(node); walk(node.children); });
+  const walk = (nodes: OrganizationNode[]) =>
+    nodes.forEach((node) => {
+      flat.push(node);
+      walk(node.children);
+    });
   walk(tree ?? []);
   if (tree && !flat.length) return <Empty description={t('org.empty')} />;
   return (
-    <div data-testid="organization-home" style={{ display: 'grid', gap: 12, gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' }}>
+    <div
+      data-testid="organization-home"
+      style={{ display: 'grid', gap: 12, gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' }}
+    >
       {flat.map((node) => (
-        <Card key={node.id} size="small" title={node.name} extra={<Link href="/organization/list">{t('org.manage')}</Link>}>
+        <Card
+          key={node.id}
+          size="small"
+          title={node.name}
+          extra={<Link href="/organization/list">{t('org.manage')}</Link>}
+        >
           <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-            {t('org.summary', { creator: node.creatorName ?? '-', members: node.memberCount, devices: node.deviceCount })}
+            {t('org.summary', {
+              creator: node.creatorName ?? '-',
+              members: node.memberCount,
+              devices: node.deviceCount,
+            })}
           </Typography.Paragraph>
         </Card>
       ))}

@@ -3,8 +3,8 @@ import Link from 'next/link';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useState } from 'react';
 import { updateInfo, type ProfileInput } from '@/api/organization';
-import { showServerErrors } from '@/components/account/serverErrors';
-import { useSession } from '@/components/session/SessionContext';
+import { showServerErrors } from '@/lib/serverErrors';
+import { useSession } from '@/lib/SessionContext';
 import { ChangePasswordDrawer } from '@/components/shell/ChangePasswordDrawer';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { useTimeZones } from '@/hooks/useTimeZones';
@@ -21,7 +21,13 @@ export function ProfileView() {
   const account = info?.baseAccount;
   const { options: zones } = useTimeZones(account?.timeZone);
   useEffect(() => {
-    if (account) form.setFieldsValue({ realName: account.realName, companyName: account.companyName, timeZone: account.timeZone, temperatureUnit: account.temperatureUnit as 'C' | 'F' });
+    if (account)
+      form.setFieldsValue({
+        realName: account.realName,
+        companyName: account.companyName,
+        timeZone: account.timeZone,
+        temperatureUnit: account.temperatureUnit as 'C' | 'F',
+      });
   }, [account, form]);
   const save = async (values: ProfileInput) => {
     setSaving(true);
@@ -42,7 +48,9 @@ export function ProfileView() {
       <Card size="small" title={t('profile.account')}>
         <Descriptions column={{ xs: 1, md: 2 }} size="small">
           <Descriptions.Item label={t('member.userName')}>{account.userName}</Descriptions.Item>
-          <Descriptions.Item label={t('profile.accountType')}>{t(`profile.type.${account.accountType}`)}</Descriptions.Item>
+          <Descriptions.Item label={t('profile.accountType')}>
+            {t(`profile.type.${account.accountType}`)}
+          </Descriptions.Item>
           <Descriptions.Item label={t('member.phone')}>
             {account.phone ?? '-'} <Link href="/user/bind-phone">{t('profile.bind')}</Link>
           </Descriptions.Item>
@@ -57,14 +65,23 @@ export function ProfileView() {
           <Form.Item name="realName" label={t('member.realName')} rules={[{ max: 20, message: t('max', { max: 20 }) }]}>
             <SymbolFreeInput maxLength={20} />
           </Form.Item>
-          <Form.Item name="companyName" label={t('profile.company')} rules={[{ min: 2, max: 50, message: t('length', { min: 2, max: 50 }) }]}>
+          <Form.Item
+            name="companyName"
+            label={t('profile.company')}
+            rules={[{ min: 2, max: 50, message: t('length', { min: 2, max: 50 }) }]}
+          >
             <SymbolFreeInput maxLength={50} />
           </Form.Item>
           <Form.Item name="timeZone" label={t('profile.timeZone')} rules={[{ required: true, message: t('required') }]}>
             <Select showSearch optionFilterProp="label" options={zones} />
           </Form.Item>
           <Form.Item name="temperatureUnit" label={t('profile.temperatureUnit')}>
-            <Radio.Group options={[{ value: 'C', label: '°C' }, { value: 'F', label: '°F' }]} />
+            <Radio.Group
+              options={[
+                { value: 'C', label: '°C' },
+                { value: 'F', label: '°F' },
+              ]}
+            />
           </Form.Item>
           <Button type="primary" htmlType="submit" loading={saving} data-testid="profile-save">
             {t('save')}

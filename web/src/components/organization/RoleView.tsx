@@ -6,9 +6,10 @@ import { deleteRole, rolePageKey, saveRole, type PermissionNode, type Role } fro
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { ConfirmAction } from './common';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { checkedKeys, storedKeys } from './permissionKeys';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
+import { useMenuLabel } from '@/components/shell/menuLabel';
 
 interface KeyNode {
   key: string;
@@ -16,12 +17,22 @@ interface KeyNode {
   children: KeyNode[];
 }
 
-function PermissionPicker({ value, onChange, tree }: { value?: string[]; onChange?: (keys: string[]) => void; tree: PermissionNode[] }) {
-  const { t } = useTranslation('menu');
+function PermissionPicker({
+  value,
+  onChange,
+  tree,
+}: {
+  value?: string[];
+  onChange?: (keys: string[]) => void;
+  tree: PermissionNode[];
+}) {
+  // Permission keys contain dots: their labels are flat keys of the menu namespace (never nested).
+  const t = useMenuLabel();
   const { t: to } = useTranslation('organization');
   const label = (node: PermissionNode) => (node.action ? to(`action.${node.action}`) : t(node.key));
   const data = useMemo(() => {
-    const convert = (nodes: PermissionNode[]): KeyNode[] => nodes.map((node) => ({ key: node.key, title: label(node), children: convert(node.children) }));
+    const convert = (nodes: PermissionNode[]): KeyNode[] =>
+      nodes.map((node) => ({ key: node.key, title: label(node), children: convert(node.children) }));
     return convert(tree);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tree, t, to]);
@@ -32,7 +43,9 @@ function PermissionPicker({ value, onChange, tree }: { value?: string[]; onChang
       defaultExpandAll
       treeData={data}
       checkedKeys={expanded}
-      onCheck={(checked) => onChange?.(storedKeys((Array.isArray(checked) ? checked : checked.checked).map(String), tree))}
+      onCheck={(checked) =>
+        onChange?.(storedKeys((Array.isArray(checked) ? checked : checked.checked).map(String), tree))
+      }
       data-testid="permission-tree"
     />
   );
@@ -44,9 +57,20 @@ export function RoleView() {
   const [name, setName] = useState('');
   const [editing, setEditing] = useState<{ role: Role | null } | null>(null);
   const { data: tree } = usePermissionTree();
-  const { data, loading, pagination, mutate } = usePagedQuery<Role, { roleName?: string }>(rolePageKey, { roleName: name || undefined });
+  const { data, loading, pagination, mutate } = usePagedQuery<Role, { roleName?: string }>(rolePageKey, {
+    roleName: name || undefined,
+  });
   const columns: ListColumn<Role>[] = [
-    { key: 'name', title: t('role.name'), render: (_, role) => <Space>{role.roleName}{role.preset ? <Tag>{t('role.preset')}</Tag> : null}</Space> },
+    {
+      key: 'name',
+      title: t('role.name'),
+      render: (_, role) => (
+        <Space>
+          {role.roleName}
+          {role.preset ? <Tag>{t('role.preset')}</Tag> : null}
+        </Space>
+      ),
+    },
     { key: 'description', title: t('role.description'), dataIndex: 'description', responsive: ['md'] },
     { key: 'count', title: t('role.keys'), render: (_, role) => role.permissions.length },
     {
@@ -59,7 +83,12 @@ export function RoleView() {
               {t('edit')}
             </Button>
           </Permitted>
-          <ConfirmAction route="consumer.role" action="delete" title={t('role.deleteConfirm')} onConfirm={() => deleteRole(role.id).then(() => mutate())}>
+          <ConfirmAction
+            route="consumer.role"
+            action="delete"
+            title={t('role.deleteConfirm')}
+            onConfirm={() => deleteRole(role.id).then(() => mutate())}
+          >
             {t('delete')}
           </ConfirmAction>
         </Space>
@@ -67,16 +96,35 @@ export function RoleView() {
     },
   ];
   const fields: DrawerField[] = [
-    { type: 'input', name: 'roleName', label: t('role.name'), maxLength: 20, rules: [{ required: true, max: 20, message: t('max', { max: 20 }) }] },
+    {
+      type: 'input',
+      name: 'roleName',
+      label: t('role.name'),
+      maxLength: 20,
+      rules: [{ required: true, max: 20, message: t('max', { max: 20 }) }],
+    },
     { type: 'input', name: 'description', label: t('role.description'), maxLength: 200, textarea: true },
     { type: 'slot', name: 'permissions', label: t('role.keys'), render: () => <PermissionPicker tree={tree ?? []} /> },
   ];
   const role = editing?.role ?? null;
-  const initial = useMemo(() => ({ roleName: role?.roleName ?? '', description: role?.description ?? '', permissions: role?.permissions ?? [] }), [role]);
+  const initial = useMemo(
+    () => ({
+      roleName: role?.roleName ?? '',
+      description: role?.description ?? '',
+      permissions: role?.permissions ?? [],
+    }),
+    [role],
+  );
   return (
     <div data-testid="consumer-role">
       <Space wrap style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
-        <Input allowClear placeholder={t('role.name')} value={name} onChange={(e) => setName(e.target.value)} style={{ width: 200 }} />
+        <Input
+          allowClear
+          placeholder={t('role.name')}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          style={{ width: 200 }}
+        />
         <Permitted route="consumer.role" action="add">
           <Button type="primary" onClick={() => setEditing({ role: null })} data-testid="role-add">
             {t('role.add')}
@@ -93,7 +141,12 @@ export function RoleView() {
         width={560}
         onClose={() => setEditing(null)}
         onSubmit={async (v) => {
-          await saveRole({ id: role?.id, roleName: v.roleName, description: v.description || null, permissions: v.permissions ?? [] });
+          await saveRole({
+            id: role?.id,
+            roleName: v.roleName,
+            description: v.description || null,
+            permissions: v.permissions ?? [],
+          });
           void mutate();
         }}
       />

@@ -4,7 +4,7 @@ import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import { useTemplates } from '@/hooks/resources';
 import { shareDevices, type ShareExpiry } from '@/api/organization';
-import { showServerErrors } from '@/components/account/serverErrors';
+import { showServerErrors } from '@/lib/serverErrors';
 import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
 
 interface ShareValues {
@@ -47,8 +47,23 @@ export function ShareModal({ deviceIds, open, onClose }: { deviceIds: number[]; 
     }
   };
   return (
-    <Modal open={open} title={t('share.title')} onCancel={onClose} onOk={() => form.submit()} confirmLoading={saving} okText={t('share.submit')} cancelText={t('cancel')} destroyOnHidden>
-      <Form<ShareValues> form={form} layout="vertical" onFinish={submit} initialValues={{ recipientKind: 'userName', expire: '8h' }} data-testid="share-form">
+    <Modal
+      open={open}
+      title={t('share.title')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={saving}
+      okText={t('share.submit')}
+      cancelText={t('cancel')}
+      destroyOnHidden
+    >
+      <Form<ShareValues>
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        initialValues={{ recipientKind: 'userName', expire: '8h' }}
+        data-testid="share-form"
+      >
         <Form.Item name="recipientKind" label={t('share.recipientKind')}>
           <Radio.Group
             options={[
@@ -61,17 +76,37 @@ export function ShareModal({ deviceIds, open, onClose }: { deviceIds: number[]; 
         <Form.Item name="recipient" label={t('share.recipient')} rules={[{ required: true, message: t('required') }]}>
           <Input data-testid="share-recipient" />
         </Form.Item>
-        <Form.Item name="sharerName" label={t('share.sharerName')} rules={[{ required: true, min: 2, max: 20, message: t('length', { min: 2, max: 20 }) }]}>
+        <Form.Item
+          name="sharerName"
+          label={t('share.sharerName')}
+          rules={[{ required: true, min: 2, max: 20, message: t('length', { min: 2, max: 20 }) }]}
+        >
           <SymbolFreeInput maxLength={20} data-testid="share-name" />
         </Form.Item>
-        <Form.Item name="templateId" label={t('share.template')} rules={[{ required: true, message: t('share.templateRequired') }]} extra={templates && !templates.length ? t('share.noTemplate') : undefined}>
-          <Select options={(templates ?? []).map((tpl) => ({ value: tpl.id, label: tpl.name }))} data-testid="share-template" />
+        <Form.Item
+          name="templateId"
+          label={t('share.template')}
+          rules={[{ required: true, message: t('share.templateRequired') }]}
+          extra={templates && !templates.length ? t('share.noTemplate') : undefined}
+        >
+          <Select
+            options={(templates ?? []).map((tpl) => ({ value: tpl.id, label: tpl.name }))}
+            data-testid="share-template"
+          />
         </Form.Item>
         <Form.Item name="expire" label={t('share.expire')}>
-          <Radio.Group optionType="button" options={EXPIRIES.map((value) => ({ value, label: t(`share.expiry.${value}`) }))} data-testid="share-expire" />
+          <Radio.Group
+            optionType="button"
+            options={EXPIRIES.map((value) => ({ value, label: t(`share.expiry.${value}`) }))}
+            data-testid="share-expire"
+          />
         </Form.Item>
         {expire === 'custom' ? (
-          <Form.Item name="expireTime" label={t('share.expireTime')} rules={[{ required: true, message: t('required') }]}>
+          <Form.Item
+            name="expireTime"
+            label={t('share.expireTime')}
+            rules={[{ required: true, message: t('required') }]}
+          >
             <DatePicker showTime style={{ width: '100%' }} />
           </Form.Item>
         ) : null}

@@ -16,12 +16,12 @@ import {
   type Share,
   type Transfer,
 } from '@/api/organization';
-import { showServerErrors } from '@/components/account/serverErrors';
-import { formatTime } from '@/components/device/format';
+import { showServerErrors } from '@/lib/serverErrors';
+import { formatTime } from '@/lib/format';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import type { DevicePermission } from '@/routes/permissions';
-import { ConfirmAction } from './common';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
@@ -33,24 +33,52 @@ function recipientOf(share: Share): string {
 function SharesTable({ received }: { received: boolean }) {
   const { t } = useTranslation('organization');
   const [keyword, setKeyword] = useState('');
-  const { data, loading, pagination, mutate } = usePagedQuery<Share, { keyword?: string }>(received ? receivedSharesKey : sharePageKey, { keyword: keyword || undefined });
+  const { data, loading, pagination, mutate } = usePagedQuery<Share, { keyword?: string }>(
+    received ? receivedSharesKey : sharePageKey,
+    { keyword: keyword || undefined },
+  );
   const columns: ListColumn<Share>[] = [
-    { key: 'device', title: t('device.name'), render: (_, s) => (received ? <Link href={`/device/detail/${s.deviceId}`}>{s.deviceName}</Link> : s.deviceName) },
+    {
+      key: 'device',
+      title: t('device.name'),
+      render: (_, s) => (received ? <Link href={`/device/detail/${s.deviceId}`}>{s.deviceName}</Link> : s.deviceName),
+    },
     { key: 'guid', title: t('device.guid'), dataIndex: 'deviceGuid', responsive: ['md'] },
     { key: 'sharer', title: t('share.sharerName'), dataIndex: 'sharerName' },
-    ...(received ? [] : [{ key: 'recipient', title: t('share.recipient'), render: (_: unknown, s: Share) => recipientOf(s) }]),
+    ...(received
+      ? []
+      : [{ key: 'recipient', title: t('share.recipient'), render: (_: unknown, s: Share) => recipientOf(s) }]),
     { key: 'template', title: t('share.template'), dataIndex: 'templateName' },
-    { key: 'expire', title: t('share.expireTime'), render: (_, s) => <Space>{formatTime(s.expireTime)}{s.expired ? <Tag color="default">{t('share.expired')}</Tag> : null}</Space> },
+    {
+      key: 'expire',
+      title: t('share.expireTime'),
+      render: (_, s) => (
+        <Space>
+          {formatTime(s.expireTime)}
+          {s.expired ? <Tag color="default">{t('share.expired')}</Tag> : null}
+        </Space>
+      ),
+    },
     {
       key: 'actions',
       title: t('actions'),
       render: (_, s) =>
         received ? (
-          <ConfirmAction route="device.list" action="query" title={t('share.quitConfirm')} onConfirm={() => quitShare(s.id).then(() => mutate())}>
+          <ConfirmAction
+            route="device.list"
+            action="query"
+            title={t('share.quitConfirm')}
+            onConfirm={() => quitShare(s.id).then(() => mutate())}
+          >
             {t('share.quit')}
           </ConfirmAction>
         ) : (
-          <ConfirmAction route="consumer.sharer" action="delete" title={t('share.revokeConfirm')} onConfirm={() => deleteShare(s.id).then(() => mutate())}>
+          <ConfirmAction
+            route="consumer.sharer"
+            action="delete"
+            title={t('share.revokeConfirm')}
+            onConfirm={() => deleteShare(s.id).then(() => mutate())}
+          >
             {t('share.revoke')}
           </ConfirmAction>
         ),
@@ -58,7 +86,13 @@ function SharesTable({ received }: { received: boolean }) {
   ];
   return (
     <>
-      <Input allowClear placeholder={t('share.search')} value={keyword} onChange={(e) => setKeyword(e.target.value)} style={{ width: 220, marginBottom: 12 }} />
+      <Input
+        allowClear
+        placeholder={t('share.search')}
+        value={keyword}
+        onChange={(e) => setKeyword(e.target.value)}
+        style={{ width: 220, marginBottom: 12 }}
+      />
       <DataList<Share> rowKey="id" columns={columns} data={data} loading={loading} pagination={pagination} />
     </>
   );
@@ -70,7 +104,15 @@ interface CodeRow {
   writable: boolean;
 }
 
-function TemplateEditor({ template, open, onClose }: { template: PermissionTemplate | null; open: boolean; onClose: () => void }) {
+function TemplateEditor({
+  template,
+  open,
+  onClose,
+}: {
+  template: PermissionTemplate | null;
+  open: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('organization');
   const { t: td } = useTranslation('device');
   const [form] = Form.useForm<{ name: string }>();
@@ -80,7 +122,11 @@ function TemplateEditor({ template, open, onClose }: { template: PermissionTempl
   );
   const rows: CodeRow[] = [
     ...(codes?.params ?? []).map((p) => ({ code: p.code, label: `${p.name} (${p.code})`, writable: p.writable })),
-    ...(codes?.blocks ?? []).map((block) => ({ code: block, label: td(`tabs.${block}`, { defaultValue: t(`share.block.${block}`) }), writable: false })),
+    ...(codes?.blocks ?? []).map((block) => ({
+      code: block,
+      label: td(`tabs.${block}`, { defaultValue: t(`share.block.${block}`) }),
+      writable: false,
+    })),
   ];
   const set = (code: string, patch: Partial<DevicePermission>) =>
     setItems((current) => {
@@ -98,9 +144,22 @@ function TemplateEditor({ template, open, onClose }: { template: PermissionTempl
   // Spec 9: every form and modal submits once per 500 ms.
   const { submit: submitOnce } = useFormSubmit(null, submit);
   return (
-    <Modal open={open} title={template ? t('template.edit') : t('template.add')} onCancel={onClose} onOk={() => form.submit()} okText={t('save')} cancelText={t('cancel')} width={560} destroyOnHidden>
+    <Modal
+      open={open}
+      title={template ? t('template.edit') : t('template.add')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={t('save')}
+      cancelText={t('cancel')}
+      width={560}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" onFinish={submitOnce} initialValues={{ name: template?.name ?? '' }}>
-        <Form.Item name="name" label={t('template.name')} rules={[{ required: true, max: 10, message: t('max', { max: 10 }) }]}>
+        <Form.Item
+          name="name"
+          label={t('template.name')}
+          rules={[{ required: true, max: 10, message: t('max', { max: 10 }) }]}
+        >
           <SymbolFreeInput maxLength={10} data-testid="template-name" />
         </Form.Item>
       </Form>
@@ -114,7 +173,14 @@ function TemplateEditor({ template, open, onClose }: { template: PermissionTempl
           {
             key: 'view',
             title: t('template.visible'),
-            render: (_, row) => <Checkbox checked={items[row.code]?.viewStatus === 1} onChange={(e) => set(row.code, { viewStatus: e.target.checked ? 1 : 0, ...(e.target.checked ? {} : { setStatus: 0 }) })} />,
+            render: (_, row) => (
+              <Checkbox
+                checked={items[row.code]?.viewStatus === 1}
+                onChange={(e) =>
+                  set(row.code, { viewStatus: e.target.checked ? 1 : 0, ...(e.target.checked ? {} : { setStatus: 0 }) })
+                }
+              />
+            ),
           },
           {
             key: 'set',
@@ -139,8 +205,16 @@ function TemplatesTable() {
   const [editing, setEditing] = useState<{ template: PermissionTemplate | null } | null>(null);
   const columns: ListColumn<PermissionTemplate>[] = [
     { key: 'name', title: t('template.name'), dataIndex: 'name' },
-    { key: 'visible', title: t('template.visibleCount'), render: (_, tpl) => tpl.items.filter((i) => i.viewStatus === 1).length },
-    { key: 'operable', title: t('template.operableCount'), render: (_, tpl) => tpl.items.filter((i) => i.setStatus === 1).length },
+    {
+      key: 'visible',
+      title: t('template.visibleCount'),
+      render: (_, tpl) => tpl.items.filter((i) => i.viewStatus === 1).length,
+    },
+    {
+      key: 'operable',
+      title: t('template.operableCount'),
+      render: (_, tpl) => tpl.items.filter((i) => i.setStatus === 1).length,
+    },
     {
       key: 'actions',
       title: t('actions'),
@@ -151,7 +225,12 @@ function TemplatesTable() {
               {t('edit')}
             </Button>
           </Permitted>
-          <ConfirmAction route="consumer.sharer" action="delete" title={t('template.deleteConfirm')} onConfirm={() => deleteTemplate(tpl.id).then(() => mutate())}>
+          <ConfirmAction
+            route="consumer.sharer"
+            action="delete"
+            title={t('template.deleteConfirm')}
+            onConfirm={() => deleteTemplate(tpl.id).then(() => mutate())}
+          >
             {t('delete')}
           </ConfirmAction>
         </Space>
@@ -161,11 +240,22 @@ function TemplatesTable() {
   return (
     <>
       <Permitted route="consumer.sharer" action="add">
-        <Button type="primary" style={{ marginBottom: 12 }} onClick={() => setEditing({ template: null })} data-testid="template-add">
+        <Button
+          type="primary"
+          style={{ marginBottom: 12 }}
+          onClick={() => setEditing({ template: null })}
+          data-testid="template-add"
+        >
           {t('template.add')}
         </Button>
       </Permitted>
-      <DataList<PermissionTemplate> rowKey="id" columns={columns} data={data ?? []} loading={isLoading} pagination={false} />
+      <DataList<PermissionTemplate>
+        rowKey="id"
+        columns={columns}
+        data={data ?? []}
+        loading={isLoading}
+        pagination={false}
+      />
       {editing ? (
         <TemplateEditor
           key={editing.template?.id ?? 'new'}

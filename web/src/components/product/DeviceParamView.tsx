@@ -1,8 +1,21 @@
 import { Button, Input, InputNumber, Select, Space, Tag } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
-import { deleteDeviceParam, deviceParamPageKey, deviceTypeOptionsKey, insertDeviceParam, mergeDeviceParams, paramUnitOptionsKey, separateDeviceParams, updateDeviceParam, type Bound, type DeviceParam, type DeviceTypeOption, type ParamUnit } from '@/api/product';
-import { ConfirmAction } from '@/components/organization/common';
+import {
+  deleteDeviceParam,
+  deviceParamPageKey,
+  deviceTypeOptionsKey,
+  insertDeviceParam,
+  mergeDeviceParams,
+  paramUnitOptionsKey,
+  separateDeviceParams,
+  updateDeviceParam,
+  type Bound,
+  type DeviceParam,
+  type DeviceTypeOption,
+  type ParamUnit,
+} from '@/api/product';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
@@ -14,7 +27,15 @@ const HEX = (digits: number) => new RegExp(`^(0x)?[0-9a-fA-F]{1,${digits}}$`);
 const NO_SEPARATORS = /^[^,:，：]*$/;
 
 /** A minimum or maximum: a fixed number, or another parameter of the type. */
-function BoundInput({ value, onChange, keys }: { value?: Bound | null; onChange?: (next: Bound | null) => void; keys: { value: string; label: string }[] }) {
+function BoundInput({
+  value,
+  onChange,
+  keys,
+}: {
+  value?: Bound | null;
+  onChange?: (next: Bound | null) => void;
+  keys: { value: string; label: string }[];
+}) {
   const { t } = useTranslation('product');
   const byParam = Boolean(value?.paramKey);
   return (
@@ -29,9 +50,18 @@ function BoundInput({ value, onChange, keys }: { value?: Bound | null; onChange?
         onChange={(kind) => onChange?.(kind === 'param' ? { value: null, paramKey: keys[0]?.value ?? null } : null)}
       />
       {byParam ? (
-        <Select style={{ flex: 1 }} value={value?.paramKey ?? undefined} options={keys} onChange={(paramKey: string) => onChange?.({ value: null, paramKey })} />
+        <Select
+          style={{ flex: 1 }}
+          value={value?.paramKey ?? undefined}
+          options={keys}
+          onChange={(paramKey: string) => onChange?.({ value: null, paramKey })}
+        />
       ) : (
-        <InputNumber style={{ flex: 1 }} value={value?.value ?? null} onChange={(n) => onChange?.(n === null ? null : { value: Number(n), paramKey: null })} />
+        <InputNumber
+          style={{ flex: 1 }}
+          value={value?.value ?? null}
+          onChange={(n) => onChange?.(n === null ? null : { value: Number(n), paramKey: null })}
+        />
       )}
     </Space.Compact>
   );
@@ -47,16 +77,36 @@ export function DeviceParamView() {
   const [keyword, setKeyword] = useState<string | undefined>(undefined);
   const [selected, setSelected] = useState<number[]>([]);
   const [editing, setEditing] = useState<{ param: DeviceParam | null } | null>(null);
-  const { data, loading, pagination, mutate } = usePagedQuery<DeviceParam, { deviceTypeId?: number; keyword?: string }>(deviceTypeId ? deviceParamPageKey : null, { deviceTypeId, keyword });
-  const keyOptions = data.filter((p) => p.id !== editing?.param?.id).map((p) => ({ value: p.paramKey, label: `${p.paramName} (${p.paramKey})` }));
+  const { data, loading, pagination, mutate } = usePagedQuery<DeviceParam, { deviceTypeId?: number; keyword?: string }>(
+    deviceTypeId ? deviceParamPageKey : null,
+    { deviceTypeId, keyword },
+  );
+  const keyOptions = data
+    .filter((p) => p.id !== editing?.param?.id)
+    .map((p) => ({ value: p.paramKey, label: `${p.paramName} (${p.paramKey})` }));
   const bound = (b: Bound | null) => (b === null ? '-' : b.paramKey ? `[${b.paramKey}]` : String(b.value));
   const columns: ListColumn<DeviceParam>[] = [
-    { key: 'paramName', title: t('field.paramName'), card: 'title', render: (_, p) => <Space>{p.paramName}{p.mergeGroup ? <Tag color="blue">{t('merged', { group: p.mergeGroup })}</Tag> : null}</Space> },
+    {
+      key: 'paramName',
+      title: t('field.paramName'),
+      card: 'title',
+      render: (_, p) => (
+        <Space>
+          {p.paramName}
+          {p.mergeGroup ? <Tag color="blue">{t('merged', { group: p.mergeGroup })}</Tag> : null}
+        </Space>
+      ),
+    },
     { key: 'paramKey', title: t('field.paramKey'), dataIndex: 'paramKey' },
     { key: 'paramType', title: t('field.paramType'), render: (_, p) => t(`paramType.${p.paramType}`) },
     { key: 'probeId', title: t('field.probeId'), render: (_, p) => p.probeId ?? '-', desktopOnly: true },
     { key: 'unit', title: t('field.unit'), render: (_, p) => p.unitName ?? '-' },
-    { key: 'range', title: t('field.range'), render: (_, p) => `${bound(p.paramMin)} ~ ${bound(p.paramMax)}`, desktopOnly: true },
+    {
+      key: 'range',
+      title: t('field.range'),
+      render: (_, p) => `${bound(p.paramMin)} ~ ${bound(p.paramMax)}`,
+      desktopOnly: true,
+    },
     { key: 'rw', title: t('field.readWriteType'), render: (_, p) => t(`rw.${p.readWriteType}`), desktopOnly: true },
     { key: 'sort', title: t('field.paramSortNo'), dataIndex: 'paramSortNo', desktopOnly: true },
     {
@@ -70,25 +120,69 @@ export function DeviceParamView() {
               {t('edit')}
             </Button>
           </Permitted>
-          <ConfirmAction route={ROUTE} action="delete" title={t('deleteConfirm', { name: p.paramName })} onConfirm={() => deleteDeviceParam(p.id).then(() => mutate())}>
+          <ConfirmAction
+            route={ROUTE}
+            action="delete"
+            title={t('deleteConfirm', { name: p.paramName })}
+            onConfirm={() => deleteDeviceParam(p.id).then(() => mutate())}
+          >
             {t('delete')}
           </ConfirmAction>
         </Space>
       ),
     },
   ];
-  const options = (name: string, values: readonly string[]) => values.map((value) => ({ value, label: t(`${name}.${value}`) }));
+  const options = (name: string, values: readonly string[]) =>
+    values.map((value) => ({ value, label: t(`${name}.${value}`) }));
   const required = { required: true, message: t('required') };
   const fields: DrawerField[] = [
-    { type: 'select', name: 'paramClassify', label: t('field.paramClassify'), options: options('classify', ['basic', 'advanced', 'alarm', 'status']) },
-    { type: 'select', name: 'paramType', label: t('field.paramType'), options: options('paramType', ['sensor', 'setting', 'status', 'energy']), rules: [required] },
+    {
+      type: 'select',
+      name: 'paramClassify',
+      label: t('field.paramClassify'),
+      options: options('classify', ['basic', 'advanced', 'alarm', 'status']),
+    },
+    {
+      type: 'select',
+      name: 'paramType',
+      label: t('field.paramType'),
+      options: options('paramType', ['sensor', 'setting', 'status', 'energy']),
+      rules: [required],
+    },
     { type: 'input', name: 'paramName', label: t('field.paramName'), maxLength: 40, rules: [required] },
-    { type: 'input', name: 'paramKey', label: t('field.paramKey'), maxLength: 6, clearSymbols: false, rules: [required, { pattern: HEX(4), message: t('hex', { digits: 4 }) }] },
-    { type: 'input', name: 'paramCode', label: t('field.paramCode'), maxLength: 8, clearSymbols: false, rules: [{ pattern: HEX(6), message: t('hex', { digits: 6 }) }] },
+    {
+      type: 'input',
+      name: 'paramKey',
+      label: t('field.paramKey'),
+      maxLength: 6,
+      clearSymbols: false,
+      rules: [required, { pattern: HEX(4), message: t('hex', { digits: 4 }) }],
+    },
+    {
+      type: 'input',
+      name: 'paramCode',
+      label: t('field.paramCode'),
+      maxLength: 8,
+      clearSymbols: false,
+      rules: [{ pattern: HEX(6), message: t('hex', { digits: 6 }) }],
+    },
     { type: 'number', name: 'paramSortNo', label: t('field.paramSortNo'), min: 1, precision: 0, rules: [required] },
-    { type: 'select', name: 'dataType', label: t('field.dataType'), options: options('dataType', ['number', 'text', 'enum', 'bit', 'boolean']) },
+    {
+      type: 'select',
+      name: 'dataType',
+      label: t('field.dataType'),
+      options: options('dataType', ['number', 'text', 'enum', 'bit', 'boolean']),
+    },
     { type: 'number', name: 'probeId', label: t('field.probeId'), min: 1, max: 255, precision: 0 },
-    { type: 'number', name: 'precisionUnit', label: t('field.precisionUnit'), min: 0, max: 4, precision: 0, rules: [required] },
+    {
+      type: 'number',
+      name: 'precisionUnit',
+      label: t('field.precisionUnit'),
+      min: 0,
+      max: 4,
+      precision: 0,
+      rules: [required],
+    },
     {
       type: 'number',
       name: 'viewPrecisionUnit',
@@ -96,24 +190,72 @@ export function DeviceParamView() {
       min: 0,
       max: 4,
       precision: 0,
-      rules: [({ getFieldValue }) => ({ validator: (_, v) => (v === null || v === undefined || v <= getFieldValue('precisionUnit') ? Promise.resolve() : Promise.reject(new Error(t('viewPrecisionRule')))) })],
+      rules: [
+        ({ getFieldValue }) => ({
+          validator: (_, v) =>
+            v === null || v === undefined || v <= getFieldValue('precisionUnit')
+              ? Promise.resolve()
+              : Promise.reject(new Error(t('viewPrecisionRule'))),
+        }),
+      ],
     },
     { type: 'slot', name: 'paramMin', label: t('field.paramMin'), render: () => <BoundInput keys={keyOptions} /> },
     { type: 'slot', name: 'paramMax', label: t('field.paramMax'), render: () => <BoundInput keys={keyOptions} /> },
     { type: 'number', name: 'stepLength', label: t('field.stepLength'), min: 0 },
-    { type: 'select', name: 'unitId', label: t('field.unit'), allowClear: true, options: (units ?? []).map((u) => ({ value: u.id, label: `${u.unitName} (${u.unitCode})` })) },
-    { type: 'select', name: 'readWriteType', label: t('field.readWriteType'), options: options('rw', ['R', 'W', 'RW']) },
+    {
+      type: 'select',
+      name: 'unitId',
+      label: t('field.unit'),
+      allowClear: true,
+      options: (units ?? []).map((u) => ({ value: u.id, label: `${u.unitName} (${u.unitCode})` })),
+    },
+    {
+      type: 'select',
+      name: 'readWriteType',
+      label: t('field.readWriteType'),
+      options: options('rw', ['R', 'W', 'RW']),
+    },
     { type: 'switch', name: 'enforceSend', label: t('field.enforceSend') },
-    { type: 'input', name: 'defaultValue', label: t('field.defaultValue'), maxLength: 40, clearSymbols: false, rules: [{ pattern: NO_SEPARATORS, message: t('noSeparators') }] },
-    { type: 'input', name: 'refParamExpression', label: t('field.refParamExpression'), maxLength: 100, clearSymbols: false },
+    {
+      type: 'input',
+      name: 'defaultValue',
+      label: t('field.defaultValue'),
+      maxLength: 40,
+      clearSymbols: false,
+      rules: [{ pattern: NO_SEPARATORS, message: t('noSeparators') }],
+    },
+    {
+      type: 'input',
+      name: 'refParamExpression',
+      label: t('field.refParamExpression'),
+      maxLength: 100,
+      clearSymbols: false,
+    },
     { type: 'number', name: 'bitLength', label: t('field.bitLength'), min: 1, max: 64, precision: 0 },
-    { type: 'slot', name: 'bitList', label: t('field.bitList'), hidden: (v) => v.dataType !== 'bit', render: () => <BitListInput /> },
+    {
+      type: 'slot',
+      name: 'bitList',
+      label: t('field.bitList'),
+      hidden: (v) => v.dataType !== 'bit',
+      render: () => <BitListInput />,
+    },
     { type: 'input', name: 'regExp', label: t('field.regExp'), maxLength: 200, clearSymbols: false },
     { type: 'input', name: 'regExpTip', label: t('field.regExpTip'), maxLength: 100 },
   ];
   const current = editing?.param ?? null;
   const initial = useMemo(
-    () => (current ? { ...current, bitList: current.bitList.map((b) => `${b.bit}=${b.name}`).join('\n') } : { paramClassify: 'basic', paramType: 'sensor', dataType: 'number', precisionUnit: 1, paramSortNo: 1, readWriteType: 'R', enforceSend: false }),
+    () =>
+      current
+        ? { ...current, bitList: current.bitList.map((b) => `${b.bit}=${b.name}`).join('\n') }
+        : {
+            paramClassify: 'basic',
+            paramType: 'sensor',
+            dataType: 'number',
+            precisionUnit: 1,
+            paramSortNo: 1,
+            readWriteType: 'R',
+            enforceSend: false,
+          },
     [current],
   );
   const submit = async (v: Record<string, unknown>) => {
@@ -171,25 +313,60 @@ export function DeviceParamView() {
               style={{ width: 260 }}
               placeholder={t('field.deviceType')}
               value={deviceTypeId}
-              options={(types ?? []).map((type) => ({ value: type.id, label: `${type.typeName} (0x${type.typeCode.toUpperCase()})` }))}
+              options={(types ?? []).map((type) => ({
+                value: type.id,
+                label: `${type.typeName} (0x${type.typeCode.toUpperCase()})`,
+              }))}
               onChange={(id: number) => {
                 setTypeId(id);
                 setSelected([]);
               }}
             />
-            <Input allowClear placeholder={t('keyword')} onChange={(e) => setKeyword(e.target.value || undefined)} style={{ width: 180 }} />
+            <Input
+              allowClear
+              placeholder={t('keyword')}
+              onChange={(e) => setKeyword(e.target.value || undefined)}
+              style={{ width: 180 }}
+            />
           </Space>
         }
         actions={
           <Space wrap>
-            <ConfirmAction route={ROUTE} action="edit" danger={false} title={t('mergeConfirm')} onConfirm={() => mergeDeviceParams(selected).then(() => { setSelected([]); return mutate(); })}>
+            <ConfirmAction
+              route={ROUTE}
+              action="edit"
+              danger={false}
+              title={t('mergeConfirm')}
+              onConfirm={() =>
+                mergeDeviceParams(selected).then(() => {
+                  setSelected([]);
+                  return mutate();
+                })
+              }
+            >
               {t('merge')}
             </ConfirmAction>
-            <ConfirmAction route={ROUTE} action="edit" danger={false} title={t('separateConfirm')} onConfirm={() => separateDeviceParams(selected).then(() => { setSelected([]); return mutate(); })}>
+            <ConfirmAction
+              route={ROUTE}
+              action="edit"
+              danger={false}
+              title={t('separateConfirm')}
+              onConfirm={() =>
+                separateDeviceParams(selected).then(() => {
+                  setSelected([]);
+                  return mutate();
+                })
+              }
+            >
               {t('separate')}
             </ConfirmAction>
             <Permitted route={ROUTE} action="add">
-              <Button type="primary" disabled={!deviceTypeId} onClick={() => setEditing({ param: null })} data-testid="device-param-add">
+              <Button
+                type="primary"
+                disabled={!deviceTypeId}
+                onClick={() => setEditing({ param: null })}
+                data-testid="device-param-add"
+              >
                 {t('addParam')}
               </Button>
             </Permitted>
@@ -213,5 +390,12 @@ export function DeviceParamView() {
 /** The bit list as lines "bit=name" (names without comma or colon). */
 function BitListInput({ value, onChange }: { value?: string; onChange?: (next: string) => void }) {
   const { t } = useTranslation('product');
-  return <Input.TextArea value={value} onChange={(e) => onChange?.(e.target.value)} autoSize={{ minRows: 2 }} placeholder={t('bitListHint')} />;
+  return (
+    <Input.TextArea
+      value={value}
+      onChange={(e) => onChange?.(e.target.value)}
+      autoSize={{ minRows: 2 }}
+      placeholder={t('bitListHint')}
+    />
+  );
 }

@@ -1,9 +1,22 @@
-import { Button, Input, Space, Table } from 'antd';
+import { Button, Input, Space } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
-import { deviceTypeOptionsKey, exportGuidBatch, guidBatchGuidsKey, guidBatchPageKey, guidDomainsKey, guidExportPageKey, issueGuidBatch, type Domain, type DeviceTypeOption, type GuidBatch, type GuidExportRecord } from '@/api/product';
+import {
+  deviceTypeOptionsKey,
+  exportGuidBatch,
+  guidBatchGuidsKey,
+  guidBatchPageKey,
+  guidDomainsKey,
+  guidExportPageKey,
+  issueGuidBatch,
+  type Domain,
+  type DeviceTypeOption,
+  type GuidBatch,
+  type GuidExportRecord,
+  voidGuids,
+} from '@/api/product';
 import { saveBlob } from '@/api/report';
-import { formatTime } from '@/components/device/format';
+import { formatTime } from '@/lib/format';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
@@ -13,21 +26,78 @@ import { useRead } from '@/hooks/useRead';
 const GUID_ROUTE = 'operation.device.guid';
 const RECORD_ROUTE = 'operation.device.guidRecord';
 
-/** The GUIDs of one batch (shown when its row is expanded). */
+type BatchGuid = { deviceGuid: string; claimed: boolean; voided: boolean; voidReason: string | null };
+
+/** Void one unused GUID, with a reason (recorded in the operation log). */
+function VoidGuid({ guid, onDone }: { guid: string; onDone: () => void }) {
+  const { t } = useTranslation('product');
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button type="link" size="small" danger onClick={() => setOpen(true)} data-testid={`void-${guid}`}>
+        {t('guidVoid.action')}
+      </Button>
+      <DrawerForm<{ reason: string }>
+        open={open}
+        title={t('guidVoid.title', { guid })}
+        fields={[
+          {
+            type: 'input',
+            name: 'reason',
+            label: t('guidVoid.reason'),
+            maxLength: 200,
+            textarea: true,
+            rules: [{ required: true, message: t('required') }],
+          },
+        ]}
+        submitText={t('guidVoid.action')}
+        onSubmit={async ({ reason }) => {
+          await voidGuids([guid], reason);
+          onDone();
+        }}
+        onClose={() => setOpen(false)}
+      />
+    </>
+  );
+}
+
+/** The GUIDs of one batch (shown when its row is expanded); an unused one can be voided. */
 function BatchGuids({ batchId }: { batchId: number }) {
   const { t } = useTranslation('product');
-  const { data, loading, pagination } = usePagedQuery<{ deviceGuid: string; claimed: boolean }, { batchId: number }>(guidBatchGuidsKey, { batchId });
+  const { data, loading, pagination, mutate } = usePagedQuery<BatchGuid, { batchId: number }>(guidBatchGuidsKey, {
+    batchId,
+  });
   return (
-    <Table
+    <DataList<BatchGuid>
       size="small"
       rowKey="deviceGuid"
-      data-testid={`batch-guids-${batchId}`}
+      testId={`batch-guids-${batchId}`}
       loading={loading}
       pagination={pagination}
-      dataSource={data}
+      data={data}
       columns={[
-        { key: 'guid', title: 'GUID', dataIndex: 'deviceGuid', render: (guid: string) => <span className="issued-guid">{guid}</span> },
+        {
+          key: 'guid',
+          title: 'GUID',
+          card: 'title',
+          render: (_, row) => <span className="issued-guid">{row.deviceGuid}</span>,
+        },
         { key: 'claimed', title: t('field.claimed'), render: (_, row) => (row.claimed ? t('yes') : '-') },
+        {
+          key: 'voided',
+          title: t('guidVoid.state'),
+          render: (_, row) => (row.voided ? `${t('guidVoid.voided')}: ${row.voidReason ?? ''}` : '-'),
+        },
+        {
+          key: 'actions',
+          title: t('actions'),
+          render: (_, row) =>
+            row.claimed || row.voided ? null : (
+              <Permitted route={GUID_ROUTE} action="edit">
+                <VoidGuid guid={row.deviceGuid} onDone={() => void mutate()} />
+              </Permitted>
+            ),
+        },
       ]}
     />
   );
@@ -40,7 +110,9 @@ export function GuidBatchView() {
   const { data: domains } = useRead<Domain[]>(guidDomainsKey());
   const [orderCode, setOrderCode] = useState<string | undefined>(undefined);
   const [issuing, setIssuing] = useState(false);
-  const { data, loading, pagination, mutate } = usePagedQuery<GuidBatch, { orderCode?: string }>(guidBatchPageKey, { orderCode });
+  const { data, loading, pagination, mutate } = usePagedQuery<GuidBatch, { orderCode?: string }>(guidBatchPageKey, {
+    orderCode,
+  });
   const download = async (row: GuidBatch, format: 'csv' | 'xlsx') => {
     saveBlob(await exportGuidBatch(row.id, format), `guid-${row.orderCode}.${format}`);
     void mutate();
@@ -78,9 +150,24 @@ export function GuidBatchView() {
   const fields: DrawerField[] = [
     { type: 'input', name: 'orderCode', label: t('field.orderCode'), maxLength: 20, rules: [required] },
     { type: 'number', name: 'num', label: t('field.num'), min: 1, max: 999, precision: 0, rules: [required] },
-    { type: 'select', name: 'deviceTypeId', label: t('field.deviceType'), options: (types ?? []).map((type) => ({ value: type.id, label: `${type.typeName} (0x${type.typeCode.toUpperCase()})` })), rules: [required] },
+    {
+      type: 'select',
+      name: 'deviceTypeId',
+      label: t('field.deviceType'),
+      options: (types ?? []).map((type) => ({
+        value: type.id,
+        label: `${type.typeName} (0x${type.typeCode.toUpperCase()})`,
+      })),
+      rules: [required],
+    },
     { type: 'input', name: 'deviceTag', label: t('field.deviceTag'), maxLength: 50 },
-    { type: 'select', name: 'domainId', label: t('field.domain'), options: (domains ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.topDomain})` })), rules: [required] },
+    {
+      type: 'select',
+      name: 'domainId',
+      label: t('field.domain'),
+      options: (domains ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.topDomain})` })),
+      rules: [required],
+    },
   ];
   return (
     <div data-testid="guid-batch-list">
@@ -91,7 +178,14 @@ export function GuidBatchView() {
         loading={loading}
         pagination={pagination}
         expandable={{ expandedRowRender: (row) => <BatchGuids batchId={row.id} /> }}
-        filters={<Input allowClear placeholder={t('field.orderCode')} onChange={(e) => setOrderCode(e.target.value || undefined)} style={{ width: 200 }} />}
+        filters={
+          <Input
+            allowClear
+            placeholder={t('field.orderCode')}
+            onChange={(e) => setOrderCode(e.target.value || undefined)}
+            style={{ width: 200 }}
+          />
+        }
         actions={
           <Permitted route={GUID_ROUTE} action="add">
             <Button type="primary" onClick={() => setIssuing(true)} data-testid="guid-issue">
@@ -119,7 +213,9 @@ export function GuidBatchView() {
 export function GuidRecordView() {
   const { t } = useTranslation('product');
   const [orderCode, setOrderCode] = useState<string | undefined>(undefined);
-  const { data, loading, pagination } = usePagedQuery<GuidExportRecord, { orderCode?: string }>(guidExportPageKey, { orderCode });
+  const { data, loading, pagination } = usePagedQuery<GuidExportRecord, { orderCode?: string }>(guidExportPageKey, {
+    orderCode,
+  });
   const columns: ListColumn<GuidExportRecord>[] = [
     { key: 'orderCode', title: t('field.orderCode'), dataIndex: 'orderCode', card: 'title' },
     { key: 'num', title: t('field.num'), dataIndex: 'num' },
@@ -135,7 +231,14 @@ export function GuidRecordView() {
         data={data}
         loading={loading}
         pagination={pagination}
-        filters={<Input allowClear placeholder={t('field.orderCode')} onChange={(e) => setOrderCode(e.target.value || undefined)} style={{ width: 200 }} />}
+        filters={
+          <Input
+            allowClear
+            placeholder={t('field.orderCode')}
+            onChange={(e) => setOrderCode(e.target.value || undefined)}
+            style={{ width: 200 }}
+          />
+        }
       />
     </div>
   );

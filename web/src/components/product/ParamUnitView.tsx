@@ -1,8 +1,15 @@
 import { App, Button, Input, InputNumber, Space, Tag } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
-import { convertWithFormula, deleteParamUnit, insertParamUnit, paramUnitPageKey, updateParamUnit, type ParamUnit } from '@/api/product';
-import { ConfirmAction } from '@/components/organization/common';
+import {
+  convertWithFormula,
+  deleteParamUnit,
+  insertParamUnit,
+  paramUnitPageKey,
+  updateParamUnit,
+  type ParamUnit,
+} from '@/api/product';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
@@ -42,7 +49,11 @@ export function ParamUnitView() {
     { key: 'unitName', title: t('field.unitName'), dataIndex: 'unitName', card: 'title' },
     { key: 'unitCode', title: t('field.unitCode'), dataIndex: 'unitCode' },
     { key: 'unitClassify', title: t('field.unitClassify'), dataIndex: 'unitClassify' },
-    { key: 'basic', title: t('field.basicUnitStatus'), render: (_, u) => (u.basicUnitStatus ? <Tag color="green">{t('yes')}</Tag> : '-') },
+    {
+      key: 'basic',
+      title: t('field.basicUnitStatus'),
+      render: (_, u) => (u.basicUnitStatus ? <Tag color="green">{t('yes')}</Tag> : '-'),
+    },
     { key: 'to', title: t('field.toBasicFormula'), dataIndex: 'toBasicFormula', desktopOnly: true },
     { key: 'from', title: t('field.fromBasicFormula'), dataIndex: 'fromBasicFormula', desktopOnly: true },
     { key: 'locale', title: t('field.localeCode'), dataIndex: 'localeCode', desktopOnly: true },
@@ -57,7 +68,12 @@ export function ParamUnitView() {
               {t('edit')}
             </Button>
           </Permitted>
-          <ConfirmAction route={ROUTE} action="delete" title={t('deleteConfirm', { name: u.unitName })} onConfirm={() => deleteParamUnit(u.id).then(() => mutate())}>
+          <ConfirmAction
+            route={ROUTE}
+            action="delete"
+            title={t('deleteConfirm', { name: u.unitName })}
+            onConfirm={() => deleteParamUnit(u.id).then(() => mutate())}
+          >
             {t('delete')}
           </ConfirmAction>
         </Space>
@@ -67,8 +83,22 @@ export function ParamUnitView() {
   const required = { required: true, message: t('required') };
   const formulaRules = [required, { pattern: FORMULA, message: t('formulaRule') }];
   const fields: DrawerField[] = [
-    { type: 'input', name: 'unitName', label: t('field.unitName'), maxLength: 30, clearSymbols: false, rules: [required] },
-    { type: 'input', name: 'unitCode', label: t('field.unitCode'), maxLength: 30, clearSymbols: false, rules: [required, { pattern: /^[A-Za-z0-9_]+$/, message: t('codeRule') }] },
+    {
+      type: 'input',
+      name: 'unitName',
+      label: t('field.unitName'),
+      maxLength: 30,
+      clearSymbols: false,
+      rules: [required],
+    },
+    {
+      type: 'input',
+      name: 'unitCode',
+      label: t('field.unitCode'),
+      maxLength: 30,
+      clearSymbols: false,
+      rules: [required, { pattern: /^[A-Za-z0-9_]+$/, message: t('codeRule') }],
+    },
     { type: 'input', name: 'unitClassify', label: t('field.unitClassify'), maxLength: 30, rules: [required] },
     {
       type: 'select',
@@ -82,17 +112,51 @@ export function ParamUnitView() {
     { type: 'switch', name: 'basicUnitStatus', label: t('field.basicUnitStatus') },
     { type: 'input', name: 'unitPic', label: t('field.unitPic'), maxLength: 255, clearSymbols: false },
     { type: 'input', name: 'alarmPic', label: t('field.alarmPic'), maxLength: 255, clearSymbols: false },
-    { type: 'input', name: 'toBasicFormula', label: t('field.toBasicFormula'), maxLength: 100, clearSymbols: false, rules: formulaRules, extra: t('formulaHint') },
-    { type: 'slot', name: 'tryTo', render: (form) => <FormulaTry formula={() => String(form.getFieldValue('toBasicFormula') ?? '')} /> },
-    { type: 'input', name: 'fromBasicFormula', label: t('field.fromBasicFormula'), maxLength: 100, clearSymbols: false, rules: formulaRules },
-    { type: 'slot', name: 'tryFrom', render: (form) => <FormulaTry formula={() => String(form.getFieldValue('fromBasicFormula') ?? '')} /> },
+    {
+      type: 'input',
+      name: 'toBasicFormula',
+      label: t('field.toBasicFormula'),
+      maxLength: 100,
+      clearSymbols: false,
+      rules: formulaRules,
+      extra: t('formulaHint'),
+    },
+    {
+      type: 'slot',
+      name: 'tryTo',
+      render: (form) => <FormulaTry formula={() => String(form.getFieldValue('toBasicFormula') ?? '')} />,
+    },
+    {
+      type: 'input',
+      name: 'fromBasicFormula',
+      label: t('field.fromBasicFormula'),
+      maxLength: 100,
+      clearSymbols: false,
+      rules: formulaRules,
+    },
+    {
+      type: 'slot',
+      name: 'tryFrom',
+      render: (form) => <FormulaTry formula={() => String(form.getFieldValue('fromBasicFormula') ?? '')} />,
+    },
   ];
   const current = editing?.unit ?? null;
-  const initial = useMemo<Record<string, unknown>>(() => (current ? { ...current } : { localeCode: 'en-US', basicUnitStatus: false, toBasicFormula: 'X', fromBasicFormula: 'X' }), [current]);
+  const initial = useMemo<Record<string, unknown>>(
+    () =>
+      current
+        ? { ...current }
+        : { localeCode: 'en-US', basicUnitStatus: false, toBasicFormula: 'X', fromBasicFormula: 'X' },
+    [current],
+  );
   const submit = async (v: Record<string, unknown>) => {
     const blank = (x: unknown) => (x === '' || x === undefined ? null : x);
     const body = {
-      ...Object.fromEntries(['unitName', 'unitCode', 'unitClassify', 'localeCode', 'toBasicFormula', 'fromBasicFormula'].map((k) => [k, v[k]])),
+      ...Object.fromEntries(
+        ['unitName', 'unitCode', 'unitClassify', 'localeCode', 'toBasicFormula', 'fromBasicFormula'].map((k) => [
+          k,
+          v[k],
+        ]),
+      ),
       basicUnitStatus: Boolean(v.basicUnitStatus),
       unitPic: blank(v.unitPic),
       alarmPic: blank(v.alarmPic),
@@ -111,8 +175,18 @@ export function ParamUnitView() {
         pagination={pagination}
         filters={
           <Space wrap>
-            <Input allowClear placeholder={t('keyword')} onChange={(e) => setFilters((f) => ({ ...f, keyword: e.target.value || undefined }))} style={{ width: 200 }} />
-            <Input allowClear placeholder={t('field.unitClassify')} onChange={(e) => setFilters((f) => ({ ...f, unitClassify: e.target.value || undefined }))} style={{ width: 160 }} />
+            <Input
+              allowClear
+              placeholder={t('keyword')}
+              onChange={(e) => setFilters((f) => ({ ...f, keyword: e.target.value || undefined }))}
+              style={{ width: 200 }}
+            />
+            <Input
+              allowClear
+              placeholder={t('field.unitClassify')}
+              onChange={(e) => setFilters((f) => ({ ...f, unitClassify: e.target.value || undefined }))}
+              style={{ width: 160 }}
+            />
           </Space>
         }
         actions={

@@ -1,8 +1,18 @@
 import { Button, Select, Space, Tag } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
-import { alarmRuleListKey, deleteAlarmRule, deviceTypeOptionsKey, messageTemplateListKey, saveAlarmRule, saveMessageTemplate, type AlarmRule, type DeviceTypeOption, type MessageTemplate } from '@/api/product';
-import { ConfirmAction } from '@/components/organization/common';
+import {
+  alarmRuleListKey,
+  deleteAlarmRule,
+  deviceTypeOptionsKey,
+  messageTemplateListKey,
+  saveAlarmRule,
+  saveMessageTemplate,
+  type AlarmRule,
+  type DeviceTypeOption,
+  type MessageTemplate,
+} from '@/api/product';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
@@ -28,8 +38,18 @@ export function AlarmRuleView({ ruleClass }: { ruleClass: 'alarm' | 'warning' })
     { key: 'type', title: t('field.deviceType'), render: (_, r) => typeName(r.deviceTypeId) },
     { key: 'kind', title: t('field.alarmKind'), render: (_, r) => t(`alarmKind.${r.alarmKind}`) },
     { key: 'level', title: t('field.alarmLevel'), dataIndex: 'alarmLevel' },
-    { key: 'active', title: t('field.activeDefault'), important: true, render: (_, r) => (r.activeDefault ? <Tag color="green">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>) },
-    { key: 'template', title: t('field.template'), render: (_, r) => templates?.find((m) => m.id === r.templateId)?.msgName ?? '-', desktopOnly: true },
+    {
+      key: 'active',
+      title: t('field.activeDefault'),
+      important: true,
+      render: (_, r) => (r.activeDefault ? <Tag color="green">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>),
+    },
+    {
+      key: 'template',
+      title: t('field.template'),
+      render: (_, r) => templates?.find((m) => m.id === r.templateId)?.msgName ?? '-',
+      desktopOnly: true,
+    },
     {
       key: 'actions',
       title: t('actions'),
@@ -41,7 +61,12 @@ export function AlarmRuleView({ ruleClass }: { ruleClass: 'alarm' | 'warning' })
               {t('edit')}
             </Button>
           </Permitted>
-          <ConfirmAction route={route} action="delete" title={t('deleteConfirm', { name: r.ruleName })} onConfirm={() => deleteAlarmRule(r.id).then(() => mutate())}>
+          <ConfirmAction
+            route={route}
+            action="delete"
+            title={t('deleteConfirm', { name: r.ruleName })}
+            onConfirm={() => deleteAlarmRule(r.id).then(() => mutate())}
+          >
             {t('delete')}
           </ConfirmAction>
         </Space>
@@ -50,17 +75,38 @@ export function AlarmRuleView({ ruleClass }: { ruleClass: 'alarm' | 'warning' })
   ];
   const required = { required: true, message: t('required') };
   const fields: DrawerField[] = [
-    { type: 'select', name: 'deviceTypeId', label: t('field.deviceType'), options: (types ?? []).map((type) => ({ value: type.id, label: type.typeName })), rules: [required] },
-    { type: 'select', name: 'alarmKind', label: t('field.alarmKind'), options: KINDS.map((value) => ({ value, label: t(`alarmKind.${value}`) })), rules: [required] },
+    {
+      type: 'select',
+      name: 'deviceTypeId',
+      label: t('field.deviceType'),
+      options: (types ?? []).map((type) => ({ value: type.id, label: type.typeName })),
+      rules: [required],
+    },
+    {
+      type: 'select',
+      name: 'alarmKind',
+      label: t('field.alarmKind'),
+      options: KINDS.map((value) => ({ value, label: t(`alarmKind.${value}`) })),
+      rules: [required],
+    },
     { type: 'input', name: 'ruleName', label: t('field.ruleName'), maxLength: 100, rules: [required] },
     { type: 'number', name: 'alarmLevel', label: t('field.alarmLevel'), min: 1, max: 3, precision: 0 },
     { type: 'switch', name: 'activeDefault', label: t('field.activeDefault') },
     { type: 'number', name: 'threshold', label: t('field.threshold') },
-    { type: 'select', name: 'templateId', label: t('field.template'), allowClear: true, options: (templates ?? []).map((m) => ({ value: m.id, label: `${m.msgName} (${m.type})` })) },
+    {
+      type: 'select',
+      name: 'templateId',
+      label: t('field.template'),
+      allowClear: true,
+      options: (templates ?? []).map((m) => ({ value: m.id, label: `${m.msgName} (${m.type})` })),
+    },
     { type: 'input', name: 'content', label: t('field.ruleContent'), maxLength: 500, textarea: true },
   ];
   const current = editing?.rule ?? null;
-  const initial = useMemo<Record<string, unknown>>(() => (current ? { ...current } : { alarmLevel: 1, activeDefault: true, deviceTypeId: typeId }), [current, typeId]);
+  const initial = useMemo<Record<string, unknown>>(
+    () => (current ? { ...current } : { alarmLevel: 1, activeDefault: true, deviceTypeId: typeId }),
+    [current, typeId],
+  );
   return (
     <div data-testid={`${ruleClass}-rule-list`}>
       <DataList<AlarmRule>
@@ -69,7 +115,15 @@ export function AlarmRuleView({ ruleClass }: { ruleClass: 'alarm' | 'warning' })
         data={rows}
         loading={isLoading}
         pagination={false}
-        filters={<Select allowClear placeholder={t('field.deviceType')} style={{ width: 260 }} options={(types ?? []).map((type) => ({ value: type.id, label: type.typeName }))} onChange={(v?: number) => setTypeId(v)} />}
+        filters={
+          <Select
+            allowClear
+            placeholder={t('field.deviceType')}
+            style={{ width: 260 }}
+            options={(types ?? []).map((type) => ({ value: type.id, label: type.typeName }))}
+            onChange={(v?: number) => setTypeId(v)}
+          />
+        }
         actions={
           <Permitted route={route} action="edit">
             <Button type="primary" onClick={() => setEditing({ rule: null })} data-testid="rule-add">
@@ -130,14 +184,50 @@ export function MessageTemplateView() {
   ];
   const placeholder = { pattern: PLACEHOLDER, message: t('placeholderRule') };
   const fields: DrawerField[] = [
-    { type: 'input', name: 'msgName', label: t('field.msgName'), maxLength: 20, rules: [{ required: true, message: t('required') }] },
-    { type: 'select', name: 'type', label: t('field.channel'), options: CHANNELS.map((value) => ({ value, label: t(`channel.${value}`) })) },
-    { type: 'input', name: 'zh', label: '中文', maxLength: 1000, textarea: true, clearSymbols: false, rules: [placeholder], extra: t('placeholderHint') },
-    { type: 'input', name: 'en', label: 'English', maxLength: 1000, textarea: true, clearSymbols: false, rules: [placeholder] },
+    {
+      type: 'input',
+      name: 'msgName',
+      label: t('field.msgName'),
+      maxLength: 20,
+      rules: [{ required: true, message: t('required') }],
+    },
+    {
+      type: 'select',
+      name: 'type',
+      label: t('field.channel'),
+      options: CHANNELS.map((value) => ({ value, label: t(`channel.${value}`) })),
+    },
+    {
+      type: 'input',
+      name: 'zh',
+      label: '中文',
+      maxLength: 1000,
+      textarea: true,
+      clearSymbols: false,
+      rules: [placeholder],
+      extra: t('placeholderHint'),
+    },
+    {
+      type: 'input',
+      name: 'en',
+      label: 'English',
+      maxLength: 1000,
+      textarea: true,
+      clearSymbols: false,
+      rules: [placeholder],
+    },
   ];
   const current = editing?.template ?? null;
   const initial = useMemo<Record<string, unknown>>(
-    () => (current ? { msgName: current.msgName, type: current.type, zh: current.content['zh-CN'] ?? '', en: current.content['en-US'] ?? '' } : { type: 'sms' }),
+    () =>
+      current
+        ? {
+            msgName: current.msgName,
+            type: current.type,
+            zh: current.content['zh-CN'] ?? '',
+            en: current.content['en-US'] ?? '',
+          }
+        : { type: 'sms' },
     [current],
   );
   return (

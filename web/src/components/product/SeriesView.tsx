@@ -2,8 +2,8 @@ import { Button, Input, Space } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import { deleteSeries, insertSeries, seriesPageKey, updateSeries, type DeviceSeries } from '@/api/product';
-import { formatTime } from '@/components/device/format';
-import { ConfirmAction } from '@/components/organization/common';
+import { formatTime } from '@/lib/format';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
@@ -17,7 +17,9 @@ export function SeriesView() {
   const { t } = useTranslation('product');
   const [keyword, setKeyword] = useState<string | undefined>(undefined);
   const [editing, setEditing] = useState<{ series: DeviceSeries | null } | null>(null);
-  const { data, loading, pagination, mutate } = usePagedQuery<DeviceSeries, { keyword?: string }>(seriesPageKey, { keyword });
+  const { data, loading, pagination, mutate } = usePagedQuery<DeviceSeries, { keyword?: string }>(seriesPageKey, {
+    keyword,
+  });
   const columns: ListColumn<DeviceSeries>[] = [
     { key: 'seriesName', title: t('field.seriesName'), dataIndex: 'seriesName', card: 'title' },
     { key: 'typeCount', title: t('field.typeCount'), dataIndex: 'typeCount' },
@@ -33,7 +35,12 @@ export function SeriesView() {
               {t('edit')}
             </Button>
           </Permitted>
-          <ConfirmAction route={ROUTE} action="delete" title={t('deleteConfirm', { name: s.seriesName })} onConfirm={() => deleteSeries(s.id).then(() => mutate())}>
+          <ConfirmAction
+            route={ROUTE}
+            action="delete"
+            title={t('deleteConfirm', { name: s.seriesName })}
+            onConfirm={() => deleteSeries(s.id).then(() => mutate())}
+          >
             {t('delete')}
           </ConfirmAction>
         </Space>
@@ -61,7 +68,14 @@ export function SeriesView() {
         data={data}
         loading={loading}
         pagination={pagination}
-        filters={<Input allowClear placeholder={t('keyword')} onChange={(e) => setKeyword(e.target.value || undefined)} style={{ width: 200 }} />}
+        filters={
+          <Input
+            allowClear
+            placeholder={t('keyword')}
+            onChange={(e) => setKeyword(e.target.value || undefined)}
+            style={{ width: 200 }}
+          />
+        }
         actions={
           <Permitted route={ROUTE} action="add">
             <Button type="primary" onClick={() => setEditing({ series: null })} data-testid="series-add">

@@ -2,9 +2,20 @@ import { Button, DatePicker, Input, Modal, Select, Space, Table, Tag, Upload } f
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
-import { bindSimCard, deleteSimCard, importSimCards, insertSimCard, simCardPageKey, updateSimCard, type SimCard, type SimImportResult } from '@/api/product';
-import { formatDate, formatTime } from '@/components/device/format';
-import { ConfirmAction } from '@/components/organization/common';
+import {
+  bindSimCard,
+  deleteSimCard,
+  importSimCards,
+  insertSimCard,
+  simCardPageKey,
+  simImportTemplate,
+  updateSimCard,
+  type SimCard,
+  type SimImportResult,
+} from '@/api/product';
+import { saveBlob } from '@/api/report';
+import { formatDate, formatTime } from '@/lib/format';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
@@ -30,10 +41,25 @@ export function SimCardView() {
     { key: 'operator', title: t('field.operator'), render: (_, c) => c.operator ?? '-', desktopOnly: true },
     { key: 'expired', title: t('field.expiredTime'), render: (_, c) => formatDate(c.expiredTime) || '-' },
     { key: 'balance', title: t('field.balance'), render: (_, c) => money(c.balance), desktopOnly: true },
-    { key: 'lastOnline', title: t('field.lastOnline'), render: (_, c) => (c.lastOnline ? formatTime(c.lastOnline) : '-'), desktopOnly: true },
+    {
+      key: 'lastOnline',
+      title: t('field.lastOnline'),
+      render: (_, c) => (c.lastOnline ? formatTime(c.lastOnline) : '-'),
+      desktopOnly: true,
+    },
     { key: 'device', title: t('field.deviceGuid'), render: (_, c) => c.deviceGuid ?? '-' },
-    { key: 'useState', title: t('field.useState'), important: true, render: (_, c) => <Tag color={c.useState === 'in_use' ? 'green' : 'default'}>{t(`useState.${c.useState}`)}</Tag> },
-    { key: 'recharge', title: t('field.rechargeState'), render: (_, c) => t(`rechargeState.${c.rechargeState}`), desktopOnly: true },
+    {
+      key: 'useState',
+      title: t('field.useState'),
+      important: true,
+      render: (_, c) => <Tag color={c.useState === 'in_use' ? 'green' : 'default'}>{t(`useState.${c.useState}`)}</Tag>,
+    },
+    {
+      key: 'recharge',
+      title: t('field.rechargeState'),
+      render: (_, c) => t(`rechargeState.${c.rechargeState}`),
+      desktopOnly: true,
+    },
     {
       key: 'actions',
       title: t('actions'),
@@ -51,11 +77,22 @@ export function SimCardView() {
             </Button>
           </Permitted>
           {c.deviceGuid ? (
-            <ConfirmAction route={ROUTE} action="edit" danger={false} title={t('unbindConfirm')} onConfirm={() => bindSimCard(c.id, null).then(() => mutate())}>
+            <ConfirmAction
+              route={ROUTE}
+              action="edit"
+              danger={false}
+              title={t('unbindConfirm')}
+              onConfirm={() => bindSimCard(c.id, null).then(() => mutate())}
+            >
               {t('unbind')}
             </ConfirmAction>
           ) : null}
-          <ConfirmAction route={ROUTE} action="delete" title={t('deleteConfirm', { name: c.iccId })} onConfirm={() => deleteSimCard(c.id).then(() => mutate())}>
+          <ConfirmAction
+            route={ROUTE}
+            action="delete"
+            title={t('deleteConfirm', { name: c.iccId })}
+            onConfirm={() => deleteSimCard(c.id).then(() => mutate())}
+          >
             {t('delete')}
           </ConfirmAction>
         </Space>
@@ -64,25 +101,64 @@ export function SimCardView() {
   ];
   const required = { required: true, message: t('required') };
   const digits = { pattern: /^[0-9]+$/, message: t('digitsOnly') };
-  const options = (name: string, values: readonly string[]) => values.map((value) => ({ value, label: t(`${name}.${value}`) }));
+  const options = (name: string, values: readonly string[]) =>
+    values.map((value) => ({ value, label: t(`${name}.${value}`) }));
   const fields: DrawerField[] =
     editing?.kind === 'bind'
-      ? [{ type: 'input', name: 'deviceGuid', label: t('field.deviceGuid'), maxLength: 20, clearSymbols: false, rules: [required, digits] }]
+      ? [
+          {
+            type: 'input',
+            name: 'deviceGuid',
+            label: t('field.deviceGuid'),
+            maxLength: 20,
+            clearSymbols: false,
+            rules: [required, digits],
+          },
+        ]
       : [
-          { type: 'input', name: 'cardNum', label: t('field.cardNum'), maxLength: 15, clearSymbols: false, rules: [required, digits] },
-          { type: 'input', name: 'iccId', label: 'ICCID', maxLength: 30, clearSymbols: false, rules: [required, { pattern: /^[0-9A-Za-z]+$/, message: t('alnumOnly') }] },
+          {
+            type: 'input',
+            name: 'cardNum',
+            label: t('field.cardNum'),
+            maxLength: 15,
+            clearSymbols: false,
+            rules: [required, digits],
+          },
+          {
+            type: 'input',
+            name: 'iccId',
+            label: 'ICCID',
+            maxLength: 30,
+            clearSymbols: false,
+            rules: [required, { pattern: /^[0-9A-Za-z]+$/, message: t('alnumOnly') }],
+          },
           { type: 'input', name: 'operator', label: t('field.operator'), maxLength: 30 },
-          ...TIMES.map((name): DrawerField => ({ type: 'slot', name, label: t(`field.${name}`), render: () => <DatePicker style={{ width: '100%' }} /> })),
-          { type: 'number', name: 'balance', label: t('field.balanceCents'), min: 0, precision: 0 },
+          ...TIMES.map((name): DrawerField => ({
+            type: 'slot',
+            name,
+            label: t(`field.${name}`),
+            render: () => <DatePicker style={{ width: '100%' }} />,
+          })),
+          { type: 'number', name: 'balance', label: t('field.balanceYuan'), min: 0, precision: 2 },
           { type: 'select', name: 'useState', label: t('field.useState'), options: options('useState', USE_STATES) },
-          { type: 'select', name: 'rechargeState', label: t('field.rechargeState'), options: options('rechargeState', RECHARGE_STATES) },
+          {
+            type: 'select',
+            name: 'rechargeState',
+            label: t('field.rechargeState'),
+            options: options('rechargeState', RECHARGE_STATES),
+          },
           { type: 'input', name: 'remark', label: t('field.remark'), maxLength: 100, textarea: true },
         ];
   const card = editing && editing.kind !== 'add' ? editing.card : null;
   const initial = useMemo<Record<string, unknown>>(
     () =>
       card
-        ? { ...card, ...Object.fromEntries(TIMES.map((name) => [name, card[name] ? dayjs(card[name]) : null])), deviceGuid: card.deviceGuid ?? '' }
+        ? {
+            ...card,
+            ...Object.fromEntries(TIMES.map((name) => [name, card[name] ? dayjs(card[name]) : null])),
+            deviceGuid: card.deviceGuid ?? '',
+            balance: card.balance / 100, // the api keeps cents; people write yuan
+          }
         : { balance: 0, useState: 'unused', rechargeState: 'not_recharged' },
     [card],
   );
@@ -96,7 +172,7 @@ export function SimCardView() {
         iccId: v.iccId,
         operator: blank(v.operator),
         ...Object.fromEntries(TIMES.map((name) => [name, v[name] ? (v[name] as Dayjs).format() : null])),
-        balance: v.balance ?? 0,
+        balance: Math.round(Number(v.balance ?? 0) * 100),
         useState: v.useState,
         rechargeState: v.rechargeState,
         remark: blank(v.remark),
@@ -116,12 +192,35 @@ export function SimCardView() {
         pagination={pagination}
         filters={
           <Space wrap>
-            <Input allowClear placeholder={t('simKeyword')} onChange={(e) => setFilters((f) => ({ ...f, keyword: e.target.value || undefined }))} style={{ width: 220 }} />
-            <Select allowClear placeholder={t('field.useState')} options={options('useState', USE_STATES)} onChange={(v?: string) => setFilters((f) => ({ ...f, useState: v }))} style={{ width: 150 }} />
+            <Input
+              allowClear
+              placeholder={t('simKeyword')}
+              onChange={(e) => setFilters((f) => ({ ...f, keyword: e.target.value || undefined }))}
+              style={{ width: 220 }}
+            />
+            <Select
+              allowClear
+              placeholder={t('field.useState')}
+              options={options('useState', USE_STATES)}
+              onChange={(v?: string) => setFilters((f) => ({ ...f, useState: v }))}
+              style={{ width: 150 }}
+            />
           </Space>
         }
         actions={
           <Space wrap>
+            <Permitted route={ROUTE} action="add">
+              <Button
+                onClick={() =>
+                  void simImportTemplate()
+                    .then((blob) => saveBlob(blob, 'sim-import-template.xlsx'))
+                    .catch(() => undefined)
+                }
+                data-testid="sim-template"
+              >
+                {t('simTemplate')}
+              </Button>
+            </Permitted>
             <Permitted route={ROUTE} action="add">
               <Upload
                 accept=".xlsx"
@@ -156,7 +255,13 @@ export function SimCardView() {
         onClose={() => setEditing(null)}
         onSubmit={submit}
       />
-      <Modal open={Boolean(imported)} title={t('importResult', { count: imported?.imported ?? 0 })} footer={null} onCancel={() => setImported(null)} width={640}>
+      <Modal
+        open={Boolean(imported)}
+        title={t('importResult', { count: imported?.imported ?? 0 })}
+        footer={null}
+        onCancel={() => setImported(null)}
+        width={640}
+      >
         <Table
           size="small"
           rowKey="row"
@@ -165,7 +270,11 @@ export function SimCardView() {
           columns={[
             { key: 'row', title: t('field.row'), dataIndex: 'row' },
             { key: 'iccId', title: 'ICCID', render: (_, r) => r.iccId ?? '-' },
-            { key: 'ok', title: t('field.result'), render: (_, r) => (r.ok ? <Tag color="green">{t('imported')}</Tag> : <Tag color="red">{r.message}</Tag>) },
+            {
+              key: 'ok',
+              title: t('field.result'),
+              render: (_, r) => (r.ok ? <Tag color="green">{t('imported')}</Tag> : <Tag color="red">{r.message}</Tag>),
+            },
           ]}
         />
       </Modal>

@@ -1,16 +1,30 @@
 import { Alert, Button, Input, Select, Space, Typography, Upload } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import { deleteFirmware, deviceTypeOptionsKey, firmwarePageKey, uploadFirmware, type DeviceTypeOption, type Firmware } from '@/api/product';
-import { formatTime } from '@/components/device/format';
-import { ConfirmAction } from '@/components/organization/common';
+import {
+  deleteFirmware,
+  deviceTypeOptionsKey,
+  firmwarePageKey,
+  uploadFirmware,
+  type DeviceTypeOption,
+  type Firmware,
+} from '@/api/product';
+import { formatTime } from '@/lib/format';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
 import { IssueUpgradeDrawer, RolloutList } from './RolloutViews';
-import { FIRMWARE_MAX_BYTES, UPGRADE_RULES, UPGRADE_TIMEOUT_MINUTES, VERSION_DESCRIP_MAX, VERSION_LABEL_MAX, VERSION_VALUE_MAX } from './upgrade';
+import {
+  FIRMWARE_MAX_BYTES,
+  UPGRADE_RULES,
+  UPGRADE_TIMEOUT_MINUTES,
+  VERSION_DESCRIP_MAX,
+  VERSION_LABEL_MAX,
+  VERSION_VALUE_MAX,
+} from './upgrade';
 
 const VERSION_ROUTE = 'operation.product.version';
 
@@ -36,7 +50,13 @@ function FirmwareFile({ value, onChange }: { value?: File; onChange?: (file: Fil
   );
 }
 
-type UploadValues = { deviceTypeId: number; latestVersionValue: string; latestVersionLabel: string; versionDescrip?: string; upgradeMultipartFile?: File };
+type UploadValues = {
+  deviceTypeId: number;
+  latestVersionValue: string;
+  latestVersionLabel: string;
+  versionDescrip?: string;
+  upgradeMultipartFile?: File;
+};
 
 /** /operation/device/version: firmware per device model, upgrades issued from it and their progress. */
 export function VersionView() {
@@ -52,9 +72,29 @@ export function VersionView() {
     { key: 'latestVersionValue', title: t('field.latestVersionValue'), dataIndex: 'latestVersionValue', card: 'title' },
     { key: 'latestVersionLabel', title: t('field.latestVersionLabel'), dataIndex: 'latestVersionLabel' },
     { key: 'typeName', title: t('field.deviceType'), dataIndex: 'typeName' },
-    { key: 'versionDescrip', title: t('field.versionDescrip'), dataIndex: 'versionDescrip', long: 40, desktopOnly: true },
-    { key: 'file', title: t('field.upgradeMultipartFile'), render: (_, f) => `${f.fileName ?? '-'} · ${fileSize(f.fileSize)}`, desktopOnly: true },
-    { key: 'sha256', title: 'SHA-256', render: (_, f) => <Typography.Text code copyable={{ text: f.sha256 }}>{f.sha256.slice(0, 12)}…</Typography.Text>, desktopOnly: true },
+    {
+      key: 'versionDescrip',
+      title: t('field.versionDescrip'),
+      dataIndex: 'versionDescrip',
+      long: 40,
+      desktopOnly: true,
+    },
+    {
+      key: 'file',
+      title: t('field.upgradeMultipartFile'),
+      render: (_, f) => `${f.fileName ?? '-'} · ${fileSize(f.fileSize)}`,
+      desktopOnly: true,
+    },
+    {
+      key: 'sha256',
+      title: 'SHA-256',
+      render: (_, f) => (
+        <Typography.Text code copyable={{ text: f.sha256 }}>
+          {f.sha256.slice(0, 12)}…
+        </Typography.Text>
+      ),
+      desktopOnly: true,
+    },
     { key: 'gmtCreate', title: t('field.gmtCreate'), render: (_, f) => formatTime(f.gmtCreate), desktopOnly: true },
     {
       key: 'actions',
@@ -67,7 +107,12 @@ export function VersionView() {
               {t('upgrade.issue')}
             </Button>
           </Permitted>
-          <ConfirmAction route={VERSION_ROUTE} action="delete" title={t('deleteConfirm', { name: f.latestVersionValue })} onConfirm={() => deleteFirmware(f.id).then(() => mutate())}>
+          <ConfirmAction
+            route={VERSION_ROUTE}
+            action="delete"
+            title={t('deleteConfirm', { name: f.latestVersionValue })}
+            onConfirm={() => deleteFirmware(f.id).then(() => mutate())}
+          >
             {t('delete')}
           </ConfirmAction>
         </Space>
@@ -76,10 +121,38 @@ export function VersionView() {
   ];
   const required = { required: true, whitespace: true, message: t('required') };
   const fields: DrawerField[] = [
-    { type: 'select', name: 'deviceTypeId', label: t('field.deviceType'), options: typeOptions, search: true, rules: [{ required: true, message: t('required') }] },
-    { type: 'input', name: 'latestVersionValue', label: t('field.latestVersionValue'), maxLength: VERSION_VALUE_MAX, clearSymbols: false, rules: [required] },
-    { type: 'input', name: 'latestVersionLabel', label: t('field.latestVersionLabel'), maxLength: VERSION_LABEL_MAX, clearSymbols: false, rules: [required] },
-    { type: 'input', name: 'versionDescrip', label: t('field.versionDescrip'), maxLength: VERSION_DESCRIP_MAX, textarea: true, clearSymbols: false },
+    {
+      type: 'select',
+      name: 'deviceTypeId',
+      label: t('field.deviceType'),
+      options: typeOptions,
+      search: true,
+      rules: [{ required: true, message: t('required') }],
+    },
+    {
+      type: 'input',
+      name: 'latestVersionValue',
+      label: t('field.latestVersionValue'),
+      maxLength: VERSION_VALUE_MAX,
+      clearSymbols: false,
+      rules: [required],
+    },
+    {
+      type: 'input',
+      name: 'latestVersionLabel',
+      label: t('field.latestVersionLabel'),
+      maxLength: VERSION_LABEL_MAX,
+      clearSymbols: false,
+      rules: [required],
+    },
+    {
+      type: 'input',
+      name: 'versionDescrip',
+      label: t('field.versionDescrip'),
+      maxLength: VERSION_DESCRIP_MAX,
+      textarea: true,
+      clearSymbols: false,
+    },
     {
       type: 'slot',
       name: 'upgradeMultipartFile',
@@ -89,7 +162,9 @@ export function VersionView() {
         { required: true, message: t('required') },
         {
           validator: (_, file?: File) =>
-            !file || (file.size > 0 && file.size <= FIRMWARE_MAX_BYTES) ? Promise.resolve() : Promise.reject(new Error(t('upgrade.fileTooLarge', { mb: UPGRADE_RULES.firmwareMaxMB }))),
+            !file || (file.size > 0 && file.size <= FIRMWARE_MAX_BYTES)
+              ? Promise.resolve()
+              : Promise.reject(new Error(t('upgrade.fileTooLarge', { mb: UPGRADE_RULES.firmwareMaxMB }))),
         },
       ],
       render: () => <FirmwareFile />,
@@ -97,7 +172,12 @@ export function VersionView() {
   ];
   return (
     <div data-testid="version-list">
-      <Alert type="info" showIcon style={{ marginBottom: 12 }} message={t('upgrade.waitHint', { minutes: UPGRADE_TIMEOUT_MINUTES })} />
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 12 }}
+        message={t('upgrade.waitHint', { minutes: UPGRADE_TIMEOUT_MINUTES })}
+      />
       <DataList<Firmware>
         rowKey="id"
         columns={columns}
@@ -106,8 +186,21 @@ export function VersionView() {
         pagination={pagination}
         filters={
           <Space wrap>
-            <Select allowClear showSearch optionFilterProp="label" placeholder={t('field.deviceType')} options={typeOptions} onChange={(v?: number) => setFilters((f) => ({ ...f, deviceTypeId: v }))} style={{ width: 240 }} />
-            <Input allowClear placeholder={t('field.latestVersionValue')} onChange={(e) => setFilters((f) => ({ ...f, keyword: e.target.value || undefined }))} style={{ width: 180 }} />
+            <Select
+              allowClear
+              showSearch
+              optionFilterProp="label"
+              placeholder={t('field.deviceType')}
+              options={typeOptions}
+              onChange={(v?: number) => setFilters((f) => ({ ...f, deviceTypeId: v }))}
+              style={{ width: 240 }}
+            />
+            <Input
+              allowClear
+              placeholder={t('field.latestVersionValue')}
+              onChange={(e) => setFilters((f) => ({ ...f, keyword: e.target.value || undefined }))}
+              style={{ width: 180 }}
+            />
           </Space>
         }
         actions={
@@ -130,7 +223,14 @@ export function VersionView() {
         onClose={() => setUploading(false)}
         onSubmit={async (v) => {
           const { upgradeMultipartFile, ...rest } = v;
-          await uploadFirmware({ ...rest, latestVersionValue: rest.latestVersionValue.trim(), latestVersionLabel: rest.latestVersionLabel.trim() }, upgradeMultipartFile as File);
+          await uploadFirmware(
+            {
+              ...rest,
+              latestVersionValue: rest.latestVersionValue.trim(),
+              latestVersionLabel: rest.latestVersionLabel.trim(),
+            },
+            upgradeMultipartFile as File,
+          );
           void mutate();
         }}
       />

@@ -1,6 +1,15 @@
 import cases from '@rules/cases.json';
 import { describe, expect, it } from 'vitest';
-import { FIRMWARE_MAX_BYTES, groupPhase, groupSizes, minutesLeft, parseStages, progressOf, stagesProblem, UPGRADE_RULES } from './upgrade';
+import {
+  FIRMWARE_MAX_BYTES,
+  groupPhase,
+  groupSizes,
+  minutesLeft,
+  parseStages,
+  progressOf,
+  stagesProblem,
+  UPGRADE_RULES,
+} from './upgrade';
 
 describe('staged rollout groups (as api/product/rollouts.py cuts them)', () => {
   it.each(cases.upgradeGroups)('$count devices in $stages -> $sizes (rules/cases.json)', ({ count, stages, sizes }) => {
@@ -37,7 +46,13 @@ describe('staged rollout groups (as api/product/rollouts.py cuts them)', () => {
 
 describe('progress', () => {
   it('counts finished devices, failed ones included', () => {
-    expect(progressOf({ waiting: 2, queued: 1, downloading: 1, installing: 1, installed: 4, failed: 1 })).toEqual({ total: 10, installed: 4, failed: 1, active: 3, percent: 50 });
+    expect(progressOf({ waiting: 2, queued: 1, downloading: 1, installing: 1, installed: 4, failed: 1 })).toEqual({
+      total: 10,
+      installed: 4,
+      failed: 1,
+      active: 3,
+      percent: 50,
+    });
     expect(progressOf({})).toEqual({ total: 0, installed: 0, failed: 0, active: 0, percent: 0 });
   });
 

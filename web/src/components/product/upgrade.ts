@@ -51,7 +51,13 @@ export function groupSizes(count: number, stages: number[]): number[] {
 }
 
 /** Finished devices and the share of a group or rollout that is done (installed or failed). */
-export function progressOf(counts: Partial<Record<TargetState, number>>): { total: number; installed: number; failed: number; active: number; percent: number } {
+export function progressOf(counts: Partial<Record<TargetState, number>>): {
+  total: number;
+  installed: number;
+  failed: number;
+  active: number;
+  percent: number;
+} {
   const total = TARGET_STATES.reduce((sum, state) => sum + (counts[state] ?? 0), 0);
   const installed = counts.installed ?? 0;
   const failed = counts.failed ?? 0;

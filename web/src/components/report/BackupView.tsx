@@ -20,9 +20,8 @@ import {
   type Frequency,
 } from '@/api/report';
 import type { Page } from '@/components/ui/table';
-import { showServerErrors } from '@/components/account/serverErrors';
-import { formatTime } from '@/components/device/format';
-import { isoWithOffset } from '@/components/device/helpers';
+import { showServerErrors } from '@/lib/serverErrors';
+import { formatTime, isoWithOffset } from '@/lib/format';
 import { DataList } from '@/components/ui/DataList';
 import { DOWNLOAD_DEBOUNCE_MS } from '@/components/ui/constants';
 import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
@@ -49,7 +48,15 @@ interface BackupValues {
   nextRunTime: Dayjs;
 }
 
-function BackupModal({ schedule, onClose, onSaved }: { schedule: BackupSchedule | null; onClose: () => void; onSaved: () => void }) {
+function BackupModal({
+  schedule,
+  onClose,
+  onSaved,
+}: {
+  schedule: BackupSchedule | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation('report');
   const { message } = App.useApp();
   const [form] = Form.useForm<BackupValues>();
@@ -79,7 +86,13 @@ function BackupModal({ schedule, onClose, onSaved }: { schedule: BackupSchedule 
 
   const initial: Partial<BackupValues> = schedule
     ? { ...schedule, nextRunTime: dayjs(schedule.nextRunTime) }
-    : { frequency: 'weekly', rangeDays: 7, keepCount: 4, enabled: true, nextRunTime: dayjs().add(1, 'day').startOf('day').hour(2) };
+    : {
+        frequency: 'weekly',
+        rangeDays: 7,
+        keepCount: 4,
+        enabled: true,
+        nextRunTime: dayjs().add(1, 'day').startOf('day').hour(2),
+      };
 
   return (
     <Modal
@@ -93,7 +106,13 @@ function BackupModal({ schedule, onClose, onSaved }: { schedule: BackupSchedule 
       width={560}
       okButtonProps={{ 'data-testid': 'backup-save' } as Record<string, string>}
     >
-      <Form<BackupValues> form={form} layout="vertical" initialValues={initial} onFinish={submitOnce} data-testid="backup-form">
+      <Form<BackupValues>
+        form={form}
+        layout="vertical"
+        initialValues={initial}
+        onFinish={submitOnce}
+        data-testid="backup-form"
+      >
         <Form.Item
           name="name"
           label={t('backup.name')}
@@ -105,17 +124,46 @@ function BackupModal({ schedule, onClose, onSaved }: { schedule: BackupSchedule 
           <SymbolFreeInput maxLength={BACKUP_NAME_MAX} showCount data-testid="backup-name" />
         </Form.Item>
         <Space wrap size="middle" style={{ width: '100%' }}>
-          <Form.Item name="frequency" label={t('scheduled.frequency')} rules={[{ required: true, message: t('form.required') }]}>
-            <Select style={{ minWidth: 140 }} options={FREQUENCIES.map((value) => ({ value, label: t(`frequency.${value}`) }))} data-testid="backup-frequency" />
+          <Form.Item
+            name="frequency"
+            label={t('scheduled.frequency')}
+            rules={[{ required: true, message: t('form.required') }]}
+          >
+            <Select
+              style={{ minWidth: 140 }}
+              options={FREQUENCIES.map((value) => ({ value, label: t(`frequency.${value}`) }))}
+              data-testid="backup-frequency"
+            />
           </Form.Item>
-          <Form.Item name="rangeDays" label={t('backup.rangeDays')} tooltip={t('backup.rangeHint')} rules={[{ required: true, message: t('form.required') }]}>
-            <InputNumber min={1} max={MAX_EXPORT_DAYS} precision={0} addonAfter={t('backup.days')} style={{ width: 160 }} data-testid="backup-range" />
+          <Form.Item
+            name="rangeDays"
+            label={t('backup.rangeDays')}
+            tooltip={t('backup.rangeHint')}
+            rules={[{ required: true, message: t('form.required') }]}
+          >
+            <InputNumber
+              min={1}
+              max={MAX_EXPORT_DAYS}
+              precision={0}
+              addonAfter={t('backup.days')}
+              style={{ width: 160 }}
+              data-testid="backup-range"
+            />
           </Form.Item>
-          <Form.Item name="keepCount" label={t('backup.keepCount')} tooltip={t('backup.keepHint')} rules={[{ required: true, message: t('form.required') }]}>
+          <Form.Item
+            name="keepCount"
+            label={t('backup.keepCount')}
+            tooltip={t('backup.keepHint')}
+            rules={[{ required: true, message: t('form.required') }]}
+          >
             <InputNumber min={1} max={BACKUP_KEEP_MAX} precision={0} style={{ width: 120 }} data-testid="backup-keep" />
           </Form.Item>
         </Space>
-        <Form.Item name="nextRunTime" label={t('backup.nextRunTime')} rules={[{ required: true, message: t('form.required') }]}>
+        <Form.Item
+          name="nextRunTime"
+          label={t('backup.nextRunTime')}
+          rules={[{ required: true, message: t('form.required') }]}
+        >
           <DatePicker showTime style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="enabled" label={t('backup.enabled')} valuePropName="checked">
@@ -162,22 +210,46 @@ function Archives({ schedule }: { schedule: BackupSchedule }) {
         rowProps={(file) => ({ 'data-file-id': file.id })}
         emptyText={t('backup.noArchives')}
         columns={[
-          { key: 'name', title: t('column.fileName'), card: 'title', long: 260, render: (_, file) => <span data-testid="file-name">{file.fileName}</span> },
-          { key: 'status', title: t('column.status'), important: true, render: (_, file) => <FileStatusCell file={file} /> },
+          {
+            key: 'name',
+            title: t('column.fileName'),
+            card: 'title',
+            long: 260,
+            render: (_, file) => <span data-testid="file-name">{file.fileName}</span>,
+          },
+          {
+            key: 'status',
+            title: t('column.status'),
+            important: true,
+            render: (_, file) => <FileStatusCell file={file} />,
+          },
           { key: 'size', title: t('column.size'), render: (_, file) => formatSize(file.fileSize) },
-          { key: 'created', title: t('column.createTime'), important: true, render: (_, file) => formatTime(file.createTime) },
+          {
+            key: 'created',
+            title: t('column.createTime'),
+            important: true,
+            render: (_, file) => formatTime(file.createTime),
+          },
           {
             key: 'hash',
             title: t('backup.checksum'),
             long: 160,
             desktopOnly: true,
-            render: (_, file) => (file.contentHash ? <Typography.Text code>{file.contentHash.slice(0, 16)}</Typography.Text> : '-'),
+            render: (_, file) =>
+              file.contentHash ? <Typography.Text code>{file.contentHash.slice(0, 16)}</Typography.Text> : '-',
           },
           {
             key: 'actions',
             title: t('column.actions'),
             render: (_, file) => (
-              <Button type="link" size="small" disabled={file.status !== 'generated'} loading={downloading === file.id} onClick={() => download(file)} data-testid="file-download">
+              <Button
+                type="link"
+                size="small"
+                disabled={file.status !== 'generated'}
+                loading={downloading === file.id}
+                onClick={() => download(file)}
+                data-testid="file-download"
+              >
                 {t('action.download')}
               </Button>
             ),
@@ -234,21 +306,43 @@ export function BackupView() {
         testId="backup-table"
         rowProps={(schedule) => ({ 'data-backup-id': schedule.id })}
         actions={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ schedule: null })} data-testid="backup-add">
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => setEditing({ schedule: null })}
+            data-testid="backup-add"
+          >
             {t('backup.add')}
           </Button>
         }
         columns={[
           { key: 'name', title: t('backup.name'), dataIndex: 'name', long: 180, card: 'title' },
-          { key: 'frequency', title: t('scheduled.frequency'), render: (_, schedule) => <Tag>{t(`frequency.${schedule.frequency}`)}</Tag> },
-          { key: 'range', title: t('backup.range'), render: (_, schedule) => t('backup.lastDays', { count: schedule.rangeDays }) },
+          {
+            key: 'frequency',
+            title: t('scheduled.frequency'),
+            render: (_, schedule) => <Tag>{t(`frequency.${schedule.frequency}`)}</Tag>,
+          },
+          {
+            key: 'range',
+            title: t('backup.range'),
+            render: (_, schedule) => t('backup.lastDays', { count: schedule.rangeDays }),
+          },
           { key: 'keep', title: t('backup.keepCount'), render: (_, schedule) => schedule.keepCount },
           {
             key: 'enabled',
             title: t('backup.enabled'),
-            render: (_, schedule) => <Tag color={schedule.enabled ? 'success' : 'default'}>{t(schedule.enabled ? 'backup.on' : 'backup.off')}</Tag>,
+            render: (_, schedule) => (
+              <Tag color={schedule.enabled ? 'success' : 'default'}>
+                {t(schedule.enabled ? 'backup.on' : 'backup.off')}
+              </Tag>
+            ),
           },
-          { key: 'next', title: t('backup.nextRunTime'), important: true, render: (_, schedule) => formatTime(schedule.nextRunTime) },
+          {
+            key: 'next',
+            title: t('backup.nextRunTime'),
+            important: true,
+            render: (_, schedule) => formatTime(schedule.nextRunTime),
+          },
           {
             key: 'actions',
             title: t('column.actions'),
@@ -257,7 +351,12 @@ export function BackupView() {
                 <Button type="link" size="small" onClick={() => void runNow(schedule)} data-testid="backup-run-now">
                   {t('backup.runNow')}
                 </Button>
-                <Button type="link" size="small" onClick={() => setSelected(schedule.id)} data-testid="backup-show-archives">
+                <Button
+                  type="link"
+                  size="small"
+                  onClick={() => setSelected(schedule.id)}
+                  data-testid="backup-show-archives"
+                >
                   {t('backup.archives')}
                 </Button>
                 <Button type="link" size="small" onClick={() => setEditing({ schedule })}>

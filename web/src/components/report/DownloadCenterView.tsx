@@ -2,8 +2,8 @@ import { App, Button, Progress, Space, Tabs, Tag, Tooltip, Typography } from 'an
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import { deleteFile, downloadFile, saveBlob, type ExportFile, type FileStatus } from '@/api/report';
-import { formatTime } from '@/components/device/format';
-import { useExportFiles } from '@/hooks/useExportFiles';
+import { formatTime } from '@/lib/format';
+import { useExportFiles } from '@/components/report/useExportFiles';
 import { DataList } from '@/components/ui/DataList';
 import { DOWNLOAD_DEBOUNCE_MS } from '@/components/ui/constants';
 import { useDebouncedCallback } from '@/hooks/useDebouncedCallback';
@@ -65,7 +65,11 @@ export function FileTable() {
       okText: t('action.delete'),
       cancelText: t('action.cancel'),
       okButtonProps: { danger: true },
-      onOk: () => deleteFile(file.id).then(() => void mutate(), () => undefined),
+      onOk: () =>
+        deleteFile(file.id).then(
+          () => void mutate(),
+          () => undefined,
+        ),
     });
 
   return (
@@ -77,18 +81,41 @@ export function FileTable() {
       testId="file-table"
       rowProps={(file) => ({ 'data-file-id': file.id })}
       columns={[
-        { key: 'name', title: t('column.fileName'), card: 'title', long: 260, render: (_, file) => <span data-testid="file-name">{file.fileName}</span> },
+        {
+          key: 'name',
+          title: t('column.fileName'),
+          card: 'title',
+          long: 260,
+          render: (_, file) => <span data-testid="file-name">{file.fileName}</span>,
+        },
         { key: 'type', title: t('column.fileType'), render: (_, file) => file.fileType.toUpperCase() },
-        { key: 'status', title: t('column.status'), important: true, render: (_, file) => <FileStatusCell file={file} /> },
+        {
+          key: 'status',
+          title: t('column.status'),
+          important: true,
+          render: (_, file) => <FileStatusCell file={file} />,
+        },
         { key: 'size', title: t('column.size'), render: (_, file) => formatSize(file.fileSize) },
-        { key: 'created', title: t('column.createTime'), important: true, render: (_, file) => formatTime(file.createTime) },
+        {
+          key: 'created',
+          title: t('column.createTime'),
+          important: true,
+          render: (_, file) => formatTime(file.createTime),
+        },
         { key: 'expires', title: t('column.expireTime'), render: (_, file) => formatTime(file.expireTime) },
         {
           key: 'actions',
           title: t('column.actions'),
           render: (_, file) => (
             <Space size={4}>
-              <Button type="link" size="small" disabled={file.status !== 'generated'} loading={downloading === file.id} onClick={() => download(file)} data-testid="file-download">
+              <Button
+                type="link"
+                size="small"
+                disabled={file.status !== 'generated'}
+                loading={downloading === file.id}
+                onClick={() => download(file)}
+                data-testid="file-download"
+              >
                 {t('action.download')}
               </Button>
               <Button type="link" size="small" danger onClick={() => remove(file)} data-testid="file-delete">

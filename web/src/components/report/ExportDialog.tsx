@@ -5,8 +5,8 @@ import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import type { DeviceDetail, TemperatureUnit } from '@/api/device';
 import { requestExport, type FileType } from '@/api/report';
-import { isoWithOffset } from '@/components/device/helpers';
-import { useSession } from '@/components/session/SessionContext';
+import { isoWithOffset } from '@/lib/format';
+import { useSession } from '@/lib/SessionContext';
 import { MAX_EXPORT_DAYS, QUICK_RANGES, quickRange } from './helpers';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
 
@@ -62,7 +62,12 @@ export function ExportDialog({ device, onClose }: { device: DeviceDetail; onClos
         layout="vertical"
         onFinish={submitOnce}
         data-testid="export-form"
-        initialValues={{ range: quickRange('day'), sensors: sensors.map((param) => param.probeId as number), fileType: 'csv', unit: accountUnit }}
+        initialValues={{
+          range: quickRange('day'),
+          sensors: sensors.map((param) => param.probeId as number),
+          fileType: 'csv',
+          unit: accountUnit,
+        }}
       >
         <Form.Item label={t('export.quick')}>
           <Segmented
@@ -79,16 +84,30 @@ export function ExportDialog({ device, onClose }: { device: DeviceDetail; onClos
               validator: (_, value?: [Dayjs, Dayjs]) => {
                 if (!value) return Promise.resolve();
                 if (!value[1].isAfter(value[0])) return Promise.reject(new Error(t('export.endAfterStart')));
-                if (value[1].diff(value[0], 'day', true) > MAX_EXPORT_DAYS) return Promise.reject(new Error(t('export.tooLong')));
+                if (value[1].diff(value[0], 'day', true) > MAX_EXPORT_DAYS)
+                  return Promise.reject(new Error(t('export.tooLong')));
                 return Promise.resolve();
               },
             },
           ]}
         >
-          <DatePicker.RangePicker showTime style={{ width: '100%' }} disabledDate={(day) => day.isAfter(dayjs().endOf('day'))} />
+          <DatePicker.RangePicker
+            showTime
+            style={{ width: '100%' }}
+            disabledDate={(day) => day.isAfter(dayjs().endOf('day'))}
+          />
         </Form.Item>
-        <Form.Item name="sensors" label={t('export.sensors')} rules={[{ required: true, type: 'array', min: 1, message: t('export.pickSensor') }]}>
-          <Checkbox.Group options={sensors.map((param) => ({ value: param.probeId as number, label: `${param.paramName}${param.unit ? ` (${param.unit})` : ''}` }))} />
+        <Form.Item
+          name="sensors"
+          label={t('export.sensors')}
+          rules={[{ required: true, type: 'array', min: 1, message: t('export.pickSensor') }]}
+        >
+          <Checkbox.Group
+            options={sensors.map((param) => ({
+              value: param.probeId as number,
+              label: `${param.paramName}${param.unit ? ` (${param.unit})` : ''}`,
+            }))}
+          />
         </Form.Item>
         <Form.Item name="fileType" label={t('export.format')}>
           <Radio.Group
@@ -101,7 +120,12 @@ export function ExportDialog({ device, onClose }: { device: DeviceDetail; onClos
           />
         </Form.Item>
         <Form.Item name="unit" label={t('export.unit')}>
-          <Radio.Group options={[{ value: 'C', label: '°C' }, { value: 'F', label: '°F' }]} />
+          <Radio.Group
+            options={[
+              { value: 'C', label: '°C' },
+              { value: 'F', label: '°F' },
+            ]}
+          />
         </Form.Item>
       </Form>
     </Modal>

@@ -20,9 +20,8 @@ import {
   type ScheduledReport,
   type ScheduledReportInput,
 } from '@/api/report';
-import { showServerErrors } from '@/components/account/serverErrors';
-import { formatTime } from '@/components/device/format';
-import { isoWithOffset } from '@/components/device/helpers';
+import { showServerErrors } from '@/lib/serverErrors';
+import { formatTime, isoWithOffset } from '@/lib/format';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { firstDuplicateReceiver, REPORT_NAME_MAX } from './helpers';
 import { DataList } from '@/components/ui/DataList';
@@ -42,7 +41,15 @@ interface ReportValues {
   receivers: Receiver[];
 }
 
-function ReportModal({ report, onClose, onSaved }: { report: ScheduledReport | null; onClose: () => void; onSaved: () => void }) {
+function ReportModal({
+  report,
+  onClose,
+  onSaved,
+}: {
+  report: ScheduledReport | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation('report');
   const { message } = App.useApp();
   const [form] = Form.useForm<ReportValues>();
@@ -58,7 +65,11 @@ function ReportModal({ report, onClose, onSaved }: { report: ScheduledReport | n
       frequency: values.frequency,
       deviceIds: values.deviceIds,
       nextReportTime: isoWithOffset(values.nextReportTime.toDate()),
-      receivers: values.receivers.map((receiver) => ({ name: receiver.name.trim(), phone: receiver.phone?.trim() || null, email: receiver.email?.trim() || null })),
+      receivers: values.receivers.map((receiver) => ({
+        name: receiver.name.trim(),
+        phone: receiver.phone?.trim() || null,
+        email: receiver.email?.trim() || null,
+      })),
     };
     setSaving(true);
     try {
@@ -66,7 +77,8 @@ function ReportModal({ report, onClose, onSaved }: { report: ScheduledReport | n
       else await insertReport(body, { handleErrors: false });
       onSaved();
     } catch (error) {
-      if (!showServerErrors(form, error, { receivers: 'receivers' }) && error instanceof ApiError) message.error(error.message);
+      if (!showServerErrors(form, error, { receivers: 'receivers' }) && error instanceof ApiError)
+        message.error(error.message);
     } finally {
       setSaving(false);
     }
@@ -74,36 +86,100 @@ function ReportModal({ report, onClose, onSaved }: { report: ScheduledReport | n
 
   const initial: Partial<ReportValues> = report
     ? { ...report, fileType: report.fileType ?? 'pdf', nextReportTime: dayjs(report.nextReportTime) }
-    : { reportType: 'device', fileType: 'pdf', frequency: 'daily', receivers: [{ name: '' }], nextReportTime: dayjs().add(1, 'day').startOf('day').hour(8) };
+    : {
+        reportType: 'device',
+        fileType: 'pdf',
+        frequency: 'daily',
+        receivers: [{ name: '' }],
+        nextReportTime: dayjs().add(1, 'day').startOf('day').hour(8),
+      };
 
   // Spec 9: every form and modal submits once per 500 ms.
   const { submit: submitOnce } = useFormSubmit(null, submit);
   return (
-    <Modal open title={t(report ? 'scheduled.edit' : 'scheduled.add')} okText={t('action.save')} cancelText={t('action.cancel')} confirmLoading={saving} onOk={() => form.submit()} onCancel={onClose} width={680}>
-      <Form<ReportValues> form={form} layout="vertical" initialValues={initial} onFinish={submitOnce} data-testid="report-form">
-        <Form.Item name="reportName" label={t('scheduled.reportName')} rules={[{ required: true, whitespace: true, message: t('form.required') }, { max: REPORT_NAME_MAX, message: t('form.max', { max: REPORT_NAME_MAX }) }]}>
+    <Modal
+      open
+      title={t(report ? 'scheduled.edit' : 'scheduled.add')}
+      okText={t('action.save')}
+      cancelText={t('action.cancel')}
+      confirmLoading={saving}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      width={680}
+    >
+      <Form<ReportValues>
+        form={form}
+        layout="vertical"
+        initialValues={initial}
+        onFinish={submitOnce}
+        data-testid="report-form"
+      >
+        <Form.Item
+          name="reportName"
+          label={t('scheduled.reportName')}
+          rules={[
+            { required: true, whitespace: true, message: t('form.required') },
+            { max: REPORT_NAME_MAX, message: t('form.max', { max: REPORT_NAME_MAX }) },
+          ]}
+        >
           <SymbolFreeInput maxLength={REPORT_NAME_MAX} showCount />
         </Form.Item>
         <Space wrap size="middle" style={{ width: '100%' }}>
-          <Form.Item name="reportType" label={t('scheduled.type')} rules={[{ required: true, message: t('form.required') }]}>
-            <Select style={{ minWidth: 160 }} options={(kinds ?? [{ key: 'device', label: t('scheduled.deviceType') }]).map((kind) => ({ value: kind.key, label: kind.label }))} />
+          <Form.Item
+            name="reportType"
+            label={t('scheduled.type')}
+            rules={[{ required: true, message: t('form.required') }]}
+          >
+            <Select
+              style={{ minWidth: 160 }}
+              options={(kinds ?? [{ key: 'device', label: t('scheduled.deviceType') }]).map((kind) => ({
+                value: kind.key,
+                label: kind.label,
+              }))}
+            />
           </Form.Item>
-          <Form.Item name="frequency" label={t('scheduled.frequency')} rules={[{ required: true, message: t('form.required') }]}>
-            <Select style={{ minWidth: 140 }} options={FREQUENCIES.map((value) => ({ value, label: t(`frequency.${value}`) }))} data-testid="report-frequency" />
+          <Form.Item
+            name="frequency"
+            label={t('scheduled.frequency')}
+            rules={[{ required: true, message: t('form.required') }]}
+          >
+            <Select
+              style={{ minWidth: 140 }}
+              options={FREQUENCIES.map((value) => ({ value, label: t(`frequency.${value}`) }))}
+              data-testid="report-frequency"
+            />
           </Form.Item>
           <Form.Item name="fileType" label={t('export.format')}>
-            <Select style={{ minWidth: 120 }} options={[{ value: 'pdf', label: 'PDF' }, { value: 'xlsx', label: 'XLSX' }, { value: 'csv', label: 'CSV' }]} />
+            <Select
+              style={{ minWidth: 120 }}
+              options={[
+                { value: 'pdf', label: 'PDF' },
+                { value: 'xlsx', label: 'XLSX' },
+                { value: 'csv', label: 'CSV' },
+              ]}
+            />
           </Form.Item>
         </Space>
-        <Form.Item name="deviceIds" label={t('scheduled.devices')} rules={[{ required: true, type: 'array', min: 1, message: t('scheduled.pickDevice') }]}>
+        <Form.Item
+          name="deviceIds"
+          label={t('scheduled.devices')}
+          rules={[{ required: true, type: 'array', min: 1, message: t('scheduled.pickDevice') }]}
+        >
           <Select
             mode="multiple"
             showSearch={{ optionFilterProp: 'label' }}
             data-testid="report-devices"
-            options={(devices?.list ?? []).map((device) => ({ value: device.id, label: `${device.deviceName} (${device.deviceGuid})` }))}
+            options={(devices?.list ?? []).map((device) => ({
+              value: device.id,
+              label: `${device.deviceName} (${device.deviceGuid})`,
+            }))}
           />
         </Form.Item>
-        <Form.Item name="nextReportTime" label={t('scheduled.nextReportTime')} rules={[{ required: true, message: t('form.required') }]}>
+        <Form.Item
+          name="nextReportTime"
+          label={t('scheduled.nextReportTime')}
+          rules={[{ required: true, message: t('form.required') }]}
+        >
           <DatePicker showTime style={{ width: '100%' }} />
         </Form.Item>
         <Typography.Text strong>{t('scheduled.receivers')}</Typography.Text>
@@ -122,7 +198,14 @@ function ReportModal({ report, onClose, onSaved }: { report: ScheduledReport | n
             <div data-testid="report-receivers">
               {fields.map((field) => (
                 <Space key={field.key} align="start" wrap style={{ display: 'flex', marginTop: 8 }}>
-                  <Form.Item name={[field.name, 'name']} rules={[{ required: true, whitespace: true, message: t('form.required') }, { max: 50, message: t('form.max', { max: 50 }) }]} style={{ marginBottom: 0 }}>
+                  <Form.Item
+                    name={[field.name, 'name']}
+                    rules={[
+                      { required: true, whitespace: true, message: t('form.required') },
+                      { max: 50, message: t('form.max', { max: 50 }) },
+                    ]}
+                    style={{ marginBottom: 0 }}
+                  >
                     <SymbolFreeInput placeholder={t('scheduled.receiverName')} maxLength={50} />
                   </Form.Item>
                   <Form.Item name={[field.name, 'phone']} style={{ marginBottom: 0 }}>
@@ -144,11 +227,23 @@ function ReportModal({ report, onClose, onSaved }: { report: ScheduledReport | n
                   >
                     <Input placeholder={t('scheduled.email')} maxLength={254} />
                   </Form.Item>
-                  {fields.length > 1 && <Button icon={<DeleteOutlined />} onClick={() => remove(field.name)} aria-label={t('action.delete')} />}
+                  {fields.length > 1 && (
+                    <Button
+                      icon={<DeleteOutlined />}
+                      onClick={() => remove(field.name)}
+                      aria-label={t('action.delete')}
+                    />
+                  )}
                 </Space>
               ))}
               <Form.ErrorList errors={errors} />
-              <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({ name: '' })} style={{ marginTop: 8 }} disabled={fields.length >= 20}>
+              <Button
+                type="dashed"
+                icon={<PlusOutlined />}
+                onClick={() => add({ name: '' })}
+                style={{ marginTop: 8 }}
+                disabled={fields.length >= 20}
+              >
                 {t('scheduled.addReceiver')}
               </Button>
             </div>
@@ -195,8 +290,18 @@ export function ScheduledReportsView({ embedded = false }: { embedded?: boolean 
         </Typography.Title>
       )}
       <Space wrap style={{ justifyContent: 'space-between', width: '100%' }}>
-        <Input.Search allowClear placeholder={t('scheduled.reportName')} onChange={(event) => setName(event.target.value)} style={{ width: 220 }} />
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ report: null })} data-testid="report-add">
+        <Input.Search
+          allowClear
+          placeholder={t('scheduled.reportName')}
+          onChange={(event) => setName(event.target.value)}
+          style={{ width: 220 }}
+        />
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => setEditing({ report: null })}
+          data-testid="report-add"
+        >
           {t('scheduled.add')}
         </Button>
       </Space>
@@ -208,7 +313,11 @@ export function ScheduledReportsView({ embedded = false }: { embedded?: boolean 
         testId="report-table"
         columns={[
           { key: 'name', title: t('scheduled.reportName'), dataIndex: 'reportName', long: 180, card: 'title' },
-          { key: 'frequency', title: t('scheduled.frequency'), render: (_, report) => <Tag>{t(`frequency.${report.frequency}`)}</Tag> },
+          {
+            key: 'frequency',
+            title: t('scheduled.frequency'),
+            render: (_, report) => <Tag>{t(`frequency.${report.frequency}`)}</Tag>,
+          },
           { key: 'devices', title: t('scheduled.devices'), render: (_, report) => report.deviceIds.length },
           {
             key: 'receivers',
@@ -216,7 +325,12 @@ export function ScheduledReportsView({ embedded = false }: { embedded?: boolean 
             long: 200,
             render: (_, report) => report.receivers.map((receiver) => receiver.name).join(', '),
           },
-          { key: 'next', title: t('scheduled.nextReportTime'), important: true, render: (_, report) => formatTime(report.nextReportTime) },
+          {
+            key: 'next',
+            title: t('scheduled.nextReportTime'),
+            important: true,
+            render: (_, report) => formatTime(report.nextReportTime),
+          },
           {
             key: 'actions',
             title: t('column.actions'),

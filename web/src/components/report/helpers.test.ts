@@ -10,16 +10,48 @@ describe('download centre helpers', () => {
   });
 
   it('keeps polling only while a row is generating', () => {
-    const row = { id: 1, fileName: 'a.csv', fileType: 'csv', progress: 0, fileSize: null, reason: null, scheduledReportId: null, createTime: '', finishTime: null, expireTime: null } as const;
+    const row = {
+      id: 1,
+      fileName: 'a.csv',
+      fileType: 'csv',
+      progress: 0,
+      fileSize: null,
+      reason: null,
+      scheduledReportId: null,
+      createTime: '',
+      finishTime: null,
+      expireTime: null,
+    } as const;
     expect(anyGenerating([{ ...row, status: 'generated' }])).toBe(false);
-    expect(anyGenerating([{ ...row, status: 'generated' }, { ...row, status: 'generating' }])).toBe(true);
+    expect(
+      anyGenerating([
+        { ...row, status: 'generated' },
+        { ...row, status: 'generating' },
+      ]),
+    ).toBe(true);
     expect(anyGenerating(undefined)).toBe(false);
   });
 
   it('finds a repeated receiver phone or email', () => {
-    expect(firstDuplicateReceiver([{ name: 'a', email: 'qa@x.com' }, { name: 'b', phone: '138 0013 8000' }])).toBe(-1);
-    expect(firstDuplicateReceiver([{ name: 'a', email: 'qa@x.com' }, { name: 'b', email: 'QA@x.com ' }])).toBe(1);
-    expect(firstDuplicateReceiver([{ name: 'a', phone: '13800138000' }, { name: 'b', email: 'b@x.com' }, { name: 'c', phone: '138-0013-8000' }])).toBe(2);
+    expect(
+      firstDuplicateReceiver([
+        { name: 'a', email: 'qa@x.com' },
+        { name: 'b', phone: '138 0013 8000' },
+      ]),
+    ).toBe(-1);
+    expect(
+      firstDuplicateReceiver([
+        { name: 'a', email: 'qa@x.com' },
+        { name: 'b', email: 'QA@x.com ' },
+      ]),
+    ).toBe(1);
+    expect(
+      firstDuplicateReceiver([
+        { name: 'a', phone: '13800138000' },
+        { name: 'b', email: 'b@x.com' },
+        { name: 'c', phone: '138-0013-8000' },
+      ]),
+    ).toBe(2);
   });
 
   it('quick ranges end now', () => {

@@ -10,7 +10,7 @@ import { PageHead } from '@/components/ui/PageHead';
 import { routeAccess } from '@/routes/access';
 import type { RouteMatch } from '@/routes/match';
 import { safeRedirect } from '@/utils/redirect';
-import { useSession } from './SessionContext';
+import { useSession } from '@/lib/SessionContext';
 
 function Waiting({ title }: { title: ReactNode }) {
   return (
@@ -35,7 +35,11 @@ export function ConsoleGate({ match, children }: { match: RouteMatch; children: 
   const { status, access } = session;
   const { route } = match;
   const calibration = route.kind === 'calibration';
-  const head = calibration ? <PageHead fixed={t('routes.calibrationService')} /> : <PageHead name={label(route.name)} />;
+  const head = calibration ? (
+    <PageHead fixed={t('routes.calibrationService')} />
+  ) : (
+    <PageHead name={label(route.name)} />
+  );
 
   useEffect(() => {
     if (status === 'anonymous') void router.replace(loginRedirectFor(router.asPath));

@@ -8,12 +8,13 @@ import { setClientHandlers } from '@/api/client';
 import { ACCESS_TOKEN_KEY, LOGOUT_REDIRECT_DELAY_MS } from '@/api/constants';
 import { ApiError, failureText } from '@/api/errors';
 import { clearSession, getAccessToken, loginRedirectFor, onTokenChange, takeTokenFromQuery } from '@/api/session';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import { setDisplayZone } from '@/lib/format';
+import { useSiteBranding } from '@/lib/SiteContext';
 import { buildAccess } from '@/routes/access';
 import { loginPathFor } from '@/routes/match';
 import { grantedSet } from '@/routes/permissions';
 import { ACCOUNT_INFO_KEY, loadAccountInfo, NoRolesError } from './accountInfo';
-import { SessionContext, type Session, type SessionStatus } from './SessionContext';
+import { SessionContext, type Session, type SessionStatus } from '@/lib/SessionContext';
 import { useIdleSignOut } from '@/hooks/useIdleSignOut';
 
 /** Store a token found in the address (spec 2.1) and show the address without it. */
@@ -90,7 +91,6 @@ export function SessionProvider({ needsAccount, children }: { needsAccount: bool
     adoptTokenFromAddress();
   }, [router.asPath]);
 
-
   const endSession = useCallback(() => {
     if (endingRef.current) return;
     endingRef.current = true;
@@ -122,11 +122,18 @@ export function SessionProvider({ needsAccount, children }: { needsAccount: bool
 
   const wantInfo = booted && token !== null && needsAccount && !ending;
   // Not a useRead: the session's account (checked for roles), keyed by the token on purpose so a new sign-in never sees the last one's.
-  const { data: info, error, mutate } = useSWR(wantInfo ? ([ACCOUNT_INFO_KEY, token] as const) : null, loadAccountInfo, {
+  const {
+    data: info,
+    error,
+    mutate,
+  } = useSWR(wantInfo ? ([ACCOUNT_INFO_KEY, token] as const) : null, loadAccountInfo, {
     revalidateOnFocus: false,
     revalidateOnReconnect: false,
     shouldRetryOnError: false,
   });
+  // Times without a device of their own show in the account's zone (never the browser's); set while
+  // rendering so the page's first render with the account already uses it.
+  setDisplayZone(info?.baseAccount?.timeZone);
 
   // Refresh on every navigation inside the console: a revoked or expired session shows at once.
   const seenPath = useRef<string | null>(null);
@@ -143,7 +150,11 @@ export function SessionProvider({ needsAccount, children }: { needsAccount: bool
     // A refresh that fails for a passing reason (network) keeps the session it already has.
     if (info && !failure?.endSession && !(error instanceof NoRolesError)) return;
     const title =
-      error instanceof NoRolesError ? t('errors.rolesRequired') : failure ? failureText(failure, t).message : t('errors.requestFailed');
+      error instanceof NoRolesError
+        ? t('errors.rolesRequired')
+        : failure
+          ? failureText(failure, t).message
+          : t('errors.requestFailed');
     notification.error({ title, description: t('session.loggedOut'), key: 'session-ended' });
     endSession();
   }, [error, info, notification, t, endSession]);
@@ -152,7 +163,11 @@ export function SessionProvider({ needsAccount, children }: { needsAccount: bool
   const signOutIdle = useCallback(
     (minutes: number) => {
       if (endingRef.current) return;
-      notification.warning({ title: t('session.idleSignedOut', { minutes }), description: t('session.loggedOut'), key: 'session-ended' });
+      notification.warning({
+        title: t('session.idleSignedOut', { minutes }),
+        description: t('session.loggedOut'),
+        key: 'session-ended',
+      });
       endSession();
     },
     [notification, t, endSession],
@@ -163,7 +178,13 @@ export function SessionProvider({ needsAccount, children }: { needsAccount: bool
   const plcUrl = branding?.plcUrl;
   const calibrationUrl = branding?.calibrationUrl;
   const access = useMemo(
-    () => (info ? buildAccess(branding?.styleModel, granted, info.userProfile?.homePage, { plc: plcUrl, calibrationServe: calibrationUrl }) : undefined),
+    () =>
+      info
+        ? buildAccess(branding?.styleModel, granted, info.userProfile?.homePage, {
+            plc: plcUrl,
+            calibrationServe: calibrationUrl,
+          })
+        : undefined,
     [branding?.styleModel, granted, info, plcUrl, calibrationUrl],
   );
 

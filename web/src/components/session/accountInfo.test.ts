@@ -25,5 +25,4 @@ describe('loadAccountInfo (spec 6, error catalogue)', () => {
     expect(error).toBeInstanceOf(NoRolesError);
     expect((error as Error).message).toBe('getInfo: roles must be a non-null array');
   });
-
 });

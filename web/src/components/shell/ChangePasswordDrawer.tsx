@@ -2,8 +2,8 @@ import { App } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo } from 'react';
 import { updatePassword } from '@/api/account';
-import { passwordRules } from '@/components/account/rules';
-import { useSession } from '@/components/session/SessionContext';
+import { passwordRules } from '@/lib/formRules';
+import { useSession } from '@/lib/SessionContext';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 
 interface ChangePasswordValues extends Record<string, unknown> {
@@ -23,7 +23,12 @@ export function ChangePasswordDrawer({ open, onClose }: { open: boolean; onClose
   const { logout } = useSession();
   const fields = useMemo<DrawerField[]>(
     () => [
-      { type: 'password', name: 'oldPassword', label: t('password.old'), rules: [{ required: true, message: ta('rules.password.required') }] },
+      {
+        type: 'password',
+        name: 'oldPassword',
+        label: t('password.old'),
+        rules: [{ required: true, message: ta('rules.password.required') }],
+      },
       {
         type: 'password',
         name: 'password',
@@ -49,7 +54,11 @@ export function ChangePasswordDrawer({ open, onClose }: { open: boolean; onClose
       fields={fields}
       onClose={onClose}
       onSubmit={async (values) => {
-        await updatePassword({ oldPassword: values.oldPassword, password: values.password, confirmPassword: values.confirmPassword });
+        await updatePassword({
+          oldPassword: values.oldPassword,
+          password: values.password,
+          confirmPassword: values.confirmPassword,
+        });
         void message.success(t('password.done'));
         void logout();
       }}

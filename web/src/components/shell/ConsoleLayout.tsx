@@ -5,7 +5,7 @@ import styled from 'styled-components';
 import { ExpiredDevicesModal } from '@/components/device/ExpiredDevicesModal';
 import { ErrorBoundary } from '@/components/errors/ErrorBoundary';
 import { ErrorView } from '@/components/errors/ErrorView';
-import { useSession } from '@/components/session/SessionContext';
+import { useSession } from '@/lib/SessionContext';
 import { HEADER_HEIGHT, SIDER_COLLAPSED_WIDTH, SIDER_WIDTH } from '@/components/ui/constants';
 import { useViewport, type Viewport } from '@/hooks/useViewport';
 import { pathOnly } from '@/routes/match';
@@ -67,15 +67,8 @@ function initialCollapsed(viewport: Viewport): boolean {
   return viewport === 'tablet';
 }
 
-// On a phone the sidebar (a drawer) opens when the console is entered, once per page load: later
-// pages of the same visit do not cover themselves with it again.
-let mobileMenuShown = false;
-
-function openMobileMenuOnce(viewport: Viewport): boolean {
-  if (viewport !== 'mobile' || mobileMenuShown) return false;
-  mobileMenuShown = true;
-  return true;
-}
+// On a phone the sidebar is a drawer the header's button opens: it never opens by itself over the
+// page (issue 47: it covered every full load, with the modals stacked on top of it).
 
 interface ConsoleLayoutProps {
   route: RouteDef;
@@ -94,7 +87,10 @@ export function ConsoleLayout({ route, verdict, children }: ConsoleLayoutProps) 
   const { info, access } = useSession();
   const viewport = useViewport();
   const [collapsed, setCollapsed] = useState(() => initialCollapsed(viewport));
-  const [drawerOpen, setDrawerOpen] = useState(() => openMobileMenuOnce(viewport));
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  // The start-up modals one at a time: the notices first, then the expired devices.
+  const [noticesDone, setNoticesDone] = useState(false);
+  const noticesSettled = useCallback(() => setNoticesDone(true), []);
   const [tabs, setTabs] = useState<TabsState>(() => openTab(EMPTY_TABS, { key: router.asPath, name: route.name }));
   const [tabbedPath, setTabbedPath] = useState(router.asPath);
   const [changingPassword, setChangingPassword] = useState(false);
@@ -104,7 +100,7 @@ export function ConsoleLayout({ route, verdict, children }: ConsoleLayoutProps) 
   if (shownViewport !== viewport) {
     setShownViewport(viewport);
     setCollapsed(initialCollapsed(viewport));
-    setDrawerOpen(openMobileMenuOnce(viewport));
+    setDrawerOpen(false);
   }
 
   // Every page opened gets (or focuses) its tab.
@@ -166,8 +162,8 @@ export function ConsoleLayout({ route, verdict, children }: ConsoleLayoutProps) 
         </Content>
       </Main>
       <ChangePasswordDrawer open={changingPassword} onClose={() => setChangingPassword(false)} />
-      {info ? <NoticeModal accountId={info.baseAccount.id} /> : null}
-      {info ? <ExpiredDevicesModal accountId={info.baseAccount.id} /> : null}
+      {info ? <NoticeModal accountId={info.baseAccount.id} ready={!drawerOpen} onSettled={noticesSettled} /> : null}
+      {info ? <ExpiredDevicesModal accountId={info.baseAccount.id} ready={noticesDone && !drawerOpen} /> : null}
     </>
   );
 }

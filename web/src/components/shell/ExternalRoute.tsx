@@ -4,7 +4,7 @@ import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { Branding } from '@/api/customPage';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import { useSiteBranding } from '@/lib/SiteContext';
 import { matchRoute } from '@/routes/match';
 import type { ExternalSite } from '@/routes/routes';
 

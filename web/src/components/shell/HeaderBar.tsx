@@ -1,10 +1,17 @@
-import { DownloadOutlined, FullscreenExitOutlined, FullscreenOutlined, MenuFoldOutlined, MenuUnfoldOutlined, QuestionCircleOutlined } from '@ant-design/icons';
+import {
+  DownloadOutlined,
+  FullscreenExitOutlined,
+  FullscreenOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  QuestionCircleOutlined,
+} from '@ant-design/icons';
 import { App, Button, Tooltip } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import { UnreadBadge } from '@/components/alarm/UnreadBadge';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import { useSiteBranding } from '@/lib/SiteContext';
 import { HEADER_AUTO_HIDE, HEADER_HEIGHT, HEADER_HIDE_AFTER_PX } from '@/components/ui/constants';
 import { LanguageSwitch } from '@/components/ui/LanguageSwitch';
 import { OVERSEAS } from '@/i18n/languages';
@@ -117,12 +124,24 @@ export function HeaderBar({ left, collapsed, compact, onToggleMenu, onNavigate, 
       <span className="title">{branding?.title}</span>
       {branding?.defaultCamp && !OVERSEAS ? (
         <Tooltip title={t('header.help')}>
-          <Button type="text" icon={<QuestionCircleOutlined />} aria-label={t('header.help')} href="/help/center" target="_blank" rel="noopener" />
+          <Button
+            type="text"
+            icon={<QuestionCircleOutlined />}
+            aria-label={t('header.help')}
+            href="/help/center"
+            target="_blank"
+            rel="noopener"
+          />
         </Tooltip>
       ) : null}
       <UnreadBadge onNavigate={onNavigate} />
       <Tooltip title={t('header.downloads')}>
-        <Button type="text" icon={<DownloadOutlined />} aria-label={t('header.downloads')} onClick={() => onNavigate('/consumer/download')} />
+        <Button
+          type="text"
+          icon={<DownloadOutlined />}
+          aria-label={t('header.downloads')}
+          onClick={() => onNavigate('/consumer/download')}
+        />
       </Tooltip>
       {compact ? null : (
         <Tooltip title={t(fullscreen ? 'header.exitFullscreen' : 'header.fullscreen')}>

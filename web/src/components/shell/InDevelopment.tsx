@@ -1,5 +1,5 @@
 import { ErrorView } from '@/components/errors/ErrorView';
-import { useSession } from '@/components/session/SessionContext';
+import { useSession } from '@/lib/SessionContext';
 
 /** A console route whose business area is not built yet: the 404 "page missing or in development". */
 export function InDevelopment() {

@@ -1,9 +1,9 @@
 import { Checkbox, Modal } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import styled from 'styled-components';
 import { noticeQueryFor, queryNoticeKey, type Notice } from '@/api/notice';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import { useSiteBranding } from '@/lib/SiteContext';
 import { useRead } from '@/hooks/useRead';
 import { dismissNotice, isNoticeDismissed } from '@/utils/noticeStore';
 
@@ -23,12 +23,22 @@ const Content = styled.div`
  * The notice modal (spec 2.3): after sign-in the site's notices (queryNotice) are shown one after
  * the other as rich text; "don't remind again" hides a notice for this account from then on.
  */
-export function NoticeModal({ accountId }: { accountId: number }) {
+export function NoticeModal({
+  accountId,
+  ready = true,
+  onSettled,
+}: {
+  accountId: number;
+  /** False while something else covers the page (the phone's menu drawer): one thing at a time. */
+  ready?: boolean;
+  /** Called once no notice is left to show (none, all read, or the read failed): the next modal may open. */
+  onSettled?: () => void;
+}) {
   const { t } = useTranslation('shell');
   const branding = useSiteBranding();
   const query = noticeQueryFor(branding?.defaultCamp);
   // The account is not part of the request: signing in clears the cache; only "don't remind again" is per account.
-  const { data } = useRead<Notice[]>(queryNoticeKey(query), {
+  const { data, error } = useRead<Notice[]>(queryNoticeKey(query), {
     revalidateOnFocus: false,
     revalidateOnReconnect: false,
     revalidateIfStale: false,
@@ -40,7 +50,11 @@ export function NoticeModal({ accountId }: { accountId: number }) {
     () => (data ?? []).find((item) => !seen.includes(item.noticeId) && !isNoticeDismissed(accountId, item.noticeId)),
     [data, seen, accountId],
   );
-  if (!notice) return null;
+  const settled = !notice && (data !== undefined || error !== undefined);
+  useEffect(() => {
+    if (settled) onSettled?.();
+  }, [settled, onSettled]);
+  if (!notice || !ready) return null;
 
   const close = () => {
     if (quiet) dismissNotice(accountId, notice.noticeId);

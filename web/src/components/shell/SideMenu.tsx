@@ -2,7 +2,7 @@ import { Menu, type MenuProps } from 'antd';
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
 import type { MenuItem } from '@/routes/access';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import { useSiteBranding } from '@/lib/SiteContext';
 import { useMenuLabel } from './menuLabel';
 import { MENU_ICONS } from './menuIcons';
 
@@ -27,13 +27,22 @@ type AntdItem = Required<MenuProps>['items'][number];
 function toItems(items: MenuItem[], label: (key: string) => string): AntdItem[] {
   return items.map((item) =>
     item.children?.length
-      ? { key: item.key, label: label(item.key), icon: item.icon ? MENU_ICONS[item.icon] : undefined, children: toItems(item.children, label) }
+      ? {
+          key: item.key,
+          label: label(item.key),
+          icon: item.icon ? MENU_ICONS[item.icon] : undefined,
+          children: toItems(item.children, label),
+        }
       : { key: item.key, label: label(item.key), icon: item.icon ? MENU_ICONS[item.icon] : undefined },
   );
 }
 
 /** Leaves by key, and the group keys above each one. */
-function index(items: MenuItem[], parents: string[] = [], into = new Map<string, { path?: string; parents: string[] }>()) {
+function index(
+  items: MenuItem[],
+  parents: string[] = [],
+  into = new Map<string, { path?: string; parents: string[] }>(),
+) {
   for (const item of items) {
     if (item.children?.length) index(item.children, [...parents, item.key], into);
     else into.set(item.key, { path: item.path, parents });

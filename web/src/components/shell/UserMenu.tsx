@@ -1,10 +1,18 @@
-import { DownOutlined, LockOutlined, LogoutOutlined, MailOutlined, MobileOutlined, UserDeleteOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  DownOutlined,
+  LockOutlined,
+  LogoutOutlined,
+  MailOutlined,
+  MobileOutlined,
+  UserDeleteOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { App, Avatar, Button, Dropdown } from 'antd';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import styled from 'styled-components';
 import { cancelAccount } from '@/api/account';
-import { useSession } from '@/components/session/SessionContext';
+import { useSession } from '@/lib/SessionContext';
 
 const Name = styled.span`
   max-width: 160px;
@@ -43,7 +51,10 @@ export function UserMenu({ compact, onChangePassword }: { compact: boolean; onCh
       menu={{
         items: [
           ...(compact
-            ? [{ key: 'account', icon: <UserOutlined />, label: account.userName, disabled: true }, { type: 'divider' as const }]
+            ? [
+                { key: 'account', icon: <UserOutlined />, label: account.userName, disabled: true },
+                { type: 'divider' as const },
+              ]
             : []),
           { key: 'password', icon: <LockOutlined />, label: t('user.changePassword') },
           { key: 'phone', icon: <MobileOutlined />, label: t(account.phone ? 'user.changePhone' : 'user.bindPhone') },

@@ -23,7 +23,9 @@ describe('multi-tab bar (spec 2.3)', () => {
     expect(refused).toBeUndefined();
     expect(keys(state)).toEqual(['/home', '/device/list']);
     expect(state.active).toBe('/device/list');
-    expect(closeTabs(openTab(three(), { key: '/home', name: 'home' }), '/home', 'current').state.active).toBe('/device/list');
+    expect(closeTabs(openTab(three(), { key: '/home', name: 'home' }), '/home', 'current').state.active).toBe(
+      '/device/list',
+    );
   });
 
   it('closes an inactive tab without moving', () => {

@@ -28,14 +28,18 @@ export const EMPTY_TABS: TabsState = { tabs: [], active: null };
 
 /** Open (or focus) a page's tab. A detail page opened again with other params gets its own tab. */
 export function openTab(state: TabsState, tab: PageTab): TabsState {
-  if (state.tabs.some((item) => item.key === tab.key)) return state.active === tab.key ? state : { ...state, active: tab.key };
+  if (state.tabs.some((item) => item.key === tab.key))
+    return state.active === tab.key ? state : { ...state, active: tab.key };
   return { tabs: [...state.tabs, tab], active: tab.key };
 }
 
 function keepOnly(state: TabsState, keep: (tab: PageTab, index: number) => boolean, target: string): TabsState {
   const tabs = state.tabs.filter(keep);
   const activeKept = tabs.some((tab) => tab.key === state.active);
-  return { tabs, active: activeKept ? state.active : (tabs.find((tab) => tab.key === target)?.key ?? tabs.at(-1)?.key ?? null) };
+  return {
+    tabs,
+    active: activeKept ? state.active : (tabs.find((tab) => tab.key === target)?.key ?? tabs.at(-1)?.key ?? null),
+  };
 }
 
 /** A right-click action on the tab `target`. */
@@ -46,7 +50,8 @@ export function closeTabs(state: TabsState, target: string, command: TabCommand)
     case 'current': {
       if (state.tabs.length <= 1) return { state, refused: 'lastTab' };
       const tabs = state.tabs.filter((tab) => tab.key !== target);
-      const active = state.active === target ? (tabs[index - 1] ?? tabs[index] ?? tabs.at(-1))?.key ?? null : state.active;
+      const active =
+        state.active === target ? ((tabs[index - 1] ?? tabs[index] ?? tabs.at(-1))?.key ?? null) : state.active;
       return { state: { tabs, active } };
     }
     case 'left':

@@ -20,7 +20,8 @@ export function usePasswordAgeing(account: BaseAccount | undefined, onChange: ()
     notification.warning({
       key,
       title: t('passwordAge.title'),
-      description: warning.daysLeft > 0 ? t('passwordAge.expiresIn', { days: warning.daysLeft }) : t('passwordAge.expired'),
+      description:
+        warning.daysLeft > 0 ? t('passwordAge.expiresIn', { days: warning.daysLeft }) : t('passwordAge.expired'),
       actions: (
         <Button
           type="primary"

@@ -1,11 +1,31 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { App, Button, type ButtonProps, Card, InputNumber, Result, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import {
+  App,
+  Button,
+  type ButtonProps,
+  Card,
+  InputNumber,
+  Result,
+  Skeleton,
+  Space,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import { ApiError } from '@/api/errors';
-import { controlCommandsKey, OFFLINE_PROMPT, sendControl, storageDetailKey, type ControlAction, type Storage, type StorageCommand } from '@/api/storage';
-import { formatTime } from '@/components/device/format';
+import {
+  controlCommandsKey,
+  OFFLINE_PROMPT,
+  sendControl,
+  storageDetailKey,
+  type ControlAction,
+  type Storage,
+  type StorageCommand,
+} from '@/api/storage';
+import { formatTime } from '@/lib/format';
 import { Permitted } from '@/components/ui/Permitted';
 import { useRead } from '@/hooks/useRead';
 import { ControllerState, EnergyTab, useOverview } from './StorageTabs';
@@ -27,7 +47,14 @@ export function CloudControlView({ storageId }: { storageId: number | null }) {
   });
   const [setpoint, setSetpoint] = useState<number | null>(null);
 
-  if (!storageId || error) return <Result status="warning" title={t('notFound')} extra={<Button onClick={() => router.push('/storage/list')}>{t('back')}</Button>} />;
+  if (!storageId || error)
+    return (
+      <Result
+        status="warning"
+        title={t('notFound')}
+        extra={<Button onClick={() => router.push('/storage/list')}>{t('back')}</Button>}
+      />
+    );
   if (!storage) return <Skeleton active />;
   if (!storage.controller) return <Result status="info" title={t('command.noController')} />;
 
@@ -57,7 +84,11 @@ export function CloudControlView({ storageId }: { storageId: number | null }) {
     });
   const button = (action: ControlAction, value: number | null, key: string) => (
     <Permitted route="storage.list" action="edit" show>
-      <Button onClick={() => confirm(action, value, t(`command.${key}`))} data-testid={`control-${key}`} disabled={!storage.writable}>
+      <Button
+        onClick={() => confirm(action, value, t(`command.${key}`))}
+        data-testid={`control-${key}`}
+        disabled={!storage.writable}
+      >
         {t(`command.${key}`)}
       </Button>
     </Permitted>
@@ -66,7 +97,12 @@ export function CloudControlView({ storageId }: { storageId: number | null }) {
   return (
     <div data-testid="cloud-control">
       <Space wrap align="center" style={{ marginBottom: 12 }}>
-        <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => router.push(`/storage/detail/${storage.id}`)} aria-label={t('back')} />
+        <Button
+          type="text"
+          icon={<ArrowLeftOutlined />}
+          onClick={() => router.push(`/storage/detail/${storage.id}`)}
+          aria-label={t('back')}
+        />
         <Typography.Title level={4} style={{ margin: 0 }}>
           {t('title.cloudControl')} · {storage.storageName}
         </Typography.Title>
@@ -78,9 +114,22 @@ export function CloudControlView({ storageId }: { storageId: number | null }) {
         <LiveState storageId={storage.id} />
         <Card size="small">
           <Space wrap>
-            <InputNumber min={-60} max={60} step={0.5} value={setpoint} onChange={(value) => setSetpoint(value)} addonAfter="°C" data-testid="control-setpoint-value" />
+            <InputNumber
+              min={-60}
+              max={60}
+              step={0.5}
+              value={setpoint}
+              onChange={(value) => setSetpoint(value)}
+              addonAfter="°C"
+              data-testid="control-setpoint-value"
+            />
             <Permitted route="storage.list" action="edit" show>
-              <Button type="primary" disabled={setpoint === null || !storage.writable} onClick={() => confirm('setpoint', setpoint, `${t('command.setpoint')} ${setpoint} °C`)} data-testid="control-setpoint">
+              <Button
+                type="primary"
+                disabled={setpoint === null || !storage.writable}
+                onClick={() => confirm('setpoint', setpoint, `${t('command.setpoint')} ${setpoint} °C`)}
+                data-testid="control-setpoint"
+              >
                 {t('command.setpoint')}
               </Button>
             </Permitted>

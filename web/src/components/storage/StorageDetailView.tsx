@@ -23,7 +23,14 @@ export function StorageDetailView({ kind, storageId }: { kind: StorageKind; stor
   const [tab, setTab] = useState('overview');
   const listPath = kind === 'freezer' ? '/freezer/list' : '/storage/list';
 
-  if (!storageId || error) return <Result status="warning" title={t('notFound')} extra={<Button onClick={() => router.push(listPath)}>{t('back')}</Button>} />;
+  if (!storageId || error)
+    return (
+      <Result
+        status="warning"
+        title={t('notFound')}
+        extra={<Button onClick={() => router.push(listPath)}>{t('back')}</Button>}
+      />
+    );
   if (!storage) return <Skeleton active />;
 
   const tabs: { key: string; block: StorageBlock; children: React.ReactNode }[] = [
@@ -31,14 +38,22 @@ export function StorageDetailView({ kind, storageId }: { kind: StorageKind; stor
     { key: 'chart', block: 'chart', children: <ChartTab storage={storage} /> },
     { key: 'alarm', block: 'alarm', children: <AlarmTab storage={storage} /> },
     { key: 'push', block: 'push', children: <PushTab storage={storage} /> },
-    ...(storage.controller ? [{ key: 'params', block: 'params' as const, children: <ParamsTab storage={storage} /> }] : []),
-    ...(kind === 'storage' && storage.controller ? [{ key: 'energy', block: 'energy' as const, children: <EnergyTab storage={storage} /> }] : []),
+    ...(storage.controller
+      ? [{ key: 'params', block: 'params' as const, children: <ParamsTab storage={storage} /> }]
+      : []),
+    ...(kind === 'storage' && storage.controller
+      ? [{ key: 'energy', block: 'energy' as const, children: <EnergyTab storage={storage} /> }]
+      : []),
     { key: 'topUp', block: 'info', children: <TopUpTab storage={storage} /> },
     { key: 'info', block: 'info', children: <InfoTab storage={storage} /> },
   ];
   const items = tabs
     .filter((item) => storage.blocks.includes(item.block))
-    .map((item) => ({ key: item.key, label: <span data-testid={`storage-tab-${item.key}`}>{t(`tab.${item.key}`)}</span>, children: item.children }));
+    .map((item) => ({
+      key: item.key,
+      label: <span data-testid={`storage-tab-${item.key}`}>{t(`tab.${item.key}`)}</span>,
+      children: item.children,
+    }));
 
   return (
     <div data-testid="storage-detail">
@@ -64,7 +79,12 @@ export function StorageDetailView({ kind, storageId }: { kind: StorageKind; stor
           </Link>
         ) : null}
       </Space>
-      <Tabs activeKey={items.some((item) => item.key === tab) ? tab : items[0]?.key} onChange={setTab} items={items} destroyOnHidden />
+      <Tabs
+        activeKey={items.some((item) => item.key === tab) ? tab : items[0]?.key}
+        onChange={setTab}
+        items={items}
+        destroyOnHidden
+      />
     </div>
   );
 }

@@ -3,9 +3,16 @@ import { Button, Input, Popconfirm, Segmented, Space, Typography } from 'antd';
 import Link from 'next/link';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import { deleteStorage, storageCountsKey, storagePageKey, type Storage, type StorageCounts, type StorageKind, type StorageStatus } from '@/api/storage';
-import { formatTime } from '@/components/device/format';
-import { formatValue } from '@/components/device/helpers';
+import {
+  deleteStorage,
+  storageCountsKey,
+  storagePageKey,
+  type Storage,
+  type StorageCounts,
+  type StorageKind,
+  type StorageStatus,
+} from '@/api/storage';
+import { formatTime, formatValue } from '@/lib/format';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
@@ -19,7 +26,9 @@ const REFRESH_MS = 30_000;
 const STATUSES: (StorageStatus | 'all')[] = ['all', 'online', 'offline', 'alarm', 'empty'];
 
 export function detailPath(storage: Pick<Storage, 'id' | 'kind'>): string {
-  return storage.kind === 'freezer' ? `/freezer/detail/${storage.id}` : `/storage/detail/${storage.id}${storage.kind === 'virtual' ? '?kind=virtual' : ''}`;
+  return storage.kind === 'freezer'
+    ? `/freezer/detail/${storage.id}`
+    : `/storage/detail/${storage.id}${storage.kind === 'virtual' ? '?kind=virtual' : ''}`;
 }
 
 function ProbeValues({ storage }: { storage: Storage }) {
@@ -81,7 +90,10 @@ export function StorageListView({ route }: { route: 'storage.list' | 'freezer.li
       ) : null}
       {storage.mine ? (
         <Permitted route={route} action="delete">
-          <Popconfirm title={t('deleteConfirm', { name: storage.storageName })} onConfirm={() => deleteStorage(storage.kind, storage.id).then(refresh)}>
+          <Popconfirm
+            title={t('deleteConfirm', { name: storage.storageName })}
+            onConfirm={() => deleteStorage(storage.kind, storage.id).then(refresh)}
+          >
             <Button type="link" size="small" danger data-testid="storage-delete">
               {t('delete')}
             </Button>
@@ -103,9 +115,20 @@ export function StorageListView({ route }: { route: 'storage.list' | 'freezer.li
         </Link>
       ),
     },
-    { key: 'status', title: t('overview.alarm'), important: true, render: (_, storage) => <StorageStatusTag status={storage.status} /> },
+    {
+      key: 'status',
+      title: t('overview.alarm'),
+      important: true,
+      render: (_, storage) => <StorageStatusTag status={storage.status} />,
+    },
     // A bounded width: many probes wrap inside it instead of pushing the column under the actions.
-    { key: 'values', title: t('probe.value'), important: true, width: 300, render: (_, storage) => <ProbeValues storage={storage} /> },
+    {
+      key: 'values',
+      title: t('probe.value'),
+      important: true,
+      width: 300,
+      render: (_, storage) => <ProbeValues storage={storage} />,
+    },
     ...(kind === 'freezer'
       ? [
           { key: 'brand', title: t('field.brand'), dataIndex: 'brand', responsive: ['md' as const], card: false },
@@ -113,10 +136,29 @@ export function StorageListView({ route }: { route: 'storage.list' | 'freezer.li
         ]
       : [
           { key: 'volume', title: t('field.volume'), dataIndex: 'volume', responsive: ['lg' as const], card: false },
-          { key: 'address', title: t('field.address'), dataIndex: 'address', long: 200, desktopOnly: true, card: false },
+          {
+            key: 'address',
+            title: t('field.address'),
+            dataIndex: 'address',
+            long: 200,
+            desktopOnly: true,
+            card: false,
+          },
         ]),
-    { key: 'probes', title: t('field.probeCount'), render: (_, storage) => storage.probes.length, responsive: ['md'], card: false },
-    { key: 'created', title: t('field.gmtCreate'), render: (_, storage) => formatTime(storage.gmtCreate), desktopOnly: true, card: false },
+    {
+      key: 'probes',
+      title: t('field.probeCount'),
+      render: (_, storage) => storage.probes.length,
+      responsive: ['md'],
+      card: false,
+    },
+    {
+      key: 'created',
+      title: t('field.gmtCreate'),
+      render: (_, storage) => formatTime(storage.gmtCreate),
+      desktopOnly: true,
+      card: false,
+    },
     { key: 'actions', title: t('actions'), render: (_, storage) => actions(storage) },
   ];
 
@@ -136,14 +178,20 @@ export function StorageListView({ route }: { route: 'storage.list' | 'freezer.li
               <Segmented
                 value={kind}
                 onChange={(value) => setKind(value as StorageKind)}
-                options={(['storage', 'virtual'] as StorageKind[]).map((value) => ({ value, label: t(`kind.${value}`) }))}
+                options={(['storage', 'virtual'] as StorageKind[]).map((value) => ({
+                  value,
+                  label: t(`kind.${value}`),
+                }))}
                 data-testid="storage-kind"
               />
             ) : null}
             <Segmented
               value={status}
               onChange={(value) => setStatus(value as StorageStatus | 'all')}
-              options={STATUSES.map((value) => ({ value, label: `${t(`status.${value}`)} ${counts.data ? counts.data[value] : ''}` }))}
+              options={STATUSES.map((value) => ({
+                value,
+                label: `${t(`status.${value}`)} ${counts.data ? counts.data[value] : ''}`,
+              }))}
               data-testid="storage-counts"
             />
           </>
@@ -160,7 +208,12 @@ export function StorageListView({ route }: { route: 'storage.list' | 'freezer.li
               data-testid="storage-search"
             />
             <Permitted route={route} action="add">
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ storage: null })} data-testid="storage-add">
+              <Button
+                type="primary"
+                icon={<PlusOutlined />}
+                onClick={() => setEditing({ storage: null })}
+                data-testid="storage-add"
+              >
                 {t(`add.${kind}`)}
               </Button>
             </Permitted>

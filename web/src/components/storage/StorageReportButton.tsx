@@ -5,9 +5,9 @@ import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import type { TemperatureUnit } from '@/api/device';
 import { requestStorageReport, type Storage, type StorageKind } from '@/api/storage';
-import { isoWithOffset } from '@/components/device/helpers';
+import { isoWithOffset } from '@/lib/format';
 import { MAX_EXPORT_DAYS, QUICK_RANGES, quickRange } from '@/components/report/helpers';
-import { useSession } from '@/components/session/SessionContext';
+import { useSession } from '@/lib/SessionContext';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
 
 interface ReportValues {
@@ -54,7 +54,13 @@ function StorageReportDialog({ kind, storage, onClose }: { kind: StorageKind; st
       okButtonProps={{ 'data-testid': 'storage-report-submit' } as ButtonProps}
       width={560}
     >
-      <Form<ReportValues> form={form} layout="vertical" onFinish={submitOnce} data-testid="storage-report-form" initialValues={{ range: quickRange('day'), fileType: 'pdf', unit: accountUnit }}>
+      <Form<ReportValues>
+        form={form}
+        layout="vertical"
+        onFinish={submitOnce}
+        data-testid="storage-report-form"
+        initialValues={{ range: quickRange('day'), fileType: 'pdf', unit: accountUnit }}
+      >
         <Form.Item label={t('report.quick')}>
           <Segmented
             options={QUICK_RANGES.map((key) => ({ value: key, label: t(`report.ranges.${key}`) }))}
@@ -70,13 +76,18 @@ function StorageReportDialog({ kind, storage, onClose }: { kind: StorageKind; st
               validator: (_, value?: [Dayjs, Dayjs]) => {
                 if (!value) return Promise.resolve();
                 if (!value[1].isAfter(value[0])) return Promise.reject(new Error(t('report.endAfterStart')));
-                if (value[1].diff(value[0], 'day', true) > MAX_EXPORT_DAYS) return Promise.reject(new Error(t('report.tooLong')));
+                if (value[1].diff(value[0], 'day', true) > MAX_EXPORT_DAYS)
+                  return Promise.reject(new Error(t('report.tooLong')));
                 return Promise.resolve();
               },
             },
           ]}
         >
-          <DatePicker.RangePicker showTime style={{ width: '100%' }} disabledDate={(day) => day.isAfter(dayjs().endOf('day'))} />
+          <DatePicker.RangePicker
+            showTime
+            style={{ width: '100%' }}
+            disabledDate={(day) => day.isAfter(dayjs().endOf('day'))}
+          />
         </Form.Item>
         <Form.Item name="fileType" label={t('report.format')}>
           <Radio.Group
@@ -89,7 +100,12 @@ function StorageReportDialog({ kind, storage, onClose }: { kind: StorageKind; st
           />
         </Form.Item>
         <Form.Item name="unit" label={t('report.unit')}>
-          <Radio.Group options={[{ value: 'C', label: '°C' }, { value: 'F', label: '°F' }]} />
+          <Radio.Group
+            options={[
+              { value: 'C', label: '°C' },
+              { value: 'F', label: '°F' },
+            ]}
+          />
         </Form.Item>
       </Form>
     </Modal>

@@ -1,9 +1,28 @@
-import { App, Button, Card, theme as antdTheme, Checkbox, Col, Descriptions, Empty, Form, Image, Input, Row, Segmented, Space, Statistic, Table, Tag, Typography } from 'antd';
+import {
+  Button,
+  Card,
+  theme as antdTheme,
+  Col,
+  Descriptions,
+  Empty,
+  Image,
+  Row,
+  Segmented,
+  Space,
+  Statistic,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import Link from 'next/link';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
-import { CHANNELS, type Channel } from '@/api/alarm';
+import { useSWRConfig } from 'swr';
+import { unreadCountKey } from '@/api/alarm';
+import { STATE_COLORS } from '@/components/alarm/format';
+import { ProcessModal } from '@/components/alarm/ProcessModal';
+import { PushSettingForm } from '@/components/alarm/PushSettingForm';
 import type { DeviceParam, EnergyMonth, TemperatureUnit } from '@/api/device';
 import {
   saveStoragePush,
@@ -23,12 +42,13 @@ import {
   type StoragePush,
   type TopUp,
 } from '@/api/storage';
-import { formatDate, formatTime } from '@/components/device/format';
-import { formatValue, isoWithOffset, presetRange, RANGE_PRESETS, type RangePreset } from '@/components/device/helpers';
-import { SensorChart, type LimitLine } from '@/components/device/SensorChart';
+import { formatDate, formatReading, formatTime, formatValue, formatZoned, isoWithOffset } from '@/lib/format';
+import { presetRange, RANGE_PRESETS, unitLabel, type RangePreset } from '@/components/device/helpers';
+import { SensorChart } from '@/components/device/SensorChart';
+import { fixedLimitSteps } from '@/components/device/limitSteps';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
-import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
+import { DataList } from '@/components/ui/DataList';
 
 /** Live values refresh every 10 s on the overview. */
 export const OVERVIEW_REFRESH_MS = 10_000;
@@ -39,27 +59,40 @@ const Plan = styled.div`
   gap: 12px;
 `;
 
-
 function onOff(value: boolean | null, on: string, off: string): string {
   return value === null ? '-' : value ? on : off;
 }
 
-function ProbeTile({ probe }: { probe: Probe }) {
+function ProbeTile({ probe, timeZone }: { probe: Probe; timeZone: string | null }) {
   const { t } = useTranslation('storage');
   const { token } = antdTheme.useToken();
   return (
-    <Card size="small" style={probe.alarm ? { borderColor: token.colorError } : undefined} data-testid="storage-probe" data-zone={probe.zone}>
+    <Card
+      size="small"
+      style={probe.alarm ? { borderColor: token.colorError } : undefined}
+      data-testid="storage-probe"
+      data-zone={probe.zone}
+    >
       <Typography.Text type="secondary">
         {t(`zone.${probe.zone}`)} · {probe.probeName}
       </Typography.Text>
       <Statistic
         value={formatValue(probe.value, probe.precision)}
         suffix={probe.unit ?? ''}
-        valueStyle={probe.alarm ? { color: token.colorError } : undefined}
+        valueStyle={
+          probe.stale ? { color: token.colorTextDisabled } : probe.alarm ? { color: token.colorError } : undefined
+        }
       />
+      {probe.stale ? (
+        <Tag color="warning" data-testid="probe-stale">
+          {t('overview.stale', { time: formatZoned(probe.lastDataTime, timeZone) })}
+        </Tag>
+      ) : null}
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {probe.deviceName} · {probe.online ? t('overview.online') : t('overview.offline')}
-        {probe.upper !== null || probe.lower !== null ? ` · ${formatValue(probe.lower)} ~ ${formatValue(probe.upper)}` : ''}
+        {probe.upper !== null || probe.lower !== null
+          ? ` · ${formatValue(probe.lower)} ~ ${formatValue(probe.upper)}`
+          : ''}
       </Typography.Text>
     </Card>
   );
@@ -111,9 +144,13 @@ export function OverviewTab({ storage }: { storage: Storage }) {
             {t('overview.controller')}: {data.controllerOnline ? t('overview.online') : t('overview.offline')}
           </Tag>
         ) : null}
-        {data.mkt !== null ? <Tag data-testid="overview-mkt">{t('overview.mkt')}: {formatValue(data.mkt, 2)} °C</Tag> : null}
+        {data.mkt !== null ? (
+          <Tag data-testid="overview-mkt">
+            {t('overview.mkt')}: {formatValue(data.mkt, 2)} °C
+          </Tag>
+        ) : null}
         <Typography.Text type="secondary">
-          {t('overview.lastData')}: {formatTime(data.lastDataTime)}
+          {t('overview.lastData')}: {formatZoned(data.lastDataTime, storage.timeZone)}
         </Typography.Text>
       </Space>
       {storage.kind === 'storage' ? <ControllerState overview={data} /> : null}
@@ -125,7 +162,7 @@ export function OverviewTab({ storage }: { storage: Storage }) {
             {data.probes
               .filter((probe) => probe.zone === zone)
               .map((probe) => (
-                <ProbeTile key={probe.id} probe={probe} />
+                <ProbeTile key={probe.id} probe={probe} timeZone={storage.timeZone} />
               ))}
           </Plan>
         </div>
@@ -141,7 +178,14 @@ export function ChartTab({ storage }: { storage: Storage }) {
   const [preset, setPreset] = useState<RangePreset>('h24');
   const [unit, setUnit] = useState<TemperatureUnit>('C');
   const [start, end] = useMemo(() => presetRange(preset), [preset]);
-  const { data, isLoading } = useRead<StorageChart>(storageChartKey(storage.kind, { storageId: storage.id, start: isoWithOffset(start), end: isoWithOffset(end), unit }));
+  const { data, isLoading } = useRead<StorageChart>(
+    storageChartKey(storage.kind, {
+      storageId: storage.id,
+      start: isoWithOffset(start),
+      end: isoWithOffset(end),
+      unit,
+    }),
+  );
   const params = useMemo<DeviceParam[]>(
     () =>
       (data?.series ?? []).map((series, index) => ({
@@ -158,114 +202,172 @@ export function ChartTab({ storage }: { storage: Storage }) {
       })),
     [data, t],
   );
-  const points = useMemo(() => Object.fromEntries((data?.series ?? []).map((series, index) => [String(index), series.points])), [data]);
-  const lines = useMemo<LimitLine[]>(() => {
-    const found = new Map<string, LimitLine>();
-    for (const series of data?.series ?? []) {
-      for (const kind of ['upper', 'lower'] as const) {
-        const y = series[kind];
-        if (y !== null) found.set(`${kind}:${y}`, { kind, y, label: td(`chart.${kind}`, { value: formatValue(y) }) });
-      }
-    }
-    return [...found.values()];
-  }, [data, td]);
+  const points = useMemo(
+    () => Object.fromEntries((data?.series ?? []).map((series, index) => [String(index), series.points])),
+    [data],
+  );
+  // The limits as the device chart draws them: each on its probe's unit axis.
+  const limitSteps = useMemo(
+    () =>
+      fixedLimitSteps(
+        (data?.series ?? []).map((series, index) => ({
+          sensor: index,
+          unitText: unitLabel(params[index], unit),
+          upper: series.upper,
+          lower: series.lower,
+        })),
+        [start.getTime(), end.getTime()],
+        (kind, value) => td(`chart.${kind}`, { value }),
+      ),
+    [data, params, unit, start, end, td],
+  );
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="storage-chart">
       <Space wrap>
-        <Segmented value={preset} onChange={(value) => setPreset(value as RangePreset)} options={RANGE_PRESETS.map((value) => ({ value, label: td(`chart.range.${value}`) }))} />
-        <Segmented value={unit} onChange={(value) => setUnit(value as TemperatureUnit)} options={['C', 'F'].map((value) => ({ value, label: `°${value}` }))} />
+        <Segmented
+          value={preset}
+          onChange={(value) => setPreset(value as RangePreset)}
+          options={RANGE_PRESETS.map((value) => ({ value, label: td(`chart.range.${value}`) }))}
+        />
+        <Segmented
+          value={unit}
+          onChange={(value) => setUnit(value as TemperatureUnit)}
+          options={['C', 'F'].map((value) => ({ value, label: `°${value}` }))}
+        />
       </Space>
-      <SensorChart params={params} series={points} bucketSeconds={data?.bucketSeconds ?? 0} unit={unit} loading={isLoading} limitLines={lines} />
+      <SensorChart
+        params={params}
+        series={points}
+        bucketSeconds={data?.bucketSeconds ?? 0}
+        unit={unit}
+        loading={isLoading}
+        limitSteps={limitSteps}
+        timeZone={storage.timeZone}
+      />
     </Space>
   );
 }
 
+/** The storage's alarm record: its devices' alarms (processed here as the device's alarm list does: the
+ * same call and permission) and its own (rolling MKT). */
 export function AlarmTab({ storage }: { storage: Storage }) {
   const { t } = useTranslation('storage');
   const { t: ta } = useTranslation('alarm');
+  const { mutate: mutateGlobal } = useSWRConfig();
   const list = usePagedQuery<StorageAlarm, object>(storageAlarmsKey(storage.kind, storage.id), {});
+  const [processing, setProcessing] = useState<number[] | null>(null);
+  const source = (a: StorageAlarm) => {
+    if (a.source === 'storage') return t('alarm.storage');
+    const where = a.zone ? `${t(`zone.${a.zone}`)} · ` : '';
+    return `${where}${a.probeName ?? (a.sensor ? `#${a.sensor}` : '')} (${a.deviceName ?? ''})`;
+  };
+  const withUnit = (value: number | null, unit: string | null) =>
+    value === null ? '-' : `${formatValue(value)}${unit ? ` ${unit}` : ''}`;
   return (
-    <Table<StorageAlarm>
-      rowKey="id"
-      data-testid="storage-alarms"
-      dataSource={list.data}
-      loading={list.loading}
-      pagination={list.pagination}
-      scroll={{ x: 'max-content' }}
-      columns={[
-        { key: 'kind', title: t('alarm.kind'), render: (_, a) => (a.kind === 'mkt' ? t('alarm.mkt') : ta(`kind.${a.kind}`, { defaultValue: a.kind })) },
-        { key: 'source', title: t('alarm.source'), render: (_, a) => (a.source === 'storage' ? t('alarm.storage') : `${a.deviceName ?? ''}${a.sensor ? ` #${a.sensor}` : ''}`) },
-        { key: 'status', title: t('alarm.status'), render: (_, a) => <Tag color={a.status === 'open' ? 'error' : 'default'}>{t(`alarmStatus.${a.status}`)}</Tag> },
-        { key: 'open', title: t('alarm.open'), render: (_, a) => formatTime(a.openTime) },
-        { key: 'close', title: t('alarm.close'), render: (_, a) => formatTime(a.closeTime), responsive: ['md'] },
-        { key: 'limit', title: t('alarm.limit'), render: (_, a) => formatValue(a.limitValue) },
-        { key: 'peak', title: t('alarm.peak'), render: (_, a) => formatValue(a.peakValue) },
-      ]}
-    />
+    <>
+      <DataList<StorageAlarm>
+        rowKey="id"
+        testId="storage-alarms"
+        data={list.data}
+        loading={list.loading}
+        pagination={list.pagination}
+        columns={[
+          {
+            key: 'kind',
+            title: t('alarm.kind'),
+            card: 'title',
+            important: true,
+            render: (_, a) => (a.kind === 'mkt' ? t('alarm.mkt') : ta(`kind.${a.kind}`, { defaultValue: a.kind })),
+          },
+          { key: 'source', title: t('alarm.source'), render: (_, a) => source(a) },
+          {
+            key: 'status',
+            title: t('alarm.status'),
+            important: true,
+            render: (_, a) => (
+              <Tag color={a.status === 'open' ? 'error' : 'default'}>{t(`alarmStatus.${a.status}`)}</Tag>
+            ),
+          },
+          {
+            key: 'open',
+            title: t('alarm.open'),
+            important: true,
+            render: (_, a) => formatZoned(a.openTime, storage.timeZone),
+          },
+          {
+            key: 'close',
+            title: t('alarm.close'),
+            responsive: ['md'],
+            render: (_, a) =>
+              `${formatZoned(a.closeTime, storage.timeZone)}${a.closeReason ? ` (${ta(`closeReason.${a.closeReason}`)})` : ''}`,
+          },
+          { key: 'limit', title: t('alarm.limit'), render: (_, a) => withUnit(a.limitValue, a.unit) },
+          { key: 'peak', title: t('alarm.peak'), render: (_, a) => withUnit(a.peakValue, a.unit) },
+          {
+            key: 'process',
+            title: ta('column.state'),
+            important: true,
+            render: (_, a) =>
+              a.processState === null ? (
+                '-'
+              ) : (
+                <Space size={4} wrap>
+                  <Tag color={STATE_COLORS[a.processState]}>{ta(`state.${a.processState}`)}</Tag>
+                  {a.result ? <Typography.Text type="secondary">{a.result}</Typography.Text> : null}
+                  {a.processState === 'pending' && a.messageId !== null ? (
+                    <Button
+                      size="small"
+                      type="link"
+                      data-testid="storage-alarm-process"
+                      onClick={() => setProcessing([a.messageId as number])}
+                    >
+                      {ta('action.process')}
+                    </Button>
+                  ) : null}
+                </Space>
+              ),
+          },
+        ]}
+      />
+      <ProcessModal
+        ids={processing ?? []}
+        open={processing !== null}
+        onClose={() => setProcessing(null)}
+        onDone={() => {
+          setProcessing(null);
+          void list.mutate();
+          void mutateGlobal(unreadCountKey());
+        }}
+      />
+    </>
   );
 }
 
-interface PushForm {
-  channels: Channel[];
-  name: string;
-  email: string;
-  phone: string;
-}
-
-/** The alarm push setting of the storage: channels and first-level recipients, saved to every device. */
+/** The alarm push setting of the storage: the device's push-setting form (every level, channel, repeat,
+ * delay and schedule), loaded from its controller (or first device) and saved to every device. */
 export function PushTab({ storage }: { storage: Storage }) {
   const { t } = useTranslation('storage');
-  const { message } = App.useApp();
   const { data, mutate } = useRead<StoragePush>(storagePushKey(storage.kind, storage.id));
-  const [form] = Form.useForm<PushForm>();
-  if (!data) return <Card loading />;
-  const first = data.levels[0]?.recipients[0];
-  const save = async (values: PushForm) => {
-    const recipient = { name: values.name, email: values.email || null, phone: values.phone || null, lang: 'zh-CN' };
-    await saveStoragePush(storage.kind, { storageId: storage.id, channels: values.channels, levels: [{ level: 1, minutes: 0, recipients: [recipient] }] });
-    message.success(t('push.saved'));
-    void mutate();
-  };
   return (
-    <Form<PushForm>
-      form={form}
-      layout="vertical"
-      onFinish={save}
-      initialValues={{ channels: data.channels, name: first?.name ?? '', email: first?.email ?? '', phone: first?.phone ?? '' }}
+    <PushSettingForm
+      data={data}
       disabled={!storage.writable}
-      data-testid="storage-push"
-      style={{ maxWidth: 520 }}
-    >
-      <Typography.Paragraph type="secondary">{t('push.note')}</Typography.Paragraph>
-      <Form.Item name="channels" label={t('push.channels')}>
-        <Checkbox.Group options={CHANNELS.filter((c) => c !== 'webhook').map((c) => ({ value: c, label: c.toUpperCase() }))} />
-      </Form.Item>
-      <Form.Item
-        name="name"
-        label={t('push.recipients')}
-        rules={[
-          { required: true, whitespace: true, message: t('rule.required', { field: t('push.recipients') }) },
-          { max: 50, message: t('rule.max', { field: t('push.recipients'), max: 50 }) },
-        ]}
-      >
-        <SymbolFreeInput maxLength={50} />
-      </Form.Item>
-      <Form.Item name="email" label={t('push.email')}>
-        <Input type="email" />
-      </Form.Item>
-      <Form.Item name="phone" label={t('push.phone')}>
-        <Input />
-      </Form.Item>
-      <Button type="primary" htmlType="submit">
-        {t('push.save')}
-      </Button>
-    </Form>
+      testId="storage-push"
+      note={t('push.note')}
+      onSave={(setting) =>
+        mutate(saveStoragePush(storage.kind, { storageId: storage.id, ...setting }), { revalidate: false })
+      }
+    />
   );
 }
 
 export function ParamsTab({ storage }: { storage: Storage }) {
   const { t } = useTranslation('storage');
-  const { data } = useRead<StorageParams>(storageParamsKey(storage.kind, storage.id), { refreshInterval: OVERVIEW_REFRESH_MS });
+  const { t: tc } = useTranslation('common');
+  const states = { on: tc('reading.running'), off: tc('reading.stopped') };
+  const { data } = useRead<StorageParams>(storageParamsKey(storage.kind, storage.id), {
+    refreshInterval: OVERVIEW_REFRESH_MS,
+  });
   return (
     <Table
       rowKey="paramKey"
@@ -276,9 +378,17 @@ export function ParamsTab({ storage }: { storage: Storage }) {
       scroll={{ x: 'max-content' }}
       columns={[
         { key: 'name', title: t('params.name'), render: (_, p) => `${p.paramName} (${p.paramKey})` },
-        { key: 'value', title: t('params.value'), render: (_, p) => `${p.value ?? '-'} ${p.unit ?? ''}` },
+        {
+          key: 'value',
+          title: t('params.value'),
+          render: (_, p) => formatReading(p.value, { ...p, precision: null }, states),
+        },
         { key: 'rw', title: t('params.rw'), dataIndex: 'readWrite' },
-        { key: 'command', title: t('params.command'), render: (_, p) => (p.commandStatus ? t(`command.status.${p.commandStatus}`) : '-') },
+        {
+          key: 'command',
+          title: t('params.command'),
+          render: (_, p) => (p.commandStatus ? t(`command.status.${p.commandStatus}`) : '-'),
+        },
       ]}
     />
   );
@@ -330,7 +440,10 @@ export function InfoTab({ storage }: { storage: Storage }) {
   const { t } = useTranslation('storage');
   const rows: [string, string | null | undefined][] =
     storage.kind === 'freezer'
-      ? [['brand', storage.brand], ['model', storage.model]]
+      ? [
+          ['brand', storage.brand],
+          ['model', storage.model],
+        ]
       : [
           ['volume', storage.volume],
           ['area', storage.area],

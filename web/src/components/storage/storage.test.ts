@@ -10,6 +10,15 @@ describe('storage pages', () => {
   });
 
   it('check the limits of business-domain section 5 before sending', () => {
-    expect(LIMITS).toMatchObject({ storageName: 50, volume: 50, area: 50, compressor: 100, airCooler: 100, electricBox: 100, brand: 50, model: 50 });
+    expect(LIMITS).toMatchObject({
+      storageName: 50,
+      volume: 50,
+      area: 50,
+      compressor: 100,
+      airCooler: 100,
+      electricBox: 100,
+      brand: 50,
+      model: 50,
+    });
   });
 });

@@ -24,7 +24,8 @@ export function ChunkLoadWatch() {
     };
     const failed = (error: unknown) => {
       stop();
-      if (error instanceof Error && /Loading (CSS )?chunk|ChunkLoadError/i.test(`${error.name} ${error.message}`)) report();
+      if (error instanceof Error && /Loading (CSS )?chunk|ChunkLoadError/i.test(`${error.name} ${error.message}`))
+        report();
     };
     Router.events.on('routeChangeStart', start);
     Router.events.on('routeChangeComplete', stop);

@@ -6,12 +6,15 @@
  * column is fixed on the right, long text (`long`) is one line with an ellipsis and the full text in
  * a tooltip, and the table scrolls sideways inside its container instead of widening the page.
  * Cards: a title (the column marked `card: 'title'`, else the first), the other columns as label /
- * value lines (a column with `card: false` is left out) and the actions at the bottom.
+ * value lines (a column with `card: false` is left out) and the actions at the bottom; a row's
+ * expanded content (`expandable`) opens under its card's lines with the card's toggle.
  */
-import { Card, Checkbox, Empty, Pagination, Space, Table, Tooltip, Typography } from 'antd';
+import { DownOutlined, UpOutlined } from '@ant-design/icons';
+import { Button, Card, Checkbox, Empty, Pagination, Space, Table, Tooltip, Typography } from 'antd';
 import type { TableProps } from 'antd';
 import type { ColumnType, TablePaginationConfig } from 'antd/es/table';
-import type { ReactNode } from 'react';
+import { useTranslation } from 'next-i18next/pages';
+import { useState, type ReactNode } from 'react';
 
 type Key = string | number;
 import styled from 'styled-components';
@@ -97,7 +100,12 @@ function textOf(node: ReactNode): string | null {
 }
 
 function cellOf<T>(column: ListColumn<T>, row: T, index: number): ReactNode {
-  if (column.render) return column.render(column.dataIndex ? (row as Record<string, unknown>)[column.dataIndex as string] : undefined, row, index);
+  if (column.render)
+    return column.render(
+      column.dataIndex ? (row as Record<string, unknown>)[column.dataIndex as string] : undefined,
+      row,
+      index,
+    );
   if (column.dataIndex) {
     const value = (row as Record<string, unknown>)[column.dataIndex as string];
     return value === null || value === undefined || value === '' ? '-' : (value as ReactNode);
@@ -119,7 +127,9 @@ export function Ellipsis({ children, width }: { children: ReactNode; width?: num
 
 /** On a tablet, long text columns (other than the title) and desktop-only ones make room for the key columns. */
 function tableColumns<T>(columns: ListColumn<T>[], tablet: boolean): ColumnType<T>[] {
-  const shown = tablet ? columns.filter((column) => !column.desktopOnly && !(column.long && column.card !== 'title')) : columns;
+  const shown = tablet
+    ? columns.filter((column) => !column.desktopOnly && !(column.long && column.card !== 'title'))
+    : columns;
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- `card` and `desktopOnly` are used above
   return shown.map(({ important, long, card, desktopOnly, render, className, ...column }) => {
     const full = long ? (typeof long === 'number' ? long : 220) : column.width;
@@ -140,18 +150,38 @@ function tableColumns<T>(columns: ListColumn<T>[], tablet: boolean): ColumnType<
   });
 }
 
-function CardList<T>({ rowKey, columns, data, loading, pagination, emptyText, rowSelection, rowProps }: DataListProps<T>) {
+function CardList<T>({
+  rowKey,
+  columns,
+  data,
+  loading,
+  pagination,
+  emptyText,
+  rowSelection,
+  rowProps,
+  expandable,
+}: DataListProps<T>) {
   const titleColumn = columns.find((column) => column.card === 'title') ?? columns[0];
   const actions = columns.find((column) => column.key === 'actions');
   const lines = columns.filter((column) => column !== titleColumn && column !== actions && column.card !== false);
   const selected = new Set<Key>((rowSelection?.selectedRowKeys as Key[] | undefined) ?? []);
-  const keyOf = (row: T): Key => (typeof rowKey === 'function' ? rowKey(row) : ((row as Record<string, unknown>)[rowKey] as Key));
+  const keyOf = (row: T): Key =>
+    typeof rowKey === 'function' ? rowKey(row) : ((row as Record<string, unknown>)[rowKey] as Key);
+  const { t } = useTranslation('common');
+  const [expanded, setExpanded] = useState<ReadonlySet<Key>>(new Set());
+  const expandedContent = expandable?.expandedRowRender;
+  const toggle = (key: Key) =>
+    setExpanded((open) =>
+      open.has(key) ? new Set([...open].filter((other) => other !== key)) : new Set([...open, key]),
+    );
   return (
     <>
       <Cards data-testid="list-cards">
         {data.length === 0 && !loading ? <Empty description={emptyText} /> : null}
         {data.map((row, index) => {
           const key = keyOf(row);
+          const expandableRow = Boolean(expandedContent) && (expandable?.rowExpandable?.(row) ?? true);
+          const open = expandableRow && expanded.has(key);
           return (
             <Card
               key={String(key)}
@@ -160,14 +190,31 @@ function CardList<T>({ rowKey, columns, data, loading, pagination, emptyText, ro
               data-testid="list-card"
               {...rowProps?.(row)}
               style={selected.has(key) ? { borderColor: 'currentColor' } : undefined}
+              extra={
+                expandableRow ? (
+                  <Button
+                    type="text"
+                    size="small"
+                    icon={open ? <UpOutlined /> : <DownOutlined />}
+                    aria-expanded={open}
+                    aria-label={t(open ? 'list.collapse' : 'list.expand')}
+                    onClick={() => toggle(key)}
+                    data-testid="list-card-expand"
+                  />
+                ) : null
+              }
               title={
                 <Space size={8}>
                   {rowSelection ? (
                     <Checkbox
                       checked={selected.has(key)}
-                      disabled={Boolean((rowSelection.getCheckboxProps?.(row) as { disabled?: boolean } | undefined)?.disabled)}
+                      disabled={Boolean(
+                        (rowSelection.getCheckboxProps?.(row) as { disabled?: boolean } | undefined)?.disabled,
+                      )}
                       onChange={(event) => {
-                        const keys = event.target.checked ? [...selected, key] : [...selected].filter((other) => other !== key);
+                        const keys = event.target.checked
+                          ? [...selected, key]
+                          : [...selected].filter((other) => other !== key);
                         const rows = data.filter((item) => keys.includes(keyOf(item)));
                         rowSelection.onChange?.(keys, rows as T[], { type: 'single' });
                       }}
@@ -183,6 +230,11 @@ function CardList<T>({ rowKey, columns, data, loading, pagination, emptyText, ro
                   <span>{cellOf(column, row, index)}</span>
                 </Line>
               ))}
+              {open && expandedContent ? (
+                <div style={{ marginTop: 8 }} data-testid="list-card-expanded">
+                  {expandedContent(row, index, 0, true)}
+                </div>
+              ) : null}
               {actions ? (
                 <Space wrap style={{ marginTop: 8 }} className="list-key" data-testid="list-card-actions">
                   {cellOf(actions, row, index)}
@@ -192,14 +244,39 @@ function CardList<T>({ rowKey, columns, data, loading, pagination, emptyText, ro
           );
         })}
       </Cards>
-      {pagination ? <Pagination simple style={{ marginTop: 12, justifyContent: 'center', display: 'flex' }} {...pagination} showSizeChanger={false} showTotal={undefined} /> : null}
+      {pagination ? (
+        <Pagination
+          simple
+          style={{ marginTop: 12, justifyContent: 'center', display: 'flex' }}
+          {...pagination}
+          showSizeChanger={false}
+          showTotal={undefined}
+        />
+      ) : null}
     </>
   );
 }
 
 export function DataList<T extends object>(props: DataListProps<T>) {
   const viewport = useViewport();
-  const { rowKey, columns, data, loading, pagination, filters, actions, extra, rowSelection, expandable, rowClassName, rowProps, emptyText, testId, size, mode = 'auto' } = props;
+  const {
+    rowKey,
+    columns,
+    data,
+    loading,
+    pagination,
+    filters,
+    actions,
+    extra,
+    rowSelection,
+    expandable,
+    rowClassName,
+    rowProps,
+    emptyText,
+    testId,
+    size,
+    mode = 'auto',
+  } = props;
   const cards = mode === 'cards' || (mode === 'auto' && viewport === 'mobile');
   return (
     <div data-testid={testId} data-list-mode={cards ? 'cards' : 'table'} style={{ minWidth: 0, maxWidth: '100%' }}>

@@ -4,14 +4,28 @@
  * and input. Submitting validates, is debounced (500 ms), puts the api's field errors on the fields
  * and closes the drawer when the submit handler resolves.
  */
-import { Button, Drawer, Form, Input, InputNumber, Radio, Select, Space, Switch, TreeSelect, Typography, type FormInstance } from 'antd';
+import {
+  Button,
+  Drawer,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Select,
+  Space,
+  Switch,
+  TreeSelect,
+  Typography,
+  type FormInstance,
+} from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'next-i18next/pages';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { confirmPasswordRules } from '@/components/account/rules';
+import { confirmPasswordRules } from '@/lib/formRules';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { useViewport } from '@/hooks/useViewport';
 import { lengthRules } from './lengthRules';
+import { rangeRules } from './rangeRules';
 import { SymbolFreeInput } from './SymbolFreeInput';
 
 interface Option {
@@ -43,11 +57,24 @@ export type DrawerField =
   | (FieldBase & { type: 'title' })
   | (FieldBase & { type: 'slot'; render: (form: FormInstance) => ReactNode })
   | (FieldBase & { type: 'text'; format?: (value: unknown) => ReactNode })
-  | (FieldBase & { type: 'select'; options: Option[]; multiple?: boolean; allowClear?: boolean; /** type to narrow long lists */ search?: boolean })
+  | (FieldBase & {
+      type: 'select';
+      options: Option[];
+      multiple?: boolean;
+      allowClear?: boolean;
+      /** type to narrow long lists */ search?: boolean;
+    })
   | (FieldBase & { type: 'treeSelect'; treeData: TreeOption[]; multiple?: boolean })
   | (FieldBase & { type: 'radio'; options: Option[] })
   | (FieldBase & { type: 'switch' })
-  | (FieldBase & { type: 'number'; min?: number; max?: number; precision?: number; step?: number; addonAfter?: ReactNode })
+  | (FieldBase & {
+      type: 'number';
+      min?: number;
+      max?: number;
+      precision?: number;
+      step?: number;
+      addonAfter?: ReactNode;
+    })
   | (FieldBase & { type: 'password'; maxLength?: number })
   | (FieldBase & { type: 'confirmPassword'; passwordField?: string; maxLength?: number })
   | (FieldBase & { type: 'input'; maxLength?: number; minLength?: number; textarea?: boolean; clearSymbols?: boolean });
@@ -80,17 +107,24 @@ function control(field: DrawerField, form: FormInstance): ReactNode {
         />
       );
     case 'treeSelect':
-      return <TreeSelect treeData={field.treeData as never} multiple={field.multiple} disabled={field.disabled} placeholder={field.placeholder} treeDefaultExpandAll />;
+      return (
+        <TreeSelect
+          treeData={field.treeData as never}
+          multiple={field.multiple}
+          disabled={field.disabled}
+          placeholder={field.placeholder}
+          treeDefaultExpandAll
+        />
+      );
     case 'radio':
       return <Radio.Group options={field.options as never} disabled={field.disabled} />;
     case 'switch':
       return <Switch disabled={field.disabled} />;
     case 'number':
       return (
+        // No min/max here: antd would clamp an out-of-range value silently; rangeRules refuses it.
         <InputNumber
           style={{ width: '100%' }}
-          min={field.min}
-          max={field.max}
           precision={field.precision}
           step={field.step}
           disabled={field.disabled}
@@ -100,12 +134,33 @@ function control(field: DrawerField, form: FormInstance): ReactNode {
       );
     case 'password':
     case 'confirmPassword':
-      return <Input.Password maxLength={field.maxLength ?? 20} autoComplete="new-password" disabled={field.disabled} placeholder={field.placeholder} />;
+      return (
+        <Input.Password
+          maxLength={field.maxLength ?? 20}
+          autoComplete="new-password"
+          disabled={field.disabled}
+          placeholder={field.placeholder}
+        />
+      );
     case 'input':
       // Spec 5: names and remarks drop emoji and special symbols (opt out with clearSymbols: false).
-      if (field.clearSymbols !== false) return <SymbolFreeInput maxLength={field.maxLength} textarea={field.textarea} disabled={field.disabled} placeholder={field.placeholder} />;
+      if (field.clearSymbols !== false)
+        return (
+          <SymbolFreeInput
+            maxLength={field.maxLength}
+            textarea={field.textarea}
+            disabled={field.disabled}
+            placeholder={field.placeholder}
+          />
+        );
       return field.textarea ? (
-        <Input.TextArea maxLength={field.maxLength} showCount={Boolean(field.maxLength)} autoSize={{ minRows: 3 }} disabled={field.disabled} placeholder={field.placeholder} />
+        <Input.TextArea
+          maxLength={field.maxLength}
+          showCount={Boolean(field.maxLength)}
+          autoSize={{ minRows: 3 }}
+          disabled={field.disabled}
+          placeholder={field.placeholder}
+        />
       ) : (
         <Input maxLength={field.maxLength} disabled={field.disabled} placeholder={field.placeholder} />
       );
@@ -117,7 +172,11 @@ function control(field: DrawerField, form: FormInstance): ReactNode {
 }
 
 function TextValue({ value, format }: { value?: unknown; format?: (value: unknown) => ReactNode }) {
-  return <Typography.Text>{format ? format(value) : value === undefined || value === null || value === '' ? '-' : String(value)}</Typography.Text>;
+  return (
+    <Typography.Text>
+      {format ? format(value) : value === undefined || value === null || value === '' ? '-' : String(value)}
+    </Typography.Text>
+  );
 }
 
 export function DrawerFormFields({ fields, form }: { fields: DrawerField[]; form: FormInstance }) {
@@ -143,10 +202,18 @@ export function DrawerFormFields({ fields, form }: { fields: DrawerField[]; form
           );
         }
         // Every field with a length limit enforces it itself, before the api's message.
-        const lengthRule = field.type === 'input' ? lengthRules(t, field.maxLength, field.minLength) : [];
+        const lengthRule =
+          field.type === 'input'
+            ? lengthRules(t, field.maxLength, field.minLength)
+            : field.type === 'number'
+              ? rangeRules(t, field.min, field.max)
+              : [];
         const rules =
           field.type === 'confirmPassword'
-            ? [...confirmPasswordRules((key) => t(`drawerForm.${key}`), field.passwordField ?? 'password'), ...(field.rules ?? [])]
+            ? [
+                ...confirmPasswordRules((key) => t(`drawerForm.${key}`), field.passwordField ?? 'password'),
+                ...(field.rules ?? []),
+              ]
             : [...(field.rules ?? []), ...lengthRule];
         return (
           <Form.Item

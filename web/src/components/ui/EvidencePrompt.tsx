@@ -68,10 +68,18 @@ export function EvidencePrompt() {
         </Form.Item>
         {signature ? (
           <>
-            <Form.Item name="userName" label={t('evidence.userName')} rules={[{ required: true, whitespace: true, message: t('evidence.userNameRequired') }]}>
+            <Form.Item
+              name="userName"
+              label={t('evidence.userName')}
+              rules={[{ required: true, whitespace: true, message: t('evidence.userNameRequired') }]}
+            >
               <Input autoComplete="username" data-testid="evidence-user" />
             </Form.Item>
-            <Form.Item name="password" label={t('evidence.password')} rules={[{ required: true, message: t('evidence.passwordRequired') }]}>
+            <Form.Item
+              name="password"
+              label={t('evidence.password')}
+              rules={[{ required: true, message: t('evidence.passwordRequired') }]}
+            >
               <Input.Password autoComplete="current-password" data-testid="evidence-password" />
             </Form.Item>
             <Alert type="warning" title={t('evidence.binding')} />

@@ -17,7 +17,17 @@ export interface InfiniteListProps<T, F extends object> {
   testId?: string;
 }
 
-function PageRows<T>({ read, renderItem, rowKey, onNearEnd }: { read: ReadKey; renderItem: (row: T) => ReactNode; rowKey: (row: T) => Key; onNearEnd: (() => void) | null }) {
+function PageRows<T>({
+  read,
+  renderItem,
+  rowKey,
+  onNearEnd,
+}: {
+  read: ReadKey;
+  renderItem: (row: T) => ReactNode;
+  rowKey: (row: T) => Key;
+  onNearEnd: (() => void) | null;
+}) {
   const { data } = useRead<Page<T>>(read);
   const end = useRef<HTMLDivElement>(null);
   const loaded = data !== undefined;
@@ -40,7 +50,15 @@ function PageRows<T>({ read, renderItem, rowKey, onNearEnd }: { read: ReadKey; r
  * A list that loads its next page when its end comes within 50 px of the bottom (spec 9), for the
  * phone pages: no pager to aim at. Filter changes (debounced 800 ms) start again from the first page.
  */
-export function InfiniteList<T, F extends object>({ request, filters, renderItem, rowKey, empty, pageSize = 10, testId }: InfiniteListProps<T, F>) {
+export function InfiniteList<T, F extends object>({
+  request,
+  filters,
+  renderItem,
+  rowKey,
+  empty,
+  pageSize = 10,
+  testId,
+}: InfiniteListProps<T, F>) {
   const settled = useDebouncedValue(filters);
   const filterKey = JSON.stringify(settled);
   const [shown, setShown] = useState({ pages: 1, filterKey });

@@ -1,6 +1,6 @@
 import Head from 'next/head';
 import { useTranslation } from 'next-i18next/pages';
-import { useSiteBranding } from '@/components/site/SiteContext';
+import { useSiteBranding } from '@/lib/SiteContext';
 
 interface PageHeadProps {
   /** Route name translated from common `routes.` (pages outside the console). */

@@ -1,5 +1,5 @@
 import { cloneElement, isValidElement, type ReactElement, type ReactNode } from 'react';
-import { useSession } from '@/components/session/SessionContext';
+import { useSession } from '@/lib/SessionContext';
 import { actionState, devicePermissionState, type Action, type DevicePermission } from '@/routes/permissions';
 
 function apply(state: 'enabled' | 'disabled' | 'hidden', children: ReactNode): ReactNode {
@@ -14,7 +14,17 @@ function apply(state: 'enabled' | 'disabled' | 'hidden', children: ReactNode): R
  * An action control of a route (spec 6): removed when `route.action` is not granted, or disabled
  * (grey, no clicks) when `show` is set. <Permitted route="device.list" action="add"><Button/></Permitted>
  */
-export function Permitted({ route, action, show = false, children }: { route: string; action: Action; show?: boolean; children: ReactNode }) {
+export function Permitted({
+  route,
+  action,
+  show = false,
+  children,
+}: {
+  route: string;
+  action: Action;
+  show?: boolean;
+  children: ReactNode;
+}) {
   const { granted } = useSession();
   return <>{apply(actionState(granted, route, action, show), children)}</>;
 }

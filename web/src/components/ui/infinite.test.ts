@@ -3,7 +3,12 @@ import { hasMorePages, NEAR_BOTTOM_MARGIN, watchNearBottom } from './infinite';
 
 /** An IntersectionObserver whose intersections the test plays. */
 function fakeObserver() {
-  const made: { callback: IntersectionObserverCallback; options?: IntersectionObserverInit; disconnected: boolean; targets: Element[] }[] = [];
+  const made: {
+    callback: IntersectionObserverCallback;
+    options?: IntersectionObserverInit;
+    disconnected: boolean;
+    targets: Element[];
+  }[] = [];
   class Fake {
     record: (typeof made)[number];
     constructor(callback: IntersectionObserverCallback, options?: IntersectionObserverInit) {
@@ -17,7 +22,8 @@ function fakeObserver() {
       this.record.disconnected = true;
     }
   }
-  const play = (isIntersecting: boolean) => made[0].callback([{ isIntersecting } as IntersectionObserverEntry], made[0] as unknown as IntersectionObserver);
+  const play = (isIntersecting: boolean) =>
+    made[0].callback([{ isIntersecting } as IntersectionObserverEntry], made[0] as unknown as IntersectionObserver);
   return { Observer: Fake as unknown as typeof IntersectionObserver, made, play };
 }
 

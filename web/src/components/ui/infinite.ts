@@ -12,7 +12,11 @@ export const NEAR_BOTTOM_MARGIN = `0px 0px ${INFINITE_SCROLL_THRESHOLD_PX}px 0px
  * Call `onNear` once the element comes within the threshold of the viewport's bottom (at once when it
  * already is: a short first page loads the next one). Returns the stop function.
  */
-export function watchNearBottom(element: Element, onNear: () => void, Observer: typeof IntersectionObserver = IntersectionObserver): () => void {
+export function watchNearBottom(
+  element: Element,
+  onNear: () => void,
+  Observer: typeof IntersectionObserver = IntersectionObserver,
+): () => void {
   let fired = false;
   const observer = new Observer(
     (entries) => {

@@ -7,7 +7,8 @@ const t = (key: string, options?: Record<string, unknown>) => `${key} ${JSON.str
 function check(rules: ReturnType<typeof lengthRules>, value: string): string | undefined {
   for (const rule of rules) {
     if (typeof rule === 'function') throw new Error('not a plain rule');
-    if ((rule.min !== undefined && value.length < rule.min) || (rule.max !== undefined && value.length > rule.max)) return String(rule.message);
+    if ((rule.min !== undefined && value.length < rule.min) || (rule.max !== undefined && value.length > rule.max))
+      return String(rule.message);
   }
   return undefined;
 }

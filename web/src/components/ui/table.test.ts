@@ -3,11 +3,18 @@ import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, pageAfterEmpty, paginationConfig 
 
 describe('table defaults (spec 9)', () => {
   it('pages by 10 with sizes 10/20/30/40 labelled pcs/page', () => {
-    const t = (key: string, options?: Record<string, unknown>) => (key === 'table.perPage' ? 'pcs/page' : `${key}:${JSON.stringify(options)}`);
+    const t = (key: string, options?: Record<string, unknown>) =>
+      key === 'table.perPage' ? 'pcs/page' : `${key}:${JSON.stringify(options)}`;
     const config = paginationConfig(1, DEFAULT_PAGE_SIZE, 95, t, () => undefined);
     expect(DEFAULT_PAGE_SIZE).toBe(10);
     expect(PAGE_SIZE_OPTIONS).toEqual([10, 20, 30, 40]);
-    expect(config).toMatchObject({ current: 1, pageSize: 10, total: 95, showSizeChanger: true, locale: { items_per_page: 'pcs/page' } });
+    expect(config).toMatchObject({
+      current: 1,
+      pageSize: 10,
+      total: 95,
+      showSizeChanger: true,
+      locale: { items_per_page: 'pcs/page' },
+    });
   });
 
   it('goes back to page 1 when the size changes', () => {

@@ -1,4 +1,18 @@
-import { Alert, Button, Card, Col, Form, Input, InputNumber, Popconfirm, Radio, Row, Space, Switch, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Form,
+  Input,
+  InputNumber,
+  Popconfirm,
+  Radio,
+  Row,
+  Space,
+  Switch,
+  Typography,
+} from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import { ApiError } from '@/api/errors';
@@ -6,11 +20,22 @@ import { deleteFence, fencePageKey, insertFence, updateFence, type Fence, type F
 import { DataList } from '@/components/ui/DataList';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { FenceCanvas } from './FenceCanvas';
+import { PlaceSearch } from '@/components/map/PlaceSearch';
+import type { LatLng } from '@/components/map/projection';
+import { FenceMap } from './FenceMap';
 
 const FENCE = 'waybill.geofence';
+const home: LatLng = { lat: 31.2304, lng: 121.4737 }; // where the map looks first (Shanghai)
 const MAX_POINTS = 10;
-const EMPTY: FenceInput = { name: '', shape: 'circle', center: null, radius: 500, points: [], alarmEnter: false, alarmLeave: false };
+const EMPTY: FenceInput = {
+  name: '',
+  shape: 'circle',
+  center: null,
+  radius: 500,
+  points: [],
+  alarmEnter: false,
+  alarmLeave: false,
+};
 
 /** /waybill/geofence: electric fences (circle or polygon of at most ten points) drawn by clicking the map. */
 export function GeofenceView() {
@@ -18,7 +43,11 @@ export function GeofenceView() {
   const [name, setName] = useState('');
   const [draft, setDraft] = useState<(FenceInput & { id?: number }) | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const { data, loading, pagination, mutate } = usePagedQuery<Fence, { name?: string }>(fencePageKey, { name: name || undefined });
+  const [focus, setFocus] = useState<LatLng | null>(null);
+  const [typed, setTyped] = useState<{ lat: number | null; lng: number | null }>({ lat: null, lng: null });
+  const { data, loading, pagination, mutate } = usePagedQuery<Fence, { name?: string }>(fencePageKey, {
+    name: name || undefined,
+  });
   const reload = () => void mutate();
 
   const pick = ([lat, lng]: [number, number]) => {
@@ -27,6 +56,17 @@ export function GeofenceView() {
     if (draft.shape === 'circle') setDraft({ ...draft, center: [lat, lng] });
     else if ((draft.points ?? []).length >= MAX_POINTS) setProblem(t('fence.maxPoints'));
     else setDraft({ ...draft, points: [...(draft.points ?? []), [lat, lng]] });
+  };
+
+  /** A point typed in (lat / lng): the circle's centre, or the polygon's next point. */
+  const addTyped = () => {
+    if (typed.lat === null || typed.lng === null) {
+      setProblem(t('fence.coordinatesRequired'));
+      return;
+    }
+    pick([typed.lat, typed.lng]);
+    setFocus({ lat: typed.lat, lng: typed.lng });
+    setTyped({ lat: null, lng: null });
   };
 
   const save = async () => {
@@ -41,7 +81,8 @@ export function GeofenceView() {
       setDraft(null);
       reload();
     } catch (error) {
-      if (error instanceof ApiError) setProblem(Object.values(error.failure.fieldErrors ?? {}).flat()[0] ?? error.failure.serverMessage ?? null);
+      if (error instanceof ApiError)
+        setProblem(Object.values(error.failure.fieldErrors ?? {}).flat()[0] ?? error.failure.serverMessage ?? null);
     }
   };
 
@@ -55,10 +96,25 @@ export function GeofenceView() {
           data={data}
           loading={loading}
           pagination={pagination}
-          filters={<Input allowClear placeholder={t('fence.name')} value={name} onChange={(e) => setName(e.target.value)} style={{ width: 200 }} />}
+          filters={
+            <Input
+              allowClear
+              placeholder={t('fence.name')}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              style={{ width: 200 }}
+            />
+          }
           actions={
             <Permitted route={FENCE} action="add">
-              <Button type="primary" onClick={() => setDraft({ ...EMPTY })} data-testid="fence-add">
+              <Button
+                type="primary"
+                onClick={() => {
+                  setDraft({ ...EMPTY });
+                  setFocus(null);
+                }}
+                data-testid="fence-add"
+              >
                 {t('fence.add')}
               </Button>
             </Permitted>
@@ -69,7 +125,10 @@ export function GeofenceView() {
               key: 'shape',
               title: t('fence.shape'),
               important: true,
-              render: (_, f) => (f.shape === 'circle' ? `${t('fence.circle')} ${f.radius} m` : `${t('fence.polygon')} (${f.points?.length})`),
+              render: (_, f) =>
+                f.shape === 'circle'
+                  ? `${t('fence.circle')} ${f.radius} m`
+                  : `${t('fence.polygon')} (${f.points?.length})`,
             },
             {
               key: 'actions',
@@ -77,7 +136,14 @@ export function GeofenceView() {
               render: (_, f) => (
                 <Space size={0}>
                   <Permitted route={FENCE} action="edit">
-                    <Button type="link" size="small" onClick={() => setDraft({ ...f })}>
+                    <Button
+                      type="link"
+                      size="small"
+                      onClick={() => {
+                        setDraft({ ...f });
+                        setFocus(null);
+                      }}
+                    >
                       {t('action.edit')}
                     </Button>
                   </Permitted>
@@ -99,19 +165,33 @@ export function GeofenceView() {
           {draft ? (
             <Form layout="vertical" data-testid="fence-form">
               <Form.Item label={t('fence.name')} required>
-                <Input maxLength={20} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} data-testid="fence-name" />
+                <Input
+                  maxLength={20}
+                  value={draft.name}
+                  onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+                  data-testid="fence-name"
+                />
               </Form.Item>
               <Space wrap>
                 <Radio.Group
                   value={draft.shape}
-                  onChange={(e) => setDraft({ ...draft, shape: e.target.value as FenceInput['shape'], center: null, points: [] })}
+                  onChange={(e) =>
+                    setDraft({ ...draft, shape: e.target.value as FenceInput['shape'], center: null, points: [] })
+                  }
                   options={[
                     { value: 'circle', label: t('fence.circle') },
                     { value: 'polygon', label: t('fence.polygon') },
                   ]}
                 />
                 {draft.shape === 'circle' ? (
-                  <InputNumber min={1} max={100000} value={draft.radius ?? undefined} onChange={(value) => setDraft({ ...draft, radius: value ?? null })} suffix="m" data-testid="fence-radius" />
+                  <InputNumber
+                    min={1}
+                    max={100000}
+                    value={draft.radius ?? undefined}
+                    onChange={(value) => setDraft({ ...draft, radius: value ?? null })}
+                    suffix="m"
+                    data-testid="fence-radius"
+                  />
                 ) : (
                   <Typography.Text>
                     {t('fence.points')}: {(draft.points ?? []).length} / {MAX_POINTS}
@@ -121,22 +201,112 @@ export function GeofenceView() {
                   {t('fence.clear')}
                 </Button>
               </Space>
+              <Space wrap style={{ marginTop: 8 }} data-testid="fence-coordinates">
+                {draft.shape === 'circle' ? (
+                  <>
+                    <InputNumber
+                      min={-90}
+                      max={90}
+                      precision={6}
+                      placeholder={t('fence.lat')}
+                      prefix={t('fence.lat')}
+                      value={draft.center?.[0] ?? null}
+                      onChange={(lat) =>
+                        setDraft({ ...draft, center: lat === null ? null : [lat, draft.center?.[1] ?? home.lng] })
+                      }
+                      data-testid="fence-lat"
+                    />
+                    <InputNumber
+                      min={-180}
+                      max={180}
+                      precision={6}
+                      placeholder={t('fence.lng')}
+                      prefix={t('fence.lng')}
+                      value={draft.center?.[1] ?? null}
+                      onChange={(lng) =>
+                        setDraft({ ...draft, center: lng === null ? null : [draft.center?.[0] ?? home.lat, lng] })
+                      }
+                      data-testid="fence-lng"
+                    />
+                  </>
+                ) : (
+                  <>
+                    <InputNumber
+                      min={-90}
+                      max={90}
+                      precision={6}
+                      prefix={t('fence.lat')}
+                      value={typed.lat}
+                      onChange={(lat) => setTyped({ ...typed, lat })}
+                      data-testid="fence-point-lat"
+                    />
+                    <InputNumber
+                      min={-180}
+                      max={180}
+                      precision={6}
+                      prefix={t('fence.lng')}
+                      value={typed.lng}
+                      onChange={(lng) => setTyped({ ...typed, lng })}
+                      data-testid="fence-point-lng"
+                    />
+                    <Button size="small" onClick={addTyped} data-testid="fence-point-add">
+                      {t('fence.addPoint')}
+                    </Button>
+                  </>
+                )}
+                <PlaceSearch
+                  placeholder={t('fence.search')}
+                  testId="fence-search"
+                  onFound={(place) => {
+                    setFocus(place);
+                    if (draft.shape === 'circle' && !draft.center)
+                      setDraft({ ...draft, center: [place.lat, place.lng] });
+                  }}
+                />
+              </Space>
+              {draft.shape === 'polygon' && (draft.points ?? []).length ? (
+                <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }} data-testid="fence-point-list">
+                  {(draft.points ?? []).map(([lat, lng]) => `${lat.toFixed(5)}, ${lng.toFixed(5)}`).join(' · ')}
+                </Typography.Paragraph>
+              ) : null}
               <Space style={{ margin: '8px 0' }} wrap>
-                <Switch checked={draft.alarmEnter} onChange={(v) => setDraft({ ...draft, alarmEnter: v })} /> {t('fence.alarmEnter')}
-                <Switch checked={draft.alarmLeave} onChange={(v) => setDraft({ ...draft, alarmLeave: v })} /> {t('fence.alarmLeave')}
+                <Switch checked={draft.alarmEnter} onChange={(v) => setDraft({ ...draft, alarmEnter: v })} />{' '}
+                {t('fence.alarmEnter')}
+                <Switch checked={draft.alarmLeave} onChange={(v) => setDraft({ ...draft, alarmLeave: v })} />{' '}
+                {t('fence.alarmLeave')}
               </Space>
               <Typography.Paragraph type="secondary">{t('fence.drawHint')}</Typography.Paragraph>
-              {problem ? <Alert type="error" showIcon message={problem} style={{ marginBottom: 8 }} data-testid="fence-problem" /> : null}
-              <FenceCanvas fences={[draft, ...data.filter((f) => f.id !== draft.id)]} onPick={pick} />
+              {problem ? (
+                <Alert
+                  type="error"
+                  showIcon
+                  message={problem}
+                  style={{ marginBottom: 8 }}
+                  data-testid="fence-problem"
+                />
+              ) : null}
+              <FenceMap
+                fences={[draft, ...data.filter((f) => f.id !== draft.id)]}
+                onPick={pick}
+                focus={focus}
+                home={home}
+              />
               <Space style={{ marginTop: 8 }}>
                 <Button type="primary" onClick={() => void save()} data-testid="fence-save">
                   {t('action.save')}
                 </Button>
-                <Button onClick={() => setDraft(null)}>×</Button>
+                <Button
+                  onClick={() => {
+                    setDraft(null);
+                    setFocus(null);
+                  }}
+                >
+                  ×
+                </Button>
               </Space>
             </Form>
           ) : (
-            <FenceCanvas fences={data} />
+            <FenceMap fences={data} focus={focus} home={home} />
           )}
         </Card>
       </Col>

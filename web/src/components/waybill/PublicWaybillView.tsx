@@ -4,10 +4,10 @@ import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import styled from 'styled-components';
-import useSWR from 'swr';
 import { ApiError } from '@/api/errors';
-import { quickWaybill, viewShare, type PublicWaybill } from '@/api/waybill';
-import { formatTime } from '@/components/device/format';
+import { quickWaybillKey, viewShareKey, type PublicWaybill, type SharedWaybill } from '@/api/waybill';
+import { useRead } from '@/hooks/useRead';
+import { formatTime } from '@/lib/format';
 import { LanguageSwitch } from '@/components/ui/LanguageSwitch';
 import { PageHead } from '@/components/ui/PageHead';
 import { AlarmTab, ChartTab, StateTag, StatusTab, formatDistance } from './StatusPanel';
@@ -21,7 +21,11 @@ const Page = styled.main<{ $mobile: boolean }>`
 `;
 
 export type PublicVariant = 'pc' | 'mobileList' | 'mobileDetail';
-const PATHS: Record<PublicVariant, string> = { pc: '/pcQuick/waybill', mobileList: '/mobileQuick/waybill', mobileDetail: '/mobileQuick/waybill/detail' };
+const PATHS: Record<PublicVariant, string> = {
+  pc: '/pcQuick/waybill',
+  mobileList: '/mobileQuick/waybill',
+  mobileDetail: '/mobileQuick/waybill/detail',
+};
 
 function firstOf(value: string | string[] | undefined): string {
   return ((Array.isArray(value) ? value[0] : value) ?? '').trim();
@@ -46,7 +50,12 @@ function Header({ title }: { title: string }) {
 export function PublicWaybillBody({ waybill, mobile }: { waybill: PublicWaybill; mobile: boolean }) {
   const { t } = useTranslation('waybill');
   return (
-    <Card size="small" title={waybill.trackingNumber ?? waybill.waybillNum} extra={<StateTag state={waybill.state} />} data-testid="public-waybill">
+    <Card
+      size="small"
+      title={waybill.trackingNumber ?? waybill.waybillNum}
+      extra={<StateTag state={waybill.state} />}
+      data-testid="public-waybill"
+    >
       <Tabs
         items={[
           { key: 'status', label: t('tab.status'), children: <StatusTab status={waybill} compact={mobile} /> },
@@ -65,9 +74,15 @@ export function PublicWaybillView({ variant }: { variant: PublicVariant }) {
   const mobile = variant !== 'pc';
   const id = firstOf(router.query.id);
   const [input, setInput] = useState(id);
-  // Not a useRead: the page shows a public lookup's failure itself (handleErrors false), which the one fetcher cannot.
-  const { data, error, isLoading } = useSWR(id ? ['public-waybill', id] : null, () => quickWaybill(id), { shouldRetryOnError: false });
-  const search = (value: string) => void router.push({ pathname: PATHS[variant === 'mobileDetail' ? 'mobileList' : variant], query: { id: value.trim() } });
+  // A quiet read: the page shows a public look-up's failure itself.
+  const { data, error, isLoading } = useRead<PublicWaybill>(id ? quickWaybillKey(id) : null, {
+    shouldRetryOnError: false,
+  });
+  const search = (value: string) =>
+    void router.push({
+      pathname: PATHS[variant === 'mobileDetail' ? 'mobileList' : variant],
+      query: { id: value.trim() },
+    });
   return (
     <Page $mobile={mobile}>
       <PageHead name={t('public.title')} />
@@ -85,11 +100,27 @@ export function PublicWaybillView({ variant }: { variant: PublicVariant }) {
         />
       ) : null}
       {isLoading ? <Skeleton active /> : null}
-      {error ? <Result status="warning" title={error instanceof ApiError && error.failure.serverMessage ? error.failure.serverMessage : t('public.notFound')} data-testid="public-waybill-missing" /> : null}
+      {error ? (
+        <Result
+          status="warning"
+          title={
+            error instanceof ApiError && error.failure.serverMessage
+              ? error.failure.serverMessage
+              : t('public.notFound')
+          }
+          data-testid="public-waybill-missing"
+        />
+      ) : null}
       {data && variant === 'mobileList' ? (
-        <Card size="small" title={data.trackingNumber} extra={<StateTag state={data.state} />} data-testid="public-waybill-card">
+        <Card
+          size="small"
+          title={data.trackingNumber}
+          extra={<StateTag state={data.state} />}
+          data-testid="public-waybill-card"
+        >
           <Typography.Paragraph>
-            {formatDistance(data.distanceMeters)} · {data.lastValue === null ? '-' : `${data.lastValue} °C`} · {formatTime(data.lastDataAt)}
+            {formatDistance(data.distanceMeters)} · {data.lastValue === null ? '-' : `${data.lastValue} °C`} ·{' '}
+            {formatTime(data.lastDataAt)}
           </Typography.Paragraph>
           <Link href={{ pathname: PATHS.mobileDetail, query: { id } }} data-testid="public-waybill-detail-link">
             {t('action.detail')}
@@ -108,8 +139,11 @@ export function SharedWaybillView() {
   const token = firstOf(router.query.token);
   const [pin, setPin] = useState('');
   const [tried, setTried] = useState('');
-  // Not a useRead: the page handles the failure itself (PIN asked, expired, revoked), so handleErrors is false.
-  const { data, error, isLoading } = useSWR(token ? ['shared-waybill', token, tried] : null, () => viewShare(token, tried), { shouldRetryOnError: false, revalidateOnFocus: false });
+  // A quiet read: the page handles the failure itself (PIN asked, expired, revoked).
+  const { data, error, isLoading } = useRead<SharedWaybill>(token ? viewShareKey(token, tried) : null, {
+    shouldRetryOnError: false,
+    revalidateOnFocus: false,
+  });
   const failure = error instanceof ApiError ? error : null;
   const needPin = Boolean(failure && (failure.body as { data?: { needPin?: boolean } } | undefined)?.data?.needPin);
   return (
@@ -121,18 +155,32 @@ export function SharedWaybillView() {
         <Card size="small" title={t('public.pin')} data-testid="share-pin">
           {tried ? <Typography.Paragraph type="danger">{failure?.failure.serverMessage}</Typography.Paragraph> : null}
           <Space>
-            <Input.Password value={pin} maxLength={8} onChange={(e) => setPin(e.target.value)} onPressEnter={() => setTried(pin)} data-testid="share-pin-input" />
+            <Input.Password
+              value={pin}
+              maxLength={8}
+              onChange={(e) => setPin(e.target.value)}
+              onPressEnter={() => setTried(pin)}
+              data-testid="share-pin-input"
+            />
             <Button type="primary" onClick={() => setTried(pin)}>
               {t('public.open')}
             </Button>
           </Space>
         </Card>
       ) : null}
-      {failure && !needPin ? <Result status="warning" title={failure.failure.serverMessage ?? t('public.notFound')} data-testid="share-refused" /> : null}
+      {failure && !needPin ? (
+        <Result
+          status="warning"
+          title={failure.failure.serverMessage ?? t('public.notFound')}
+          data-testid="share-refused"
+        />
+      ) : null}
       {data ? (
         <>
-          <Typography.Paragraph type="secondary">
-            {t('public.validUntil')} {formatTime(data.expiresAt)}
+          <Typography.Paragraph type="secondary" data-testid="share-valid-until">
+            {data.expiresAtText
+              ? `${t('public.validUntil')} ${data.expiresAtText} (${data.timeZone})`
+              : t('public.noExpiry')}
           </Typography.Paragraph>
           <PublicWaybillBody waybill={data} mobile={false} />
         </>

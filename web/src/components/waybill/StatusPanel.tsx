@@ -3,23 +3,20 @@ import { useTranslation } from 'next-i18next/pages';
 import { useMemo } from 'react';
 import type { WaybillState, WaybillStatus } from '@/api/waybill';
 import { ApexChart } from '@/components/device/ApexChart';
-import { chartLocale } from '@/components/device/chartAxes';
-import { formatTime } from '@/components/device/format';
+import { chartLocale, timeAxis } from '@/components/device/chartAxes';
+import { displayZone, formatDuration, formatTime, zonedEpoch } from '@/lib/format';
 import { FenceCanvas, type FenceShape } from './FenceCanvas';
 import { shownStops, standardLook, trackSegments, type TrackLook } from './trackLook';
 
-export const STATE_COLOR: Record<WaybillState, string> = { not_started: 'default', in_progress: 'processing', completed: 'success' };
+export const STATE_COLOR: Record<WaybillState, string> = {
+  not_started: 'default',
+  in_progress: 'processing',
+  completed: 'success',
+};
 
 /** Metres or kilometres (spec 9: tracks in meters and kilometres). */
 export function formatDistance(metres: number): string {
   return metres < 1000 ? `${Math.round(metres)} m` : `${(metres / 1000).toFixed(1)} km`;
-}
-
-export function formatElapsed(seconds: number | null): string {
-  if (seconds === null || seconds === undefined) return '-';
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  return hours ? `${hours} h ${minutes} min` : `${minutes} min`;
 }
 
 export function StateTag({ state }: { state: WaybillState }) {
@@ -32,8 +29,18 @@ export function StateTag({ state }: { state: WaybillState }) {
 }
 
 /** Status / real-time: position and track on the map, last value, elapsed time, distance, fence events. */
-export function StatusTab({ status, fences = [], compact = false, look }: { status: WaybillStatus; fences?: FenceShape[]; compact?: boolean; look?: TrackLook }) {
-  const { t } = useTranslation('waybill');
+export function StatusTab({
+  status,
+  fences = [],
+  compact = false,
+  look,
+}: {
+  status: WaybillStatus;
+  fences?: FenceShape[];
+  compact?: boolean;
+  look?: TrackLook;
+}) {
+  const { t, i18n } = useTranslation('waybill');
   const { token } = antdTheme.useToken();
   const track = useMemo(() => status.track.map((p) => ({ lat: p.lat, lng: p.lng })), [status.track]);
   const drawn = look ?? standardLook(token.colorInfo);
@@ -47,18 +54,31 @@ export function StatusTab({ status, fences = [], compact = false, look }: { stat
         <Descriptions.Item label={t('field.state')}>
           <StateTag state={status.state} />
         </Descriptions.Item>
-        <Descriptions.Item label={t('status.elapsed')}>{formatElapsed(status.elapsedSeconds)}</Descriptions.Item>
+        <Descriptions.Item label={t('status.elapsed')}>
+          {formatDuration(status.elapsedSeconds, i18n.language)}
+        </Descriptions.Item>
         <Descriptions.Item label={t('status.distance')}>
           <span data-testid="waybill-distance">{formatDistance(status.distanceMeters)}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('status.lastValue')}>{status.lastValue === null ? '-' : `${status.lastValue} °C`}</Descriptions.Item>
+        <Descriptions.Item label={t('status.lastValue')}>
+          {status.lastValue === null ? '-' : `${status.lastValue} °C`}
+        </Descriptions.Item>
         <Descriptions.Item label={t('status.lastData')}>{formatTime(status.lastDataAt)}</Descriptions.Item>
         <Descriptions.Item label={t('field.startedAt')}>{formatTime(status.startedAt)}</Descriptions.Item>
         <Descriptions.Item label={t('field.completedAt')}>{formatTime(status.completedAt)}</Descriptions.Item>
       </Descriptions>
       {track.length ? (
         <>
-          <FenceCanvas fences={fences} track={track} segments={segments} lineWidth={drawn.lineWidth} stops={stops} position={status.position} height={compact ? 300 : 420} testId="waybill-map" />
+          <FenceCanvas
+            fences={fences}
+            track={track}
+            segments={segments}
+            lineWidth={drawn.lineWidth}
+            stops={stops}
+            position={status.position}
+            height={compact ? 300 : 420}
+            testId="waybill-map"
+          />
           {breaches.size || stops.length ? (
             <Space wrap size="middle" data-testid="track-legend">
               {[...breaches].map((breach) => (
@@ -82,7 +102,8 @@ export function StatusTab({ status, fences = [], compact = false, look }: { stat
           renderItem={(event) => (
             <List.Item>
               <Typography.Text>
-                {formatTime(event.ts)} · {t(`status.${event.kind}`)} {event.fenceName} ({event.lat.toFixed(4)}, {event.lng.toFixed(4)})
+                {formatTime(event.ts)} · {t(`status.${event.kind}`)} {event.fenceName} ({event.lat.toFixed(4)},{' '}
+                {event.lng.toFixed(4)})
               </Typography.Text>
             </List.Item>
           )}
@@ -101,17 +122,25 @@ export function ChartTab({ status, height = 340 }: { status: WaybillStatus; heig
       <ApexChart
         type="line"
         height={height}
-        series={[{ name: '°C', data: status.temperatures.map(([x, y]) => ({ x, y })) }]}
+        series={[{ name: '°C', data: status.temperatures.map(([x, y]) => ({ x: zonedEpoch(x, displayZone()), y })) }]}
         options={{
           // ApexCharts' own locale: the axis dates follow the page's language.
           chart: { animations: { enabled: false }, toolbar: { show: false }, ...chartLocale(i18n.language) },
-          xaxis: { type: 'datetime', labels: { datetimeUTC: false } },
+          xaxis: timeAxis(i18n.language, displayZone()),
           yaxis: { title: { text: '°C' }, decimalsInFloat: 1 },
           stroke: { width: 2 },
           annotations: {
             yaxis: [
-              { y: status.upperLimit, borderColor: '#ff4d4f', label: { text: `${t('field.upperLimit')} ${status.upperLimit}` } },
-              { y: status.lowerLimit, borderColor: '#1677ff', label: { text: `${t('field.lowerLimit')} ${status.lowerLimit}` } },
+              {
+                y: status.upperLimit,
+                borderColor: '#ff4d4f',
+                label: { text: `${t('field.upperLimit')} ${status.upperLimit}` },
+              },
+              {
+                y: status.lowerLimit,
+                borderColor: '#1677ff',
+                label: { text: `${t('field.lowerLimit')} ${status.lowerLimit}` },
+              },
             ],
           },
         }}

@@ -1,9 +1,17 @@
 import { Button, Form, InputNumber, Modal, Select, Space, Switch, Tag, theme as antdTheme } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
-import { deleteTrackTemplate, insertTrackTemplate, trackTemplatesKey, updateTrackTemplate, type TrackTemplate, type TrackTemplateInput, type WaybillStatus } from '@/api/waybill';
-import { COLOUR_PATTERN, lengthOf } from '@/components/account/rules';
-import { ConfirmAction } from '@/components/organization/common';
+import {
+  deleteTrackTemplate,
+  insertTrackTemplate,
+  trackTemplatesKey,
+  updateTrackTemplate,
+  type TrackTemplate,
+  type TrackTemplateInput,
+  type WaybillStatus,
+} from '@/api/waybill';
+import { COLOUR_PATTERN, lengthOf } from '@/lib/formRules';
+import { ConfirmAction } from '@/components/ui/ConfirmAction';
 import { ColourInput } from '@/components/ui/ColourInput';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { Permitted } from '@/components/ui/Permitted';
@@ -12,11 +20,10 @@ import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { useRead } from '@/hooks/useRead';
 import type { FenceShape } from './FenceCanvas';
 import { StatusTab } from './StatusPanel';
-import { initialChoice, lookOf, STANDARD } from './trackLook';
+import { initialChoice, lookOf, MIN_STOP_MINUTES, STANDARD } from './trackLook';
 
 const LIST = 'waybill.list';
 const NAME = lengthOf('trackTemplateName');
-const MIN_STOP = 5;
 
 export function useTrackTemplates() {
   const { data, mutate } = useRead<TrackTemplate[]>(trackTemplatesKey());
@@ -41,7 +48,10 @@ export function WaybillTrackStatus({ status, fences }: { status: WaybillStatus; 
           onChange={setChosen}
           style={{ minWidth: 160 }}
           data-testid="track-template"
-          options={[{ value: STANDARD, label: t('track.standard') }, ...(templates ?? []).map((item) => ({ value: item.id, label: item.name }))]}
+          options={[
+            { value: STANDARD, label: t('track.standard') },
+            ...(templates ?? []).map((item) => ({ value: item.id, label: item.name })),
+          ]}
         />
         <Permitted route={LIST} action="add">
           <Button onClick={() => setManaging(true)} data-testid="track-templates-manage">
@@ -50,21 +60,44 @@ export function WaybillTrackStatus({ status, fences }: { status: WaybillStatus; 
         </Permitted>
       </Space>
       <StatusTab status={status} fences={fences} look={lookOf(template, token.colorInfo)} />
-      <TrackTemplatesModal open={managing} templates={templates ?? []} onClose={() => setManaging(false)} onChanged={reload} />
+      <TrackTemplatesModal
+        open={managing}
+        templates={templates ?? []}
+        onClose={() => setManaging(false)}
+        onChanged={reload}
+      />
     </Space>
   );
 }
 
-const EMPTY: TrackTemplateInput = { name: '', lineColor: '#1677ff', lineWidth: 3, stopMinutes: 10, colorByLimits: true, isDefault: false };
+const EMPTY: TrackTemplateInput = {
+  name: '',
+  lineColor: '#1677ff',
+  lineWidth: 3,
+  stopMinutes: 10,
+  colorByLimits: true,
+  isDefault: false,
+};
 
 /** Map track templates (business spec 5: name 10): list, add, edit, delete, one default. */
-function TrackTemplatesModal({ open, templates, onClose, onChanged }: { open: boolean; templates: TrackTemplate[]; onClose: () => void; onChanged: () => void }) {
+function TrackTemplatesModal({
+  open,
+  templates,
+  onClose,
+  onChanged,
+}: {
+  open: boolean;
+  templates: TrackTemplate[];
+  onClose: () => void;
+  onChanged: () => void;
+}) {
   const { t } = useTranslation('waybill');
   const [form] = Form.useForm<TrackTemplateInput>();
   const [editing, setEditing] = useState<{ template: TrackTemplate | null } | null>(null);
   const { submit, submitting } = useFormSubmit(
     form,
-    (values: TrackTemplateInput) => (editing?.template ? updateTrackTemplate({ ...values, id: editing.template.id }) : insertTrackTemplate(values)),
+    (values: TrackTemplateInput) =>
+      editing?.template ? updateTrackTemplate({ ...values, id: editing.template.id }) : insertTrackTemplate(values),
     {
       onDone: () => {
         setEditing(null);
@@ -77,15 +110,45 @@ function TrackTemplatesModal({ open, templates, onClose, onChanged }: { open: bo
     form.setFieldsValue(template ?? EMPTY);
   };
   const columns: ListColumn<TrackTemplate>[] = [
-    { key: 'name', title: t('track.name'), card: 'title', render: (_, item) => <Space size={4}>{item.name}{item.isDefault ? <Tag color="blue">{t('track.isDefault')}</Tag> : null}</Space> },
+    {
+      key: 'name',
+      title: t('track.name'),
+      card: 'title',
+      render: (_, item) => (
+        <Space size={4}>
+          {item.name}
+          {item.isDefault ? <Tag color="blue">{t('track.isDefault')}</Tag> : null}
+        </Space>
+      ),
+    },
     {
       key: 'line',
       title: t('track.line'),
       important: true,
-      render: (_, item) => <span data-testid="track-template-line" style={{ display: 'inline-block', width: 48, height: item.lineWidth, background: item.lineColor, verticalAlign: 'middle' }} />,
+      render: (_, item) => (
+        <span
+          data-testid="track-template-line"
+          style={{
+            display: 'inline-block',
+            width: 48,
+            height: item.lineWidth,
+            background: item.lineColor,
+            verticalAlign: 'middle',
+          }}
+        />
+      ),
     },
-    { key: 'stops', title: t('track.stopMinutes'), render: (_, item) => (item.stopMinutes ? t('track.stopsFrom', { minutes: item.stopMinutes }) : t('track.stopsOff')) },
-    { key: 'limits', title: t('track.colorByLimits'), render: (_, item) => t(item.colorByLimits ? 'track.yes' : 'track.no') },
+    {
+      key: 'stops',
+      title: t('track.stopMinutes'),
+      render: (_, item) =>
+        item.stopMinutes ? t('track.stopsFrom', { minutes: item.stopMinutes }) : t('track.stopsOff'),
+    },
+    {
+      key: 'limits',
+      title: t('track.colorByLimits'),
+      render: (_, item) => t(item.colorByLimits ? 'track.yes' : 'track.no'),
+    },
     {
       key: 'actions',
       title: '',
@@ -97,7 +160,12 @@ function TrackTemplatesModal({ open, templates, onClose, onChanged }: { open: bo
               {t('action.edit')}
             </Button>
           </Permitted>
-          <ConfirmAction route={LIST} action="delete" title={t('track.deleteConfirm')} onConfirm={() => deleteTrackTemplate(item.id).then(onChanged)}>
+          <ConfirmAction
+            route={LIST}
+            action="delete"
+            title={t('track.deleteConfirm')}
+            onConfirm={() => deleteTrackTemplate(item.id).then(onChanged)}
+          >
             {t('action.delete')}
           </ConfirmAction>
         </Space>
@@ -108,21 +176,44 @@ function TrackTemplatesModal({ open, templates, onClose, onChanged }: { open: bo
     <Modal open={open} title={t('track.title')} onCancel={onClose} footer={null} width={760} destroyOnHidden>
       {editing ? (
         <Form form={form} layout="vertical" onFinish={submit} data-testid="track-template-form">
-          <Form.Item name="name" label={t('track.name')} rules={[{ required: true, whitespace: true, message: t('track.nameRequired') }, { max: NAME.max, message: t('track.nameMax', { max: NAME.max }) }]}>
+          <Form.Item
+            name="name"
+            label={t('track.name')}
+            rules={[
+              { required: true, whitespace: true, message: t('track.nameRequired') },
+              { max: NAME.max, message: t('track.nameMax', { max: NAME.max }) },
+            ]}
+          >
             <SymbolFreeInput maxLength={NAME.max} data-testid="track-template-name" />
           </Form.Item>
-          <Form.Item name="lineColor" label={t('track.lineColor')} rules={[{ required: true, pattern: COLOUR_PATTERN, message: t('track.colour') }]}>
+          <Form.Item
+            name="lineColor"
+            label={t('track.lineColor')}
+            rules={[{ required: true, pattern: COLOUR_PATTERN, message: t('track.colour') }]}
+          >
             <ColourInput testId="track-template-colour" />
           </Form.Item>
           <Space wrap size="large">
-            <Form.Item name="lineWidth" label={t('track.lineWidth')} rules={[{ required: true, message: t('track.nameRequired') }]}>
+            <Form.Item
+              name="lineWidth"
+              label={t('track.lineWidth')}
+              rules={[{ required: true, message: t('track.nameRequired') }]}
+            >
               <InputNumber min={1} max={8} precision={0} suffix="px" />
             </Form.Item>
             <Form.Item
               name="stopMinutes"
               label={t('track.stopMinutes')}
               extra={t('track.stopsHint')}
-              rules={[{ required: true, message: t('track.nameRequired') }, { validator: (_, value: number) => (value > 0 && value < MIN_STOP ? Promise.reject(new Error(t('track.stopsHint'))) : Promise.resolve()) }]}
+              rules={[
+                { required: true, message: t('track.nameRequired') },
+                {
+                  validator: (_, value: number) =>
+                    value > 0 && value < MIN_STOP_MINUTES
+                      ? Promise.reject(new Error(t('track.stopsHint')))
+                      : Promise.resolve(),
+                },
+              ]}
             >
               <InputNumber min={0} max={1440} precision={0} suffix="min" data-testid="track-template-stops" />
             </Form.Item>

@@ -1,17 +1,27 @@
-import { Button, Card, DatePicker, Descriptions, Drawer, Input, Modal, Popconfirm, Select, Space, Table, Tabs, Tag, Typography, message } from 'antd';
+import {
+  Button,
+  DatePicker,
+  Descriptions,
+  Drawer,
+  Input,
+  Modal,
+  Popconfirm,
+  Select,
+  Space,
+  Tabs,
+  Tag,
+  Typography,
+  message,
+} from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import { ApiError } from '@/api/errors';
 import {
-  createShare,
   deleteWaybill,
   disposeWaybill,
   insertWaybill,
   OFFLINE_CODE,
-  revokeShare,
-  shareAccessLogKey,
-  shareListKey,
   startWaybill,
   stopWaybill,
   updateWaybill,
@@ -20,23 +30,21 @@ import {
   waybillReport,
   waybillStatusKey,
   type Fence,
-  type ShareAccess,
   type Waybill,
   type WaybillInput,
-  type WaybillShare,
   type WaybillState,
   type WaybillStatus,
 } from '@/api/waybill';
-import { formatTime } from '@/components/device/format';
-import { useDeviceOptions } from '@/components/organization/common';
+import { formatTime } from '@/lib/format';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
-import { useFenceChoices } from '@/hooks/resources';
+import { useDeviceOptions, useFenceChoices } from '@/hooks/resources';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
 import { AlarmTab, ChartTab, StateTag } from './StatusPanel';
 import { WaybillTrackStatus } from './TrackTemplates';
+import { SharesTab } from './WaybillShares';
 
 const LIST = 'waybill.list';
 
@@ -71,7 +79,17 @@ export function useStart(onDone: () => void) {
   };
 }
 
-function WaybillActions({ waybill, onChanged, onEdit, onOpen }: { waybill: Waybill; onChanged: () => void; onEdit: () => void; onOpen: () => void }) {
+function WaybillActions({
+  waybill,
+  onChanged,
+  onEdit,
+  onOpen,
+}: {
+  waybill: Waybill;
+  onChanged: () => void;
+  onEdit: () => void;
+  onOpen: () => void;
+}) {
   const { t } = useTranslation('waybill');
   const start = useStart(onChanged);
   return (
@@ -128,17 +146,35 @@ export function WaybillListView() {
   );
   const reload = () => void mutate();
   const columns: ListColumn<Waybill>[] = [
-    { key: 'num', title: t('field.waybillNum'), card: 'title', render: (_, w) => <Typography.Link onClick={() => setOpen(w)}>{w.waybillNum}</Typography.Link> },
+    {
+      key: 'num',
+      title: t('field.waybillNum'),
+      card: 'title',
+      render: (_, w) => <Typography.Link onClick={() => setOpen(w)}>{w.waybillNum}</Typography.Link>,
+    },
     { key: 'goods', title: t('field.goodsName'), dataIndex: 'goodsName', long: 160 },
     { key: 'express', title: t('field.expressNumber'), dataIndex: 'expressNumber', desktopOnly: true, card: false },
     { key: 'device', title: t('field.device'), render: (_, w) => w.deviceName ?? w.deviceGuid },
-    { key: 'limits', title: `${t('field.lowerLimit')} ~ ${t('field.upperLimit')}`, render: (_, w) => `${w.lowerLimit} ~ ${w.upperLimit}`, desktopOnly: true, card: false },
+    {
+      key: 'limits',
+      title: `${t('field.lowerLimit')} ~ ${t('field.upperLimit')}`,
+      render: (_, w) => `${w.lowerLimit} ~ ${w.upperLimit}`,
+      desktopOnly: true,
+      card: false,
+    },
     { key: 'state', title: t('field.state'), important: true, render: (_, w) => <StateTag state={w.state} /> },
     { key: 'started', title: t('field.startedAt'), render: (_, w) => formatTime(w.startedAt), desktopOnly: true },
     {
       key: 'actions',
       title: t('list.actions'),
-      render: (_, w) => <WaybillActions waybill={w} onChanged={reload} onEdit={() => setEditing({ waybill: w })} onOpen={() => setOpen(w)} />,
+      render: (_, w) => (
+        <WaybillActions
+          waybill={w}
+          onChanged={reload}
+          onEdit={() => setEditing({ waybill: w })}
+          onOpen={() => setOpen(w)}
+        />
+      ),
     },
   ];
   return (
@@ -153,14 +189,24 @@ export function WaybillListView() {
         emptyText={t('list.empty')}
         filters={
           <>
-            <Input allowClear placeholder={t('list.keyword')} value={keyword} onChange={(e) => setKeyword(e.target.value)} style={{ width: 240, maxWidth: '100%' }} data-testid="waybill-keyword" />
+            <Input
+              allowClear
+              placeholder={t('list.keyword')}
+              value={keyword}
+              onChange={(e) => setKeyword(e.target.value)}
+              style={{ width: 240, maxWidth: '100%' }}
+              data-testid="waybill-keyword"
+            />
             <Select<WaybillState>
               allowClear
               placeholder={t('list.all')}
               value={state}
               onChange={setState}
               style={{ width: 140 }}
-              options={(['not_started', 'in_progress', 'completed'] as const).map((value) => ({ value, label: t(`state.${value}`) }))}
+              options={(['not_started', 'in_progress', 'completed'] as const).map((value) => ({
+                value,
+                label: t(`state.${value}`),
+              }))}
             />
           </>
         }
@@ -172,18 +218,34 @@ export function WaybillListView() {
           </Permitted>
         }
       />
-      <WaybillDrawer waybill={editing?.waybill ?? null} open={Boolean(editing)} onClose={() => setEditing(null)} onSaved={reload} />
+      <WaybillDrawer
+        waybill={editing?.waybill ?? null}
+        open={Boolean(editing)}
+        onClose={() => setEditing(null)}
+        onSaved={reload}
+      />
       <WaybillDetailDrawer waybill={open} onClose={() => setOpen(null)} onChanged={reload} />
     </div>
   );
 }
 
-function WaybillDrawer({ waybill, open, onClose, onSaved }: { waybill: Waybill | null; open: boolean; onClose: () => void; onSaved: () => void }) {
+function WaybillDrawer({
+  waybill,
+  open,
+  onClose,
+  onSaved,
+}: {
+  waybill: Waybill | null;
+  open: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation('waybill');
   // business-domain §3: a waybill's logger is a device whose type supports waybills.
   const devices = useDeviceOptions(open).filter((device) => device.waybill);
   const fences = useFences().map((f) => ({ value: f.id, label: f.name }));
-  const triggers = (which: 'start' | 'stop') => (['manual', 'fence', 'time'] as const).map((value) => ({ value, label: t(`trigger.${which}.${value}`) }));
+  const triggers = (which: 'start' | 'stop') =>
+    (['manual', 'fence', 'time'] as const).map((value) => ({ value, label: t(`trigger.${which}.${value}`) }));
   const text = (name: keyof WaybillInput, max: number, required = false, min?: number): DrawerField => ({
     type: 'input',
     name,
@@ -197,13 +259,40 @@ function WaybillDrawer({ waybill, open, onClose, onSaved }: { waybill: Waybill |
     text('goodsName', 20, true),
     { ...text('expressNumber', 100), extra: t('field.expressNumberHint') },
     text('coolerCode', 20),
-    { type: 'select', name: 'deviceId', label: t('field.device'), options: devices, search: true, rules: [{ required: true, message: t('field.device') }] },
+    {
+      type: 'select',
+      name: 'deviceId',
+      label: t('field.device'),
+      options: devices,
+      search: true,
+      rules: [{ required: true, message: t('field.device') }],
+    },
     { type: 'number', name: 'recordInterval', label: t('field.recordInterval'), min: 1, max: 1440, precision: 0 },
-    { type: 'number', name: 'upperLimit', label: t('field.upperLimit'), min: -40, max: 85, rules: [{ required: true, message: t('field.upperLimit') }] },
-    { type: 'number', name: 'lowerLimit', label: t('field.lowerLimit'), min: -40, max: 85, rules: [{ required: true, message: t('field.lowerLimit') }] },
+    {
+      type: 'number',
+      name: 'upperLimit',
+      label: t('field.upperLimit'),
+      min: -40,
+      max: 85,
+      rules: [{ required: true, message: t('field.upperLimit') }],
+    },
+    {
+      type: 'number',
+      name: 'lowerLimit',
+      label: t('field.lowerLimit'),
+      min: -40,
+      max: 85,
+      rules: [{ required: true, message: t('field.lowerLimit') }],
+    },
     { type: 'switch', name: 'airFlag', label: t('field.airFlag') },
     { type: 'select', name: 'originFenceId', label: t('field.originFence'), options: fences, allowClear: true },
-    { type: 'select', name: 'destinationFenceId', label: t('field.destinationFence'), options: fences, allowClear: true },
+    {
+      type: 'select',
+      name: 'destinationFenceId',
+      label: t('field.destinationFence'),
+      options: fences,
+      allowClear: true,
+    },
     { type: 'select', name: 'fenceModelId', label: t('field.fenceModel'), options: fences, allowClear: true },
     { type: 'radio', name: 'startMode', label: t('field.startMode'), options: triggers('start') },
     {
@@ -211,7 +300,13 @@ function WaybillDrawer({ waybill, open, onClose, onSaved }: { waybill: Waybill |
       name: 'startAt',
       label: t('field.startAt'),
       hidden: (v) => v.startMode !== 'time',
-      render: (form) => <DatePicker showTime value={form.getFieldValue('startAt') ? dayjs(form.getFieldValue('startAt') as string) : null} onChange={(d) => form.setFieldValue('startAt', d ? d.toISOString() : null)} />,
+      render: (form) => (
+        <DatePicker
+          showTime
+          value={form.getFieldValue('startAt') ? dayjs(form.getFieldValue('startAt') as string) : null}
+          onChange={(d) => form.setFieldValue('startAt', d ? d.toISOString() : null)}
+        />
+      ),
     },
     { type: 'radio', name: 'stopMode', label: t('field.stopMode'), options: triggers('stop') },
     {
@@ -219,7 +314,13 @@ function WaybillDrawer({ waybill, open, onClose, onSaved }: { waybill: Waybill |
       name: 'stopAt',
       label: t('field.stopAt'),
       hidden: (v) => v.stopMode !== 'time',
-      render: (form) => <DatePicker showTime value={form.getFieldValue('stopAt') ? dayjs(form.getFieldValue('stopAt') as string) : null} onChange={(d) => form.setFieldValue('stopAt', d ? d.toISOString() : null)} />,
+      render: (form) => (
+        <DatePicker
+          showTime
+          value={form.getFieldValue('stopAt') ? dayjs(form.getFieldValue('stopAt') as string) : null}
+          onChange={(d) => form.setFieldValue('stopAt', d ? d.toISOString() : null)}
+        />
+      ),
     },
     { type: 'number', name: 'ignoreMinutes', label: t('field.ignoreMinutes'), min: 0, max: 1440, precision: 0 },
     { type: 'title', name: 'senderTitle', label: t('field.sender') },
@@ -234,7 +335,14 @@ function WaybillDrawer({ waybill, open, onClose, onSaved }: { waybill: Waybill |
     text('alarmPhone', 20),
     text('alarmEmail', 100),
   ];
-  const initial: Partial<WaybillInput> = waybill ?? { startMode: 'manual', stopMode: 'manual', ignoreMinutes: 10, upperLimit: 8, lowerLimit: 2, airFlag: false };
+  const initial: Partial<WaybillInput> = waybill ?? {
+    startMode: 'manual',
+    stopMode: 'manual',
+    ignoreMinutes: 10,
+    upperLimit: 8,
+    lowerLimit: 2,
+    airFlag: false,
+  };
   return (
     <DrawerForm<WaybillInput & Record<string, unknown>>
       open={open}
@@ -250,7 +358,15 @@ function WaybillDrawer({ waybill, open, onClose, onSaved }: { waybill: Waybill |
           startAt: values.startMode === 'time' ? values.startAt : null,
           stopAt: values.stopMode === 'time' ? values.stopAt : null,
         };
-        for (const key of ['expressNumber', 'coolerCode', 'receiverCompany', 'alarmName', 'alarmPhone', 'alarmEmail'] as const) if (!body[key]) body[key] = null;
+        for (const key of [
+          'expressNumber',
+          'coolerCode',
+          'receiverCompany',
+          'alarmName',
+          'alarmPhone',
+          'alarmEmail',
+        ] as const)
+          if (!body[key]) body[key] = null;
         await (waybill ? updateWaybill({ ...body, id: waybill.id }) : insertWaybill(body));
         onSaved();
       }}
@@ -305,7 +421,11 @@ function InfoTab({ waybill, onChanged }: { waybill: Waybill; onChanged: () => vo
         <Permitted route={LIST} action="export">
           <Space wrap>
             {(['pdf', 'csv', 'xlsx'] as const).map((type) => (
-              <Button key={type} onClick={() => waybillReport(waybill.id, type).then(() => message.success(t('action.reportQueued')))} data-testid={`waybill-report-${type}`}>
+              <Button
+                key={type}
+                onClick={() => waybillReport(waybill.id, type).then(() => message.success(t('action.reportQueued')))}
+                data-testid={`waybill-report-${type}`}
+              >
                 {t(`action.report.${type}`)}
               </Button>
             ))}
@@ -315,7 +435,13 @@ function InfoTab({ waybill, onChanged }: { waybill: Waybill; onChanged: () => vo
       {waybill.state === 'completed' && !waybill.disposition ? (
         <Permitted route={LIST} action="dispose">
           <Space wrap>
-            <Input placeholder={t('action.reason')} maxLength={200} value={reason} onChange={(e) => setReason(e.target.value)} style={{ width: 260 }} />
+            <Input
+              placeholder={t('action.reason')}
+              maxLength={200}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              style={{ width: 260 }}
+            />
             <Button type="primary" onClick={() => disposeWaybill(waybill.id, 'released', reason).then(onChanged)}>
               {t('action.release')}
             </Button>
@@ -329,98 +455,39 @@ function InfoTab({ waybill, onChanged }: { waybill: Waybill; onChanged: () => vo
   );
 }
 
-function SharesTab({ waybill }: { waybill: Waybill }) {
-  const { t } = useTranslation('waybill');
-  const { data, mutate } = useRead<WaybillShare[]>(shareListKey(waybill.id));
-  const [expire, setExpire] = useState('1d');
-  const [expireAt, setExpireAt] = useState<string | null>(null);
-  const [pin, setPin] = useState('');
-  const [created, setCreated] = useState<string | null>(null);
-  const [logOf, setLogOf] = useState<number | null>(null);
-  const { data: log } = useRead<ShareAccess[]>(logOf ? shareAccessLogKey(logOf) : null);
-  return (
-    <Space orientation="vertical" style={{ width: '100%' }} data-testid="waybill-shares">
-      <Permitted route={LIST} action="share">
-        <Space wrap>
-          <Select value={expire} onChange={setExpire} style={{ width: 120 }} options={['8h', '1d', '3d', '7d', 'custom'].map((value) => ({ value, label: t(`share.expires.${value}`) }))} />
-          {expire === 'custom' ? <DatePicker showTime onChange={(d) => setExpireAt(d ? d.toISOString() : null)} /> : null}
-          <Input placeholder={t('share.pin')} value={pin} maxLength={8} onChange={(e) => setPin(e.target.value.replace(/\D/g, ''))} style={{ width: 200 }} />
-          <Button
-            type="primary"
-            data-testid="share-create"
-            onClick={async () => {
-              const share = await createShare(waybill.id, expire, expireAt, pin);
-              setCreated(`${window.location.origin}${share.path}`);
-              void mutate();
-            }}
-          >
-            {t('share.create')}
-          </Button>
-        </Space>
-      </Permitted>
-      {created ? (
-        <Card size="small">
-          <Typography.Text type="secondary">{t('share.created')}</Typography.Text>
-          <Typography.Paragraph copyable data-testid="share-link">
-            {created}
-          </Typography.Paragraph>
-        </Card>
-      ) : null}
-      <Table
-        rowKey="id"
-        size="small"
-        pagination={false}
-        dataSource={data ?? []}
-        scroll={{ x: 'max-content' }}
-        columns={[
-          { key: 'hint', title: 'ID', render: (_, s) => `${s.tokenHint}…` },
-          { key: 'status', title: t('field.state'), render: (_, s) => <Tag>{t(`share.status.${s.status}`)}</Tag> },
-          { key: 'expires', title: t('share.expireAt'), render: (_, s) => formatTime(s.expiresAt) },
-          { key: 'count', title: t('share.accesses'), render: (_, s) => <Typography.Link onClick={() => setLogOf(s.id)}>{s.accessCount}</Typography.Link> },
-          {
-            key: 'revoke',
-            title: '',
-            render: (_, s) =>
-              s.status === 'active' ? (
-                <Button type="link" size="small" danger onClick={() => revokeShare(s.id).then(() => mutate())}>
-                  {t('share.revoke')}
-                </Button>
-              ) : null,
-          },
-        ]}
-      />
-      <Modal open={Boolean(logOf)} title={t('share.accessLog')} footer={null} onCancel={() => setLogOf(null)}>
-        <Table
-          rowKey={(entry) => `${entry.at}-${entry.outcome}`}
-          size="small"
-          pagination={false}
-          dataSource={log ?? []}
-          columns={[
-            { key: 'at', title: t('share.at'), render: (_, e) => formatTime(e.at) },
-            { key: 'ip', title: t('share.ip'), dataIndex: 'ip' },
-            { key: 'outcome', title: t('field.state'), render: (_, e) => t(`share.outcome.${e.outcome}`) },
-          ]}
-        />
-      </Modal>
-    </Space>
-  );
-}
-
 /** Waybill detail tabs (business spec 2): status / real-time, data graph, alarm status, waybill information. */
-export function WaybillDetailDrawer({ waybill: opened, onClose, onChanged }: { waybill: Waybill | null; onClose: () => void; onChanged: () => void }) {
+export function WaybillDetailDrawer({
+  waybill: opened,
+  onClose,
+  onChanged,
+}: {
+  waybill: Waybill | null;
+  onClose: () => void;
+  onChanged: () => void;
+}) {
   const { t } = useTranslation('waybill');
   const fences = useFences();
   const { data: fresh, mutate: reloadWaybill } = useRead<Waybill>(opened ? waybillDetailKey(opened.id) : null);
   const waybill = opened ? (fresh?.id === opened.id ? fresh : opened) : null;
-  const { data: status, mutate } = useRead<WaybillStatus>(opened ? waybillStatusKey(opened.id) : null, { refreshInterval: 30_000 });
+  const { data: status, mutate } = useRead<WaybillStatus>(opened ? waybillStatusKey(opened.id) : null, {
+    refreshInterval: 30_000,
+  });
   const changed = () => {
     onChanged();
     void mutate();
     void reloadWaybill();
   };
-  const shown = waybill ? fenceShapes(fences, [waybill.originFenceId, waybill.destinationFenceId, waybill.fenceModelId]) : [];
+  const shown = waybill
+    ? fenceShapes(fences, [waybill.originFenceId, waybill.destinationFenceId, waybill.fenceModelId])
+    : [];
   return (
-    <Drawer open={Boolean(waybill)} onClose={onClose} width="min(960px, 100vw)" title={waybill?.waybillNum} destroyOnHidden>
+    <Drawer
+      open={Boolean(waybill)}
+      onClose={onClose}
+      width="min(960px, 100vw)"
+      title={waybill?.waybillNum}
+      destroyOnHidden
+    >
       {waybill && status ? (
         <Tabs
           data-testid="waybill-detail"

@@ -41,9 +41,14 @@ describe('track segments', () => {
 describe('stops and the first choice', () => {
   const stops: TrackStop[] = [5, 12, 30].map((minutes) => ({ lat: 31, lng: 121, startedAt: '', endedAt: '', minutes }));
 
-  it('marks only stops of at least the template minutes, and none in the standard look', () => {
+  it('marks only stops of at least the template minutes, none when the template turns them off', () => {
     expect(shownStops(stops, lookOf(template({ stopMinutes: 12 }), '#111111')).map((s) => s.minutes)).toEqual([12, 30]);
-    expect(shownStops(stops, standardLook('#111111'))).toEqual([]);
+    expect(shownStops(stops, lookOf(template({ stopMinutes: 0 }), '#111111'))).toEqual([]);
+  });
+
+  it('marks every stop without a template (no template needed to see where the truck stood)', () => {
+    expect(shownStops(stops, standardLook('#111111')).map((s) => s.minutes)).toEqual([5, 12, 30]);
+    expect(shownStops(stops, lookOf(undefined, '#111111')).map((s) => s.minutes)).toEqual([5, 12, 30]);
   });
 
   it("starts from the account's default template, else the standard look", () => {

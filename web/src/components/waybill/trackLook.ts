@@ -21,13 +21,26 @@ export interface TrackSegment {
 
 export const STANDARD = 'standard';
 
-/** The look without a template: the theme's colour, stops not marked, excursions shown. */
+/** The shortest halt the api reports as a stop (api/waybill/track_marks.py MIN_STOP_MINUTES). */
+export const MIN_STOP_MINUTES = 5;
+
+/**
+ * The look without a template (no template made yet, the public and shared pages): the theme's colour,
+ * every stop the api found marked, excursions shown. Only a template can turn the stops off.
+ */
 export function standardLook(themeColor: string): TrackLook {
-  return { lineColor: themeColor, lineWidth: 3, stopMinutes: 0, colorByLimits: true };
+  return { lineColor: themeColor, lineWidth: 3, stopMinutes: MIN_STOP_MINUTES, colorByLimits: true };
 }
 
 export function lookOf(template: TrackTemplate | undefined, themeColor: string): TrackLook {
-  return template ? { lineColor: template.lineColor, lineWidth: template.lineWidth, stopMinutes: template.stopMinutes, colorByLimits: template.colorByLimits } : standardLook(themeColor);
+  return template
+    ? {
+        lineColor: template.lineColor,
+        lineWidth: template.lineWidth,
+        stopMinutes: template.stopMinutes,
+        colorByLimits: template.colorByLimits,
+      }
+    : standardLook(themeColor);
 }
 
 /** The template chosen first: the account's default, else the standard look. */
@@ -39,7 +52,11 @@ export function initialChoice(templates: TrackTemplate[]): number | typeof STAND
  * The line in stretches of one colour. A stretch ends on the first point of the next one, so the
  * line stays unbroken where the colour changes.
  */
-export function trackSegments(track: TrackPoint[], look: TrackLook, alarmColors: Record<'upper' | 'lower', string>): TrackSegment[] {
+export function trackSegments(
+  track: TrackPoint[],
+  look: TrackLook,
+  alarmColors: Record<'upper' | 'lower', string>,
+): TrackSegment[] {
   const segments: TrackSegment[] = [];
   for (const point of track) {
     const breach = look.colorByLimits ? point.breach : null;

@@ -23,7 +23,12 @@ export default function forward(req: NextApiRequest, res: NextApiResponse) {
     target,
     {
       method: req.method,
-      headers: forwardHeaders(req.headers, { address: req.socket.remoteAddress, encrypted: Boolean((req.socket as TLSSocket).encrypted) }, TRUSTED, target.host),
+      headers: forwardHeaders(
+        req.headers,
+        { address: req.socket.remoteAddress, encrypted: Boolean((req.socket as TLSSocket).encrypted) },
+        TRUSTED,
+        target.host,
+      ),
       timeout: REQUEST_TIMEOUT_MS + 5_000,
     },
     (answer) => {

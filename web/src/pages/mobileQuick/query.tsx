@@ -4,7 +4,9 @@ import { sitePageProps } from '@/server/pageProps';
 
 /** The mobile quick query (spec route mobileQuick.query); a desktop browser goes to /quick/query. */
 export const getServerSideProps = sitePageProps(['device'], 200, (site, { req, resolvedUrl }) =>
-  site.kind === 'ok' && !isMobileAgent(req.headers['user-agent']) ? `/quick/query${resolvedUrl.slice('/mobileQuick/query'.length)}` : null,
+  site.kind === 'ok' && !isMobileAgent(req.headers['user-agent'])
+    ? `/quick/query${resolvedUrl.slice('/mobileQuick/query'.length)}`
+    : null,
 );
 
 export default function MobileQuickQueryPage() {

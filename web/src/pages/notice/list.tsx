@@ -2,7 +2,7 @@ import { Tabs } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { HelpAdminView } from '@/components/help/HelpAdminView';
 import { NoticeListView } from '@/components/notice/NoticeListView';
-import { useSession } from '@/components/session/SessionContext';
+import { useSession } from '@/lib/SessionContext';
 import { hasPermission } from '@/routes/permissions';
 import { consolePageProps } from '@/server/pageProps';
 

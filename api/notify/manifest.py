@@ -1,0 +1,15 @@
+"""What the notification outbox brings (api/hooks.py)."""
+
+from api.hooks import Manifest, PeriodicJob, SessionEvent
+from api.notify import models, services
+
+MANIFEST = Manifest(
+    area="notify",
+    models=(models,),
+    # Rows written inside another area's transaction are sent once it commits, dropped if it rolls back.
+    session_events=(
+        SessionEvent("after_commit", services.dispatch_after_commit),
+        SessionEvent("after_rollback", services.forget_after_rollback),
+    ),
+    periodic_jobs=(PeriodicJob("api.notify.jobs.redeliver_stale", interval=300, timeout=120),),
+)

@@ -1,0 +1,106 @@
+"""What a report prints beside the readings so an inspector can trust them: the probes' calibration
+(certificate, calibrated on, due date, status; every certificate in force over the period), the
+device's name and time zone as they were (api/device/history) and the conflicting values received
+(api/telemetry/conflicts). Computed here, drawn by pdf_evidence.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from itertools import pairwise
+
+from sqlalchemy import select
+
+from api.calibration.models import Application, ApplicationItem, Certificate
+from api.device.history import IdentityPeriod, identity_periods
+from api.extensions.db import db
+from api.report.kinds import Sensor, Subject
+
+# A certificate falling due within this many days of the report is "due soon".
+DUE_SOON = timedelta(days=30)
+
+
+class CalibrationStatus:
+    VALID = "valid"
+    DUE_SOON = "due soon"
+    OVERDUE = "overdue"
+    FAILED = "failed"
+    SUPERSEDED = "superseded"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """One certificate of a probe (or none: `number` None) and its status at the report's time."""
+
+    sensor: Sensor
+    number: str | None
+    calibrated_at: datetime | None
+    due_at: datetime | None
+    status: str
+
+
+def calibration_status(due_at: datetime, passed: bool, at: datetime) -> str:
+    if not passed:
+        return CalibrationStatus.FAILED
+    if due_at <= at:
+        return CalibrationStatus.OVERDUE
+    if due_at - at <= DUE_SOON:
+        return CalibrationStatus.DUE_SOON
+    return CalibrationStatus.VALID
+
+
+def calibrations(subject: Subject, at: datetime) -> list[Calibration]:
+    """Per sensor, every certificate of its device for the sensor's unit issued before the period's
+    end that was in force during it (due after the period's start), and the newest one whatever its
+    age, oldest first; a sensor without any certificate gets one row with status "none"."""
+    rows = db.session.execute(
+        select(Certificate, ApplicationItem.unit, Application.calibrated_at)
+        .join(ApplicationItem, ApplicationItem.id == Certificate.item_id)
+        .join(Application, Application.id == Certificate.application_id)
+        .where(ApplicationItem.device_id == subject.device.id, Certificate.issued_at < subject.end)
+        .order_by(Certificate.issued_at, Certificate.id)
+    ).all()
+    found: list[Calibration] = []
+    for sensor in subject.sensors:
+        mine = [(cert, calibrated) for cert, unit, calibrated in rows if unit == sensor.unit]
+        if not mine:
+            found.append(Calibration(sensor, None, None, None, CalibrationStatus.NONE))
+            continue
+        newest = mine[-1][0]
+        for cert, calibrated in mine:
+            if cert is not newest and cert.next_due_at <= subject.start:
+                continue  # lapsed before the period: not in force in it
+            status = (
+                calibration_status(cert.next_due_at, cert.passed, at)
+                if cert is newest
+                else CalibrationStatus.SUPERSEDED
+            )
+            found.append(Calibration(sensor, cert.number, calibrated or cert.issued_at, cert.next_due_at, status))
+    return found
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The device's names and zones in force over the period, and every change from its start on
+    (inside the period, and since: the name printed today may be newer)."""
+
+    names: list[str]
+    zones: list[str]
+    changes: list[tuple[IdentityPeriod, IdentityPeriod]]  # (before, after)
+    end: datetime
+
+
+def identity(subject: Subject) -> Identity:
+    start, end = subject.start, subject.end
+    periods = identity_periods(subject.device, start, datetime.max.replace(tzinfo=start.tzinfo))
+    during = [p for p in periods if p.start < end] or periods[:1]
+    names: list[str] = []
+    zones: list[str] = []
+    for period in during:
+        if not names or names[-1] != (period.name or ""):
+            names.append(period.name or "")
+        if not zones or zones[-1] != period.time_zone:
+            zones.append(period.time_zone)
+    changes = [(before, after) for before, after in pairwise(periods) if after.start >= start]
+    return Identity(names, zones, changes, end)

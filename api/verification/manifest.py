@@ -1,0 +1,6 @@
+"""What verification brings (api/hooks.py): its tables."""
+
+from api.hooks import Manifest
+from api.verification import models
+
+MANIFEST = Manifest(area="verification", models=(models,))
