@@ -59,12 +59,7 @@ def with_gaps(points: list[dict], gap_s: float) -> tuple[list[dict], list[dict]]
         ms = _ms(point["t"])
         if previous is not None and ms - previous[0] > gap_s * 1000:
             middle = (previous[0] + ms) // 2
-            t = (
-                middle
-                if isinstance(point["t"], int | float)
-                else datetime.fromtimestamp(middle / 1000, point["t"].tzinfo)
-            )
-            out.append({"t": t, "v": None, **({"min": None, "max": None} if "min" in point else {})})
+            out.append({"t": middle, "v": None, **({"min": None, "max": None} if "min" in point else {})})
             gaps.append({"start": previous[0], "end": ms, "seconds": (ms - previous[0]) // 1000})
         out.append(point)
         previous = (ms, point)
@@ -125,9 +120,8 @@ def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, in
         .order_by(table.sensor, "b")
     )
     for sensor, index, low, high, avg in rows:
-        series[sensor].append(
-            {"t": datetime.fromtimestamp(origin + int(index) * width, start.tzinfo), "min": low, "max": high, "v": avg}
-        )
+        # Epoch ms, as raw points: one form of "t" whatever the range (the web maps it unparsed).
+        series[sensor].append({"t": round((origin + int(index) * width) * 1000), "min": low, "max": high, "v": avg})
     return _finish_chart(width, series, sensors, max(gap_after_s(interval_s), 2 * width))
 
 

@@ -372,6 +372,14 @@ class TestChart:
         assert max(p["max"] for p in points) == 31.5
         assert min(p["min"] for p in points) == -12.25
         assert data["series"]["2"] == []
+        # One form of time at every range: the chart maps "t" as epoch ms, never parses a text.
+        for days, bucketed in ((20, True), (7, True), (1, False)):
+            query["start"] = (base + timedelta(days=20 - days)).isoformat()
+            data = client.get(f"{DEVICE}/DeviceData/chart", query_string=query, headers=owner).get_json()["data"]
+            times = [p["t"] for p in data["series"]["1"]]
+            assert (data["bucketSeconds"] > 0) is bucketed and times
+            assert all(type(t) is int for t in times), (days, times[:3])
+            assert times == sorted(times) and base.timestamp() * 1000 <= times[0] < times[-1]
 
     def test_short_ranges_are_raw_and_fahrenheit_converts(self, client, owner, fridge):
         device_id, guid, key = fridge
