@@ -43,16 +43,19 @@ interface PushForm {
   webhookUrl: string | null;
 }
 
-const EMPTY_RECIPIENT: Recipient = { name: '', phone: '', email: '', lang: 'zh-CN' };
+/** A new recipient is told in the language of the page that adds them (they can pick the other). */
+function emptyRecipient(lang: string): Recipient {
+  return { name: '', phone: '', email: '', lang: lang === 'en-US' ? 'en-US' : 'zh-CN' };
+}
 
 /** The form shows what is stored: nothing saved is "off" with nothing ticked (and a hint says so). */
-function toForm(setting: Omit<PushSetting, 'deviceId'>): PushForm {
+function toForm(setting: Omit<PushSetting, 'deviceId'>, lang: string): PushForm {
   return {
     enabled: setting.saved ? setting.enabled : false,
     multiLevel: setting.multiLevel,
     levels: setting.levels.length
       ? setting.levels.map((level) => ({ minutes: level.minutes, recipients: level.recipients }))
-      : [{ minutes: 0, recipients: [EMPTY_RECIPIENT] }],
+      : [{ minutes: 0, recipients: [emptyRecipient(lang)] }],
     channels: setting.channels,
     repeatCount: setting.repeatCount,
     intervalMinutes: setting.intervalMinutes,
@@ -110,7 +113,7 @@ interface PushSettingFormProps {
  * delay, scheduled hours, urgent kinds, webhook. The device's notification tab and the storage's push tab
  * both use it, so the storage tab loads and sends back every level and field. */
 export function PushSettingForm({ data, onSave, disabled, testId = 'push-card', note }: PushSettingFormProps) {
-  const { t } = useTranslation('alarm');
+  const { t, i18n } = useTranslation('alarm');
   const { message } = App.useApp();
   const [form] = Form.useForm<PushForm>();
   const [saving, setSaving] = useState(false);
@@ -160,7 +163,13 @@ export function PushSettingForm({ data, onSave, disabled, testId = 'push-card', 
           {t('push.unsaved')}
         </Typography.Paragraph>
       )}
-      <Form form={form} layout="vertical" onFinish={saveOnce} initialValues={toForm(data)} disabled={disabled}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={saveOnce}
+        initialValues={toForm(data, i18n.language)}
+        disabled={disabled}
+      >
         <Space wrap size="large">
           <Form.Item name="enabled" label={t('push.enabled')} valuePropName="checked">
             <Switch data-testid="push-enabled" />
@@ -240,7 +249,7 @@ export function PushSettingForm({ data, onSave, disabled, testId = 'push-card', 
                                 data-testid={`recipient-email-${levelIndex + 1}-${recipientIndex + 1}`}
                               />
                             </Form.Item>
-                            <Form.Item name={[recipient.name, 'lang']} initialValue="zh-CN">
+                            <Form.Item name={[recipient.name, 'lang']}>
                               <Select
                                 style={{ width: 110 }}
                                 options={[
@@ -262,7 +271,7 @@ export function PushSettingForm({ data, onSave, disabled, testId = 'push-card', 
                         <Button
                           type="dashed"
                           icon={<PlusOutlined />}
-                          onClick={() => recipientOps.add(EMPTY_RECIPIENT)}
+                          onClick={() => recipientOps.add(emptyRecipient(i18n.language))}
                           data-testid={`recipient-add-${levelIndex + 1}`}
                         >
                           {t('push.addRecipient')}
@@ -276,7 +285,7 @@ export function PushSettingForm({ data, onSave, disabled, testId = 'push-card', 
                 <Button
                   type="dashed"
                   icon={<PlusOutlined />}
-                  onClick={() => add({ minutes: null, recipients: [EMPTY_RECIPIENT] })}
+                  onClick={() => add({ minutes: null, recipients: [emptyRecipient(i18n.language)] })}
                   data-testid="level-add"
                 >
                   {t('push.addLevel')}

@@ -1,0 +1,160 @@
+// Issue 47, whole jobs as their users do them, through the pages, in zh-CN at 1440 px and en-US at
+// 390 px, with readings fed over MQTT as loggers send them. The warehouse QA lead: signs in, adds a
+// new logger by its GUID, sets its limits and who is told, watches its first reading arrive, sees the
+// excursion on the message list and in the mailbox, gets the "back in range" notice, processes the
+// alarm with a result and finds it processed on the device. What the user reads is checked in the
+// page's own language (the texts come from the web's locale files, the mails from the api's).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { MAILBOX, api, apiLogin, closeMobileMenu, collectErrors, contextFor, launch, screenshot, selectTab, signInWithForm, siteUrl } from './browser.mjs';
+import { issueGuid, publishReadings } from './fleet.mjs';
+
+const LOCALES = fileURLToPath(new URL('../../../web/public/locales/', import.meta.url));
+const SETTINGS = [
+  { lang: 'zh-CN', viewport: { width: 1440, height: 900 }, name: 'QA 冷柜 1440', mail: 'qa.lead.zh@example.com' },
+  { lang: 'en-US', viewport: { width: 390, height: 844 }, name: 'QA Fridge 390', mail: 'qa.lead.en@example.com' },
+];
+// What the api's mails say (api/alarm/texts.py and its zh_Hans_CN catalogue).
+const BACK_IN_RANGE = { 'zh-CN': '已恢复正常', 'en-US': 'Back in range' };
+
+/** A text of the web's locale file, as the page shows it in that language. */
+function text(lang, namespace, key) {
+  const tree = JSON.parse(fs.readFileSync(`${LOCALES}${lang}/${namespace}.json`, 'utf8'));
+  const value = key.split('.').reduce((node, part) => node?.[part], tree);
+  assert.equal(typeof value, 'string', `${lang}/${namespace}.json has ${key}`);
+  return value;
+}
+
+function mailsTo(address, since) {
+  const lines = fs.existsSync(MAILBOX) ? fs.readFileSync(MAILBOX, 'utf8').split('\n').filter(Boolean) : [];
+  return lines.map((line) => JSON.parse(line)).filter((mail) => mail.to === address && mail.at >= since);
+}
+
+async function waitForMail(address, since, match, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const found = mailsTo(address, since).find(match);
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 250)); // polling a file another process appends to
+  }
+  assert.fail(`no matching mail to ${address}: ${JSON.stringify(mailsTo(address, since).map((mail) => mail.subject))}`);
+}
+
+let browser;
+let operatorToken;
+const cleanups = [];
+before(async () => {
+  browser = await launch();
+  operatorToken = await apiLogin('localhost', 'operator');
+});
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()();
+});
+after(async () => {
+  await browser?.close();
+});
+
+describe('journeys (issue 47)', () => {
+  for (const setting of SETTINGS) {
+    const { lang, viewport, name, mail } = setting;
+    test(`the warehouse QA lead: a new logger, its limits, an excursion over MQTT, the notices, the alarm processed (${lang}, ${viewport.width} px)`, async () => {
+      const since = Date.now();
+      const context = await contextFor(browser, 'localhost', lang, viewport);
+      const page = await context.newPage();
+      const errors = collectErrors(page);
+
+      // Sign in with the form, as the user does.
+      await page.goto(siteUrl('localhost', '/user/login'));
+      await signInWithForm(page, 'operator');
+      await page.waitForURL((url) => !url.pathname.startsWith('/user/login'));
+      await closeMobileMenu(page);
+
+      // Add the logger the operator issued, by its GUID.
+      const guid = issueGuid('8002');
+      cleanups.push(async () => {
+        const { body } = await api('localhost', 'POST', '/device/Device/page', { token: operatorToken, body: { start: 1, pageSize: 100 } });
+        const added = body.data.list.find((row) => row.deviceGuid === guid);
+        if (added) await api('localhost', 'POST', '/device/Device/batch', { token: operatorToken, body: { action: 'delete', deviceIds: [added.id] } });
+      });
+      await page.goto(siteUrl('localhost', '/device/list'));
+      await closeMobileMenu(page);
+      await page.getByTestId('device-add').click();
+      const form = page.getByTestId('device-form');
+      await form.locator('#deviceGuid').fill(guid);
+      await form.locator('#deviceName').fill(name);
+      const addCall = page.waitForResponse((response) => response.url().includes('/api/device/Device/add'), { timeout: 15_000 });
+      await page.locator('.ant-modal').getByRole('button', { name: text(lang, 'device', 'action.save') }).click();
+      const added = await addCall.catch(async (error) => {
+        const shown = await form.locator('.ant-form-item-explain-error').allTextContents();
+        throw new Error(`the add form sent nothing (errors shown: ${JSON.stringify(shown)}): ${error.message}`);
+      });
+      const addAnswer = await added.json();
+      assert.equal(addAnswer.code, 0, JSON.stringify(addAnswer));
+      const deviceId = addAnswer.data.id;
+      await page.getByTestId('device-table').getByText(name).first().waitFor();
+
+      // Its limits and who is told, on the device's notification tab.
+      await page.goto(siteUrl('localhost', `/device/detail/${deviceId}`));
+      await closeMobileMenu(page);
+      await selectTab(page, text(lang, 'device', 'tabs.push'));
+      const limits = page.getByTestId('limits-card');
+      await limits.getByTestId('limit-upper-1').fill('8');
+      await limits.getByTestId('limit-lower-1').fill('2');
+      const limitsSaved = page.waitForResponse((response) => response.url().includes('/api/alarm/SensorLimit/save'));
+      await limits.getByTestId('limits-save').click();
+      assert.equal((await (await limitsSaved).json()).code, 0);
+      const push = page.getByTestId('push-card');
+      await push.getByTestId('push-enabled').click();
+      await push.getByTestId('push-channels').getByText(text(lang, 'alarm', 'channel.email')).click();
+      await push.getByTestId('recipient-name-1-1').fill('QA lead');
+      await push.getByTestId('recipient-email-1-1').fill(mail);
+      const pushSaved = page.waitForResponse((response) => response.url().includes('/api/alarm/PushSetting/save'));
+      await push.getByTestId('push-save').click();
+      const pushAnswer = await (await pushSaved).json();
+      assert.equal(pushAnswer.code, 0, JSON.stringify(pushAnswer));
+
+      // The first reading arrives over MQTT and shows on the device, with its unit.
+      publishReadings(guid, [{ ts: Date.now(), readings: { 1: 5.0, 2: 55 }, battery: 90 }]);
+      await selectTab(page, text(lang, 'device', 'tabs.realtime'));
+      await page.getByTestId('realtime').getByText(/5\.0\s*°C/).first().waitFor({ timeout: 30_000 });
+
+      // An excursion: the message list shows it by itself, and the QA lead's mail names the logger.
+      await page.goto(siteUrl('localhost', '/message/list'));
+      await closeMobileMenu(page);
+      await page.getByTestId('message-list').waitFor();
+      publishReadings(guid, [{ ts: Date.now(), readings: { 1: 14.5, 2: 55 }, battery: 90 }]);
+      const entry = page.getByTestId('message-list').locator('tr, [data-testid="list-card"]', { hasText: name }).first();
+      await entry.waitFor({ timeout: 30_000 });
+      await entry.getByText(/14\.5\s*°C/).first().waitFor();
+      const alarmMail = await waitForMail(mail, since, (item) => item.text.includes(name));
+      assert.match(alarmMail.text, /14\.5\s*°C/, 'the alarm mail carries the value with its unit');
+      await screenshot(page, `journey-qa-lead-alarm-${lang}-${viewport.width}`);
+
+      // Back in range: the notice says so.
+      publishReadings(guid, [{ ts: Date.now(), readings: { 1: 6.0, 2: 55 }, battery: 90 }]);
+      const backMail = await waitForMail(mail, since, (item) => item.subject.includes(BACK_IN_RANGE[lang]));
+      assert.ok(backMail.text.includes(name), backMail.text);
+
+      // Processed with a result, then found processed on the device's alarm tab.
+      await entry.locator('.ant-checkbox-input').check();
+      await page.getByTestId('message-batch-process').click();
+      await page.getByTestId('process-form').getByText(text(lang, 'alarm', 'state.agreed')).click();
+      await page.getByTestId('process-result').fill('Door closed, product checked');
+      await page.getByTestId('process-submit').click();
+      await entry.getByTestId('message-state').filter({ hasText: text(lang, 'alarm', 'state.agreed') }).waitFor();
+      await page.goto(siteUrl('localhost', `/device/detail/${deviceId}`));
+      await closeMobileMenu(page);
+      await selectTab(page, text(lang, 'device', 'tabs.alarm'));
+      await page.getByTestId('alarm-history').getByText(text(lang, 'alarm', 'state.agreed')).first().waitFor();
+      await screenshot(page, `journey-qa-lead-done-${lang}-${viewport.width}`);
+
+      assert.deepEqual(
+        errors.filter((item) => !item.includes('404 (Not Found)')),
+        [],
+      );
+      await context.close();
+    });
+  }
+});
