@@ -164,7 +164,9 @@ def refund(config: dict, order_code: str, refund_no: str, cents: int, total: int
 def authorize_url(config: dict, redirect_uri: str, state: str) -> str:
     """WeChat's OAuth page (silent snsapi_base): it sends the messaging browser back to `redirect_uri`
     with ?code=...&state=..."""
-    base = gateway(config, "authorizeGateway", AUTHORIZE_GATEWAY)
+    base = (config.get("authorizeGateway") or AUTHORIZE_GATEWAY).rstrip("/")
+    if not base.startswith(("https://", "http://")):  # the browser goes there, never this server
+        raise WeChatError("authorizeGateway is not a web address")
     query = urlencode(
         {
             "appid": config["appid"],

@@ -49,6 +49,7 @@ class WeChatPayFake(HttpFake):
             "platformCert": self.platform_cert.public_bytes(serialization.Encoding.PEM).decode(),
             "gateway": self.url,
             "oauthGateway": self.url,
+            "authorizeGateway": self.url,
             **extra,
         }
 
