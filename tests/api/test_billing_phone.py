@@ -145,6 +145,15 @@ def test_wechat_jsapi_in_the_messaging_browser_is_signed_with_the_merchant_key(
     assert paid_order(client, shop, code)["payType"] == "wechat_jsapi"
 
 
+def test_browser_addresses_of_a_merchant_are_web_addresses(client, operator, wechat_fake):
+    for key in ("returnBase", "authorizeGateway", "returnUrl"):
+        config = wechat_fake.merchant_config(**{key: "javascript:alert(1)"})
+        body = {"provider": "wechat", "config": config}
+        refused = client.put(f"{BILLING}/PaymentMerchant/save", json=body, headers=operator)
+        assert refused.status_code == 422 and f"config.{key}" in str(refused.get_json()["data"]["errors"]), key
+    merchant(client, operator, "wechat", wechat_fake.merchant_config(returnBase="http://localhost:3000"))
+
+
 def test_a_dollar_order_is_still_refused_by_the_phone_flows(client, operator, shop, wechat_fake, alipay_fake):
     merchant(client, operator, "wechat", wechat_fake.merchant_config())
     merchant(client, operator, "alipay", alipay_fake.merchant_config())

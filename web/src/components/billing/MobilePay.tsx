@@ -8,7 +8,7 @@ import { Alert, Button, Card, Descriptions, Result, Space, Spin, Typography } fr
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import styled from 'styled-components';
 import {
   aliPay,
@@ -26,7 +26,7 @@ import { useRead } from '@/hooks/useRead';
 import { PageHead } from '@/components/ui/PageHead';
 import { MissingIdNotice, needsSignIn, ReadFailedNotice, SignInNotice } from '@/components/ui/PublicNotice';
 import { StatusTag, WechatQr } from './RechargeView';
-import { alipayMode, alipayOffered, payInWeChat, wechatFlow } from './payFlow';
+import { alipayMode, alipayOffered, inWeChat, payInWeChat, wechatFlow } from './payFlow';
 import { returnPathOf } from './returnPath';
 
 export const Narrow = styled.div`
@@ -64,6 +64,17 @@ export function orderUnavailable(orderCode: string | null, order: Order | undefi
   return needsSignIn(error) ? <SignInNotice what={what} /> : <ReadFailedNotice error={error} />;
 }
 
+const noChange = () => () => {};
+
+/** The browser's user agent; '' on the server (and while hydrating), so both renders agree. */
+function useUserAgent(): string {
+  return useSyncExternalStore(
+    noChange,
+    () => navigator.userAgent,
+    () => '',
+  );
+}
+
 export function MobilePayView() {
   const { t } = useTranslation('billing');
   const router = useRouter();
@@ -76,7 +87,7 @@ export function MobilePayView() {
   const [note, setNote] = useState<string | null>(null);
   const openId = useRef<string | null>(null);
   const resumed = useRef(false);
-  const userAgent = typeof navigator === 'undefined' ? '' : navigator.userAgent;
+  const userAgent = useUserAgent();
   const oauthCode = typeof router.query.code === 'string' ? router.query.code : null;
   const back = router.query.back;
   const done = () => void router.push(successPath(orderCode ?? '', back));
@@ -112,7 +123,7 @@ export function MobilePayView() {
   };
   // Back from WeChat's OAuth with a code: the payment goes on without a second tap.
   useEffect(() => {
-    if (resumed.current || !oauthCode || order?.payStatus !== 'unpaid' || wechatFlow(userAgent) !== 'jsapi') return;
+    if (resumed.current || !oauthCode || order?.payStatus !== 'unpaid' || !inWeChat(userAgent)) return;
     resumed.current = true;
     void wechat();
   });
