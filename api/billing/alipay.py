@@ -2,7 +2,7 @@
 asynchronous notifications verified with Alipay's public key by the SDK.
 
 Merchant config: appid, appPrivateKey (PEM), alipayPublicKey (PEM); optional gateway (a sandbox or
-the local fake), notifyBase, returnUrl.
+the local fake), notifyBase, returnUrl (else the site's /mobilePay/success), returnBase.
 """
 
 from __future__ import annotations
@@ -61,13 +61,13 @@ def currency_of(answer: dict) -> str:
     return answer.get("trans_currency") or "CNY"
 
 
-def pay_url(config: dict, mode: str, notify_url: str, order_code: str, subject: str, cents: int) -> str:
-    """The URL the browser opens (page / wap) to pay."""
+def pay_url(
+    config: dict, mode: str, notify_url: str, order_code: str, subject: str, cents: int, return_url: str | None
+) -> str:
+    """The URL the browser opens (page / wap) to pay; Alipay sends the payer back to `return_url`."""
     pay = client(config, notify_url)
     call = pay.api_alipay_trade_page_pay if mode == "page" else pay.api_alipay_trade_wap_pay
-    signed = call(
-        subject=subject[:256], out_trade_no=order_code, total_amount=yuan(cents), return_url=config.get("returnUrl")
-    )
+    signed = call(subject=subject[:256], out_trade_no=order_code, total_amount=yuan(cents), return_url=return_url)
     return f"{pay._gateway}?{signed}"
 
 

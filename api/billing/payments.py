@@ -6,6 +6,7 @@ The providers' notifications and the payer's confirmation are api/billing/notice
 from __future__ import annotations
 
 import logging
+from urllib.parse import urlencode
 
 from flask import request
 from flask_babel import gettext
@@ -70,6 +71,13 @@ def base_url(config: dict, platform: Platform) -> str:
     return (config.get("notifyBase") or f"{'https' if platform.https else 'http'}://{platform.top_domain}").rstrip("/")
 
 
+def return_url(config: dict, platform: Platform, path: str, **query: str) -> str:
+    """Where the payer's browser comes back to after the provider's page: the merchant's returnBase
+    (a site served on another port, locally), else the site's configured domain."""
+    site = config.get("returnBase") or f"{'https' if platform.https else 'http'}://{platform.top_domain}"
+    return f"{site.rstrip('/')}{path}?{urlencode(query)}"
+
+
 def _payable(order_code: str, provider: Provider) -> Order:
     order = orders.my_order(code=order_code)
     if order.pay_status != PayStatus.UNPAID or order.pay_fee <= 0:
@@ -109,13 +117,30 @@ def wechat_pay(order_code: str, trade_type: str, open_id: str | None) -> dict:
         raise payment_failed() from None
     order.pay_type = WECHAT_TYPES[trade_type]
     db.session.commit()
+    h5_url = prepay.h5_url
+    if h5_url:  # WeChat's cashier sends the payer back to redirect_url once paid (or left)
+        success = return_url(config, current_platform(), "/mobilePay/success", orderCode=order.order_code)
+        h5_url += ("&" if "?" in h5_url else "?") + urlencode({"redirect_url": success})
     return {
         "orderCode": order.order_code,
         "payFee": order.pay_fee,
         "codeUrl": prepay.code_url,
-        "h5Url": prepay.h5_url,
+        "h5Url": h5_url,
         "jsapi": prepay.jsapi,
     }
+
+
+def wechat_authorize(order_code: str) -> dict:
+    """The WeChat OAuth address (snsapi_base: no consent screen) that sends the payer back to the pay
+    page with a code, exchanged for the open id a JSAPI payment needs."""
+    order = _payable(order_code, Provider.WECHAT)
+    config = site_config(Provider.WECHAT)
+    back = return_url(config, current_platform(), "/mobilePay/pay", orderCode=order.order_code)
+    try:
+        return {"authorizeUrl": wechat.authorize_url(config, back, state=order.order_code)}
+    except wechat.WeChatError:
+        log.exception("wechat authorize address refused")
+        raise payment_failed() from None
 
 
 def wechat_open_id(code: str) -> dict:
@@ -136,7 +161,11 @@ def ali_pay(order_code: str, mode: str) -> dict:
                 "orderString": alipay.app_order_string(config, notify, order.order_code, _subject(order), order.pay_fee)
             }
         else:
-            answer = {"payUrl": alipay.pay_url(config, mode, notify, order.order_code, _subject(order), order.pay_fee)}
+            back = config.get("returnUrl") or return_url(
+                config, current_platform(), "/mobilePay/success", orderCode=order.order_code
+            )
+            url = alipay.pay_url(config, mode, notify, order.order_code, _subject(order), order.pay_fee, back)
+            answer = {"payUrl": url}
     except alipay.AlipayError:
         log.exception("alipay order failed for %s", order.order_code)
         raise payment_failed() from None

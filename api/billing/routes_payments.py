@@ -1,21 +1,24 @@
 """The payment calls with the spec's paths (GET /payment/payment/wechatPay, /aliPay, /aliAppPay,
-/getOpenId; GET /payment/PayOrder/get and /confirmPay), PayPal's checkout, and the providers'
-notification endpoints (public: their signatures are the credential)."""
+/getOpenId; GET /payment/PayOrder/get and /confirmPay), the receipt (/PayOrder/receipt), the WeChat
+OAuth address (/wechatAuthorize), PayPal's checkout, and the providers' notification endpoints
+(public: their signatures are the credential)."""
 
 from __future__ import annotations
 
 from flask import jsonify, request
 from flask.views import MethodView
 
-from api.billing import notices, orders, payments
+from api.billing import notices, orders, payments, receipts
 from api.billing.schemas_payments import (
     AliPayQuerySchema,
+    AuthorizeSchema,
     ConfirmPayQuerySchema,
     OpenIdQuerySchema,
     OpenIdSchema,
     OrderCodeQuerySchema,
     PaymentSchema,
     PayOrderSchema,
+    ReceiptSchema,
     WechatPayQuerySchema,
 )
 from api.extensions.ratelimit import limiter
@@ -49,6 +52,17 @@ class WechatOpenId(MethodView):
     def get(self, args):
         """The payer's open id from the messaging browser's OAuth code (for jsapi payments)."""
         return payments.wechat_open_id(args["code"])
+
+
+@blp.route("/payment/wechatAuthorize")
+class WechatAuthorize(MethodView):
+    @blp.requires(PAY, access=OPERATE)
+    @blp.arguments(OrderCodeQuerySchema, location="query")
+    @blp.response(200, AuthorizeSchema)
+    @missing()
+    def get(self, args):
+        """Where the messaging browser goes for the payer's OAuth code (then /getOpenId, then jsapi)."""
+        return payments.wechat_authorize(args["orderCode"])
 
 
 @blp.route("/payment/aliPay")
@@ -93,6 +107,17 @@ class PayOrderGet(MethodView):
     def get(self, args):
         """One of the account's orders by its number (the pay pages poll it)."""
         return orders.my_order(code=args["orderCode"])
+
+
+@blp.route("/PayOrder/receipt")
+class PayOrderReceipt(MethodView):
+    @blp.requires("consumer.recharge.query")
+    @blp.arguments(OrderCodeQuerySchema, location="query")
+    @blp.response(200, ReceiptSchema)
+    @missing()
+    def get(self, args):
+        """The receipt of one of the account's orders: the order, seller, buyer and tax."""
+        return receipts.receipt(args["orderCode"])
 
 
 @blp.route("/PayOrder/confirmPay")

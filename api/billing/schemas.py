@@ -167,6 +167,10 @@ class ActivitySchema(Schema):
 # Merchant settings naming an address the api connects to (a sandbox or a local fake instead of the
 # provider's production host): checked when saved and when used (api/extensions/outbound.py).
 GATEWAY_KEYS = ("gateway", "oauthGateway")
+# Addresses the payer's browser is sent to (WeChat's OAuth page, the site it comes back to): web
+# addresses only, never javascript: or data:.
+BROWSER_KEYS = ("authorizeGateway", "returnBase", "returnUrl")
+BROWSER_URL = validate.URL(schemes={"http", "https"}, require_tld=False)
 
 
 class MerchantInputSchema(Schema):
@@ -184,6 +188,13 @@ class MerchantInputSchema(Schema):
                 outbound.validate_url((data.get("config") or {}).get(key))
             except ma.ValidationError as error:
                 raise ma.ValidationError(error.messages, f"config.{key}") from None
+        for key in BROWSER_KEYS:
+            value = (data.get("config") or {}).get(key)
+            if value:
+                try:
+                    BROWSER_URL(value)
+                except ma.ValidationError as error:
+                    raise ma.ValidationError(error.messages, f"config.{key}") from None
 
 
 class MerchantSchema(Schema):

@@ -48,5 +48,37 @@ class OpenIdSchema(Schema):
     openId = ma.fields.String()
 
 
+class AuthorizeSchema(Schema):
+    authorizeUrl = ma.fields.String(
+        metadata={"description": "WeChat OAuth (snsapi_base): back to /mobilePay/pay with ?code="}
+    )
+
+
 class PayOrderSchema(OrderSchema):
     pass
+
+
+class SellerSchema(Schema):
+    name = ma.fields.String(metadata={"description": "the site's company"})
+    address = ma.fields.String(allow_none=True)
+    taxId = ma.fields.String(allow_none=True)
+
+
+class BuyerSchema(Schema):
+    name = ma.fields.String(metadata={"description": "the account's real name, else its user name"})
+    company = ma.fields.String(allow_none=True)
+    taxId = ma.fields.String(allow_none=True, metadata={"description": "from enterprise invoice details"})
+    invoiceTitle = ma.fields.String(allow_none=True)
+
+
+class ReceiptTaxSchema(Schema):
+    included = ma.fields.Boolean(metadata={"description": "the amounts include tax (no rate is configured)"})
+    currency = ma.fields.String()
+    total = Integer(metadata={"description": "cents in the order's currency"})
+
+
+class ReceiptSchema(Schema):
+    order = ma.fields.Nested(PayOrderSchema)
+    seller = ma.fields.Nested(SellerSchema)
+    buyer = ma.fields.Nested(BuyerSchema)
+    tax = ma.fields.Nested(ReceiptTaxSchema)

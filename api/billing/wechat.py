@@ -4,7 +4,7 @@ with the APIv3 key by the SDK itself.
 
 Merchant config (PaymentMerchant.config): mchid, appid, appSecret (open id exchange), privateKey (PEM),
 certSerialNo, apiv3Key, and either platformCert (PEM) or publicKey + publicKeyId; optional gateway
-and oauthGateway (a sandbox or a local fake), notifyBase.
+oauthGateway and authorizeGateway (a sandbox or a local fake), notifyBase, returnBase.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import secrets
 import tempfile
 import time
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 import requests
 from cryptography import x509
@@ -25,6 +26,7 @@ from api.extensions import outbound
 
 GATEWAY = "https://api.mch.weixin.qq.com"
 OAUTH_GATEWAY = "https://api.weixin.qq.com"
+AUTHORIZE_GATEWAY = "https://open.weixin.qq.com"
 TIMEOUT = (5, 20)
 TRADE_TYPES = {"native": WeChatPayType.NATIVE, "jsapi": WeChatPayType.JSAPI, "h5": WeChatPayType.H5}
 
@@ -157,6 +159,24 @@ def refund(config: dict, order_code: str, refund_no: str, cents: int, total: int
     if answer.get("status") not in ("SUCCESS", "PROCESSING"):
         raise WeChatError(f"refund {answer.get('status')}")
     return answer["refund_id"]
+
+
+def authorize_url(config: dict, redirect_uri: str, state: str) -> str:
+    """WeChat's OAuth page (silent snsapi_base): it sends the messaging browser back to `redirect_uri`
+    with ?code=...&state=..."""
+    base = (config.get("authorizeGateway") or AUTHORIZE_GATEWAY).rstrip("/")
+    if not base.startswith(("https://", "http://")):  # the browser goes there, never this server
+        raise WeChatError("authorizeGateway is not a web address")
+    query = urlencode(
+        {
+            "appid": config["appid"],
+            "redirect_uri": redirect_uri,
+            "response_type": "code",
+            "scope": "snsapi_base",
+            "state": state,
+        }
+    )
+    return f"{base}/connect/oauth2/authorize?{query}#wechat_redirect"
 
 
 def open_id(config: dict, oauth_code: str) -> str:

@@ -24,7 +24,7 @@ UPLOAD_FIELDS = {"loginLogo": "image", "indexLogo": "image", "loginBackground": 
 # What a reseller admin may change on their own platform (the reduced form); the rest is the operator's.
 RESELLER_FIELDS = frozenset(
     {"id", "enterpriseName", "title", "loginPage", "themeColor", "styleModel", "defaultLocale", *UPLOAD_FIELDS}
-    | {"recordCompany", "recordNumber", "recordLink"}
+    | {"recordCompany", "recordNumber", "recordLink", "companyAddress", "taxId"}
 )
 
 
@@ -93,6 +93,18 @@ class CustomPageInputSchema(Schema):
     recordNumber = ma.fields.String(load_default=None, allow_none=True, validate=[validate.Length(max=100), not_blank])
     recordLink = ma.fields.Url(load_default=None, allow_none=True, validate=validate.Length(max=255))
     remark = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=50))
+    companyAddress = ma.fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=[validate.Length(max=200), not_blank],
+        metadata={"description": "the seller's address on receipts"},
+    )
+    taxId = ma.fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=[validate.Length(max=30), not_blank],
+        metadata={"description": "the seller's tax id on receipts"},
+    )
     admin = ma.fields.Nested(AdminSchema, load_default=None, allow_none=True)
 
 
@@ -132,6 +144,8 @@ class CustomPageSchema(BrandingSchema):
 
     titles = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String())
     pageManaged = ma.fields.Boolean(attribute="page_managed")
+    companyAddress = ma.fields.String(attribute="company_address", allow_none=True)
+    taxId = ma.fields.String(attribute="tax_id", allow_none=True)
     adminAccountId = Integer(attribute="admin_account_id", allow_none=True)
     adminUserName = ma.fields.String(attribute="admin_user_name", allow_none=True)
     closedTime = LocalDateTime(

@@ -53,6 +53,8 @@ COLUMNS = {
     "recordNumber": "record_number",
     "recordLink": "record_link",
     "remark": "remark",
+    "companyAddress": "company_address",
+    "taxId": "tax_id",
 }
 RECORD_FIELDS = ("recordCompany", "recordNumber", "recordLink")
 

@@ -36,6 +36,9 @@ class Platform(TimestampMixin, Model):
     record_company: Mapped[str | None] = mapped_column(String(100))
     record_number: Mapped[str | None] = mapped_column(String(100))
     record_link: Mapped[str | None] = mapped_column(String(255))
+    # The seller on receipts (with enterprise_name): where the company is and its tax id.
+    company_address: Mapped[str | None] = mapped_column(String(200))
+    tax_id: Mapped[str | None] = mapped_column(String(30))
     remark: Mapped[str | None] = mapped_column(String(50))
     # Per-platform OAuth app credentials (WeChat, QQ, Facebook); never served to clients.
     oauth: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

@@ -3,16 +3,19 @@ devices claimed by an owner."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import select
+from werkzeug.serving import make_server
 
 from api.device.models import Device, DeviceType
 from api.extensions.db import db
 from api.identity.models import StaffRole
 from tests.api.account_helpers import auth, login, make_account
 from tests.api.device_helpers import add
+from tests.conftest import DEFAULT_HOST
 from tests.payment_fakes import AlipayFake, PayPalFake, WeChatPayFake
 
 BILLING, PAYMENT = "/api/billing", "/api/payment"
@@ -112,3 +115,17 @@ def in_months(start: datetime, months: int) -> datetime:
 
 def soon() -> str:
     return (datetime.now(UTC) + timedelta(days=30)).isoformat()
+
+
+@pytest.fixture
+def live_api(app):
+    """The api over real HTTP (a thread), as the site's host: where the fakes deliver notifications."""
+
+    def as_site(environ, start_response):
+        environ["HTTP_HOST"] = DEFAULT_HOST
+        return app(environ, start_response)
+
+    server = make_server("127.0.0.1", 0, as_site, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()

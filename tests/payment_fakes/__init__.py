@@ -10,6 +10,9 @@ own SDKs (wechatpayv3, python-alipay-sdk, paypal-server-sdk) run their real code
   the webhooks it signs itself.
 
 Each can also deliver its notification to the notify URL over HTTP (the browser test's "pay" button).
+WeChat's H5 cashier (/fake/h5/checkmweb) and Alipay's page / wap cashier pay on their "pay" link, then
+send the browser back (redirect_url; return_url with Alipay's signed return fields); WeChat's OAuth
+page (/connect/oauth2/authorize) sends it back to redirect_uri with a code.
 Run `python -m tests.payment_fakes PORT` for the browser tests: it prints the merchant configs as JSON.
 """
 

@@ -6,7 +6,7 @@ import json
 import secrets
 from datetime import UTC, datetime
 from decimal import Decimal
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 import requests
 from werkzeug.wrappers import Request, Response
@@ -42,8 +42,12 @@ class AlipayFake(HttpFake):
         }
 
     def handle(self, request: Request) -> Response:
-        if request.path.startswith("/fake/pay/"):
-            self.deliver(request.path.rsplit("/", 1)[-1])
+        if request.path.startswith("/fake/pay/"):  # the payer pays: notify, then back to return_url
+            code = request.path.rsplit("/", 1)[-1]
+            self.deliver(code)
+            back = self.trades[code].get("return_url")
+            if back:
+                return Response(status=302, headers={"Location": self.return_location(code, back)})
             return Response("<html><body><h1 id='paid'>paid</h1></body></html>", content_type="text/html")
         params = dict(parse_qsl(request.query_string.decode(), keep_blank_values=True))
         params.update(request.form.to_dict())
@@ -56,7 +60,13 @@ class AlipayFake(HttpFake):
         method = params["method"]
         if method in ("alipay.trade.page.pay", "alipay.trade.wap.pay", "alipay.trade.app.pay"):
             code = biz["out_trade_no"]
-            self.trades[code] = {**biz, "notify_url": params.get("notify_url"), "trade_status": "WAIT_BUYER_PAY"}
+            self.trades[code] = {
+                **biz,
+                "method": method,
+                "notify_url": params.get("notify_url"),
+                "return_url": params.get("return_url"),
+                "trade_status": "WAIT_BUYER_PAY",
+            }
             link = f"<a id='pay' href='/fake/pay/{code}'>pay {biz['total_amount']}</a>"
             page = f"<html><body><h1>Alipay</h1>{link}</body></html>"
             return Response(page, content_type="text/html")
@@ -138,6 +148,26 @@ class AlipayFake(HttpFake):
         }
         form["sign"] = rsa_sign(key or self.alipay_key, alipay_text(form))
         return form
+
+    def return_location(self, out_trade_no: str, back: str) -> str:
+        """Alipay's synchronous return: the payer's browser back at return_url with the trade's
+        fields signed (the notification, not this, is what settles the order)."""
+        trade = self.trades[out_trade_no]
+        fields = {
+            "charset": "utf-8",
+            "out_trade_no": out_trade_no,
+            "method": f"{trade['method']}.return",
+            "total_amount": trade["total_amount"],
+            "trade_no": trade["trade_no"],
+            "auth_app_id": self.appid,
+            "version": "1.0",
+            "app_id": self.appid,
+            "sign_type": "RSA2",
+            "seller_id": "2088000000000001",
+            "timestamp": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S"),
+        }
+        fields["sign"] = rsa_sign(self.alipay_key, alipay_text(fields))
+        return back + ("&" if "?" in back else "?") + urlencode(fields)
 
     def deliver(self, out_trade_no: str) -> int:
         form = self.notification(out_trade_no)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 import secrets
 import time
 from datetime import UTC, datetime
+from urllib.parse import urlencode
 
 import requests
 from cryptography.hazmat.primitives import serialization
@@ -47,6 +49,7 @@ class WeChatPayFake(HttpFake):
             "platformCert": self.platform_cert.public_bytes(serialization.Encoding.PEM).decode(),
             "gateway": self.url,
             "oauthGateway": self.url,
+            "authorizeGateway": self.url,
             **extra,
         }
 
@@ -94,8 +97,18 @@ class WeChatPayFake(HttpFake):
             return Response(
                 json.dumps({"openid": f"o-fake-{request.args.get('code')}"}), content_type="application/json"
             )
+        if path == "/connect/oauth2/authorize":  # the messaging browser's silent OAuth: back with a code
+            return self.authorize(request)
         if path.startswith("/fake/scan/"):  # the payer scans the QR code and pays: notify over HTTP
             self.deliver(path.rsplit("/", 1)[-1])
+            return Response("<html><body><h1 id='paid'>paid</h1></body></html>", content_type="text/html")
+        if path == "/fake/h5/checkmweb":  # H5: WeChat's cashier page in the phone's browser
+            return self.cashier(request)
+        if path.startswith("/fake/h5/pay/"):  # the payer confirms: notify, then back to redirect_url
+            self.deliver(path.rsplit("/", 1)[-1])
+            back = request.args.get("redirect_url")
+            if back:
+                return Response(status=302, headers={"Location": back})
             return Response("<html><body><h1 id='paid'>paid</h1></body></html>", content_type="text/html")
         if not self._authorized(request):
             self.refused.append(path)
@@ -117,7 +130,8 @@ class WeChatPayFake(HttpFake):
             if match.group(1) == "native":
                 return self.signed({"code_url": f"weixin://wxpay/bizpayurl?pr={code}"})
             if match.group(1) == "h5":
-                return self.signed({"h5_url": f"{self.url}/fake/scan/{code}"})
+                query = urlencode({"prepay_id": f"wx{code}", "package": secrets.randbelow(10**10)})
+                return self.signed({"h5_url": f"{self.url}/fake/h5/checkmweb?{query}"})
             return self.signed({"prepay_id": f"wx{code}"})
         if path == "/v3/refund/domestic/refunds" and request.method == "POST":
             return self.refund(request.get_json())
@@ -128,6 +142,28 @@ class WeChatPayFake(HttpFake):
                 return self.signed({"code": "ORDER_NOT_EXIST", "message": "no such order"}, 404)
             return self.signed(self.transaction(trade))
         return self.signed({"code": "NOT_FOUND"}, 404)
+
+    def authorize(self, request: Request) -> Response:
+        """snsapi_base OAuth: only this app's, back to redirect_uri with ?code=...&state=..."""
+        back = request.args.get("redirect_uri", "")
+        if request.args.get("appid") != self.appid or not back.startswith(("http://", "https://")):
+            return Response("invalid appid or redirect_uri", 400)
+        code = secrets.token_hex(8)
+        query = urlencode({"code": code, "state": request.args.get("state", "")})
+        return Response(status=302, headers={"Location": back + ("&" if "?" in back else "?") + query})
+
+    def cashier(self, request: Request) -> Response:
+        """The H5 cashier: the order's amount and a pay button (to /fake/h5/pay, keeping redirect_url)."""
+        prepay_id = request.args.get("prepay_id", "")
+        trade = self.trades.get(prepay_id.removeprefix("wx"))
+        if trade is None or trade["kind"] != "h5":
+            return Response("<html><body><h1 id='expired'>expired</h1></body></html>", 404, content_type="text/html")
+        code = trade["out_trade_no"]
+        back = request.args.get("redirect_url")
+        target = f"/fake/h5/pay/{code}" + (f"?{urlencode({'redirect_url': back})}" if back else "")
+        cents = trade["amount"]["total"]
+        link = f"<a id='pay' href='{html.escape(target)}'>pay {cents // 100}.{cents % 100:02d}</a>"
+        return Response(f"<html><body><h1>WeChat Pay</h1>{link}</body></html>", content_type="text/html")
 
     def refund(self, asked: dict) -> Response:
         """v3 domestic refund: only a paid trade, never more than it took; one refund per out_refund_no

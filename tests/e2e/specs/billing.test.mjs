@@ -1,7 +1,9 @@
 // Issue 24 in the browser, against the local WeChat Pay fake (tests/payment_fakes.py): buy a year of
 // service for two devices (the QR code is shown, the fake delivers its signed notification to the
 // api, the devices' expiry moves a year), request an invoice and redeem a recharge card, in English
-// at 1440 px and in Chinese at 390 px.
+// at 1440 px and in Chinese at 390 px; on a phone's browser (390 px, issue 47) WeChat H5 and Alipay wap
+// open the fakes' cashiers, which notify the api and send the payer back to /mobilePay/success; the
+// receipt names seller, buyer and tax.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -14,6 +16,8 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const FAKE_PORT = Number(API_PORT) + 700; // WeChat Pay; Alipay and PayPal on the next two
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
+const IPHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const YEAR_PRICE = 22000; // the demo package's Basic level, one year: 199.00 + 21.00 per device
 
 let browser;
@@ -30,7 +34,8 @@ before(async () => {
   const operator = await apiLogin('localhost', 'operator');
   const notifyBase = `http://127.0.0.1:${API_PORT}`;
   for (const provider of ['wechat', 'alipay', 'paypal']) {
-    const { body } = await api('localhost', 'PUT', '/billing/PaymentMerchant/save', { token: operator, body: { provider, config: { ...configs[provider], notifyBase } } });
+    const config = { ...configs[provider], notifyBase, returnBase: siteUrl('localhost', '') };
+    const { body } = await api('localhost', 'PUT', '/billing/PaymentMerchant/save', { token: operator, body: { provider, config } });
     assert.equal(body.code, 0, JSON.stringify(body));
   }
   browser = await launch();
@@ -94,6 +99,31 @@ async function buyAYear(page, token, devices) {
   return orderCode;
 }
 
+/** A year for one device, ordered through the api (the phone pays it on /mobilePay/pay). */
+async function orderAYear(token, device) {
+  const operator = await apiLogin('localhost', 'operator');
+  const { body: packages } = await api('localhost', 'POST', '/billing/ServicePackage/page', { token: operator, body: { start: 1, pageSize: 10 } });
+  const pkg = packages.data.list.find((p) => p.packageCode === '10000001');
+  const order = { deviceIds: [device.id], packageId: pkg.id, levelId: pkg.levels[0].levelId, months: 12 };
+  const { body } = await api('localhost', 'POST', '/billing/Order/insert', { token, body: order });
+  assert.equal(body.code, 0, JSON.stringify(body));
+  return body.data.orderCode;
+}
+
+/** On the phone's pay page: the chosen provider's cashier, its pay link, back on the success page, paid. */
+async function payOnPhone(page, orderCode, button, cashierHost) {
+  await page.goto(siteUrl('localhost', `/mobilePay/pay?orderCode=${orderCode}`));
+  await page.getByTestId('mobile-pay').waitFor();
+  assert.equal(await page.getByTestId('mobile-pay').getAttribute('data-flow'), 'h5');
+  await page.getByTestId(button).click();
+  await page.waitForURL((url) => url.port === String(cashierHost));
+  await screenshot(page, `billing-${button}-cashier-390`);
+  await page.locator('#pay').click();
+  await page.waitForURL((url) => url.pathname === '/mobilePay/success' && url.searchParams.get('orderCode') === orderCode);
+  await page.getByTestId('pay-result').getByText('支付成功，服务已延长').waitFor({ timeout: 20_000 });
+  await screenshot(page, `billing-${button}-success-390`);
+}
+
 async function redeem(page, token, device, deviceLabel, tabName) {
   const code = await newCard();
   const before = await expiryOf(token, device.id);
@@ -151,6 +181,32 @@ describe('billing (issue 24)', () => {
     await page.getByTestId('order-list').getByText('已支付').first().waitFor();
     await redeem(page, token, devices[1], 'Lab Freezer -80', '充值卡');
     await screenshot(page, 'billing-card-390');
+    assert.deepEqual(errors.filter((e) => !e.includes('404 (Not Found)')), []);
+    await context.close();
+  });
+
+  test("pays on a phone's browser with WeChat H5 and Alipay wap, and shows the receipt (390 px, Chinese)", async () => {
+    const context = await contextFor(browser, 'localhost', 'zh-CN', PHONE, { userAgent: IPHONE_UA, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    const token = await apiLogin('localhost', 'demouser');
+    await useToken(page, 'localhost', token);
+    const [device] = await devicesNamed(token, ['Cold Room 1']);
+
+    const before = await expiryOf(token, device.id);
+    const wechatOrder = await orderAYear(token, device);
+    await payOnPhone(page, wechatOrder, 'mobile-pay-wechat', FAKE_PORT);
+    assert.equal((await expiryOf(token, device.id)).toISOString(), aYearLater(before).toISOString());
+
+    const alipayOrder = await orderAYear(token, device);
+    await payOnPhone(page, alipayOrder, 'mobile-pay-alipay', FAKE_PORT + 1);
+    assert.equal((await expiryOf(token, device.id)).toISOString(), aYearLater(aYearLater(before)).toISOString());
+
+    await page.goto(siteUrl('localhost', `/receipt?orderCode=${alipayOrder}`));
+    await page.getByTestId('receipt-seller').waitFor();
+    await page.getByTestId('receipt-buyer').getByText('购买方').waitFor();
+    await page.getByTestId('receipt-tax').getByText('含税（金额已含税，未单列税率）').waitFor();
+    await screenshot(page, 'billing-receipt-390');
     assert.deepEqual(errors.filter((e) => !e.includes('404 (Not Found)')), []);
     await context.close();
   });

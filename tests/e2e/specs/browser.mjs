@@ -24,8 +24,8 @@ export function launch() {
 }
 
 /** A fresh browser context for one host and language (the `lang` cookie the language switch sets). */
-export async function contextFor(browser, host, lang, viewport = { width: 1440, height: 900 }) {
-  const context = await browser.newContext({ viewport });
+export async function contextFor(browser, host, lang, viewport = { width: 1440, height: 900 }, options = {}) {
+  const context = await browser.newContext({ viewport, ...options });
   if (lang) await context.addCookies([{ name: 'lang', value: lang, domain: host, path: '/' }]);
   return context;
 }

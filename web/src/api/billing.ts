@@ -98,13 +98,32 @@ export interface Quote {
   lines: Order['lines'];
 }
 
+/** The signed parameters of WeixinJSBridge's getBrandWCPayRequest (signed by the api). */
+export interface JsapiParams {
+  appId: string;
+  timeStamp: string;
+  nonceStr: string;
+  package: string;
+  signType: string;
+  paySign: string;
+}
+
 export interface Payment {
   orderCode: string;
   payFee: number;
   codeUrl?: string | null;
   h5Url?: string | null;
+  jsapi?: JsapiParams | null;
   payUrl?: string | null;
   approveUrl?: string | null;
+}
+
+export interface Receipt {
+  order: Order;
+  seller: { name: string; address?: string | null; taxId?: string | null };
+  buyer: { name: string; company?: string | null; taxId?: string | null; invoiceTitle?: string | null };
+  /** No tax rate is configured: the total is as paid, tax included (cents in the order's currency). */
+  tax: { included: boolean; currency: string; total: number };
 }
 
 export interface InvoiceInfo {
@@ -208,9 +227,14 @@ export const wechatPay = (orderCode: string, tradeType: 'native' | 'jsapi' | 'h5
   get<Payment>(`${P}/payment/wechatPay`, { orderCode, tradeType, openId });
 export const aliPay = (orderCode: string, mode: 'page' | 'wap' = 'page') =>
   get<Payment>(`${P}/payment/aliPay`, { orderCode, mode });
+export const wechatAuthorize = (orderCode: string) =>
+  get<{ authorizeUrl: string }>(`${P}/payment/wechatAuthorize`, { orderCode });
+export const wechatOpenId = (code: string) => get<{ openId: string }>(`${P}/payment/getOpenId`, { code });
 export const payPal = (orderCode: string) => get<Payment>(`${P}/payment/payPal`, { orderCode });
 export const confirmPay = (orderCode: string, token?: string) =>
   get<Order>(`${P}/PayOrder/confirmPay`, { orderCode, token });
+/** The receipt: the order with its seller, buyer and tax (read quietly, as the public order pages). */
+export const receiptKey = (orderCode: string) => quietReadKey(`${P}/PayOrder/receipt`, { orderCode });
 
 // invoices, cards
 export const invoiceInfosKey = () => readKey(`${B}/InvoiceInfo/list`);

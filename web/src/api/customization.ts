@@ -10,6 +10,9 @@ export interface CustomPage extends Branding {
   /** switched off since (null: open) */
   closedTime: string | null;
   adminUserName: string | null;
+  /** the seller on receipts, with enterpriseName */
+  companyAddress: string | null;
+  taxId: string | null;
   gmtCreate: string;
   gmtModified: string;
 }
@@ -42,6 +45,8 @@ export interface CustomPageInput {
   recordNumber?: string | null;
   recordLink?: string | null;
   remark?: string | null;
+  companyAddress?: string | null;
+  taxId?: string | null;
   admin?: CustomPageAdmin | null;
 }
 

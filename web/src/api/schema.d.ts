@@ -17143,6 +17143,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payment/PayOrder/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The receipt of one of the account's orders: the order, seller, buyer and tax. */
+        get: {
+            parameters: {
+                query: {
+                    orderCode: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReceiptEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not an order of this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payment/notify/alipay": {
         parameters: {
             query?: never;
@@ -17493,6 +17560,73 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["PaymentEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not an order of this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/payment/wechatAuthorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the messaging browser goes for the payer's OAuth code (then /getOpenId, then jsapi). */
+        get: {
+            parameters: {
+                query: {
+                    orderCode: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuthorizeEnvelope"];
                     };
                 };
                 /** @description Not signed in */
@@ -27536,6 +27670,15 @@ export interface components {
             /** @default null */
             step: number | null;
         };
+        Authorize: {
+            /** @description WeChat OAuth (snsapi_base): back to /mobilePay/pay with ?code= */
+            authorizeUrl?: string;
+        };
+        AuthorizeEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["Authorize"];
+            msg: string;
+        };
         BackupArchiveQuery: {
             /** @description the backup schedule */
             id: number;
@@ -27739,6 +27882,14 @@ export interface components {
             code: number;
             data?: (Record<string, never> | null) | components["schemas"]["Branding"];
             msg: string;
+        };
+        Buyer: {
+            company?: string | null;
+            invoiceTitle?: string | null;
+            /** @description the account's real name, else its user name */
+            name?: string;
+            /** @description from enterprise invoice details */
+            taxId?: string | null;
         };
         CancelApply: {
             applicationId: number;
@@ -28056,6 +28207,7 @@ export interface components {
             closedTime?: string | null;
             /** @description cents; null: not shown */
             cloudControlYearlyPrice?: number | null;
+            companyAddress?: string | null;
             defaultCamp?: boolean;
             defaultLocale?: string;
             readonly domains?: unknown;
@@ -28082,6 +28234,7 @@ export interface components {
             /** @description wechat, qq, facebook */
             readonly socialLogins?: unknown;
             styleModel?: string;
+            taxId?: string | null;
             themeColor?: string;
             readonly title?: unknown;
             titles?: {
@@ -28104,6 +28257,11 @@ export interface components {
             admin: components["schemas"]["Admin"] | (Record<string, never> | null);
             /** @default null */
             browserLogo: string | null;
+            /**
+             * @description the seller's address on receipts
+             * @default null
+             */
+            companyAddress: string | null;
             /**
              * @default zh-CN
              * @enum {string}
@@ -28134,6 +28292,11 @@ export interface components {
             /** @default null */
             remark: string | null;
             styleModel: string;
+            /**
+             * @description the seller's tax id on receipts
+             * @default null
+             */
+            taxId: string | null;
             themeColor: string;
             /** @description Per language: {"zh-CN": "...", "en-US": "..."} */
             title: {
@@ -28167,6 +28330,11 @@ export interface components {
             /** @default null */
             browserLogo: string | null;
             /**
+             * @description the seller's address on receipts
+             * @default null
+             */
+            companyAddress: string | null;
+            /**
              * @default zh-CN
              * @enum {string}
              */
@@ -28197,6 +28365,11 @@ export interface components {
             /** @default null */
             remark: string | null;
             styleModel?: string;
+            /**
+             * @description the seller's tax id on receipts
+             * @default null
+             */
+            taxId: string | null;
             themeColor?: string;
             /** @description Per language: {"zh-CN": "...", "en-US": "..."} */
             title?: {
@@ -31619,6 +31792,24 @@ export interface components {
             /** @default null */
             ids: number[] | null;
         };
+        Receipt: {
+            buyer?: components["schemas"]["Buyer"];
+            order?: components["schemas"]["PayOrder"];
+            seller?: components["schemas"]["Seller"];
+            tax?: components["schemas"]["ReceiptTax"];
+        };
+        ReceiptEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["Receipt"];
+            msg: string;
+        };
+        ReceiptTax: {
+            currency?: string;
+            /** @description the amounts include tax (no rate is configured) */
+            included?: boolean;
+            /** @description cents in the order's currency */
+            total?: number;
+        };
         Receiver: {
             /**
              * Format: email
@@ -32043,6 +32234,12 @@ export interface components {
             pkcs12?: string;
             platformId: number;
             privateKey?: string;
+        };
+        Seller: {
+            address?: string | null;
+            /** @description the site's company */
+            name?: string;
+            taxId?: string | null;
         };
         Sensor: {
             readonly paramName?: unknown;

@@ -1,4 +1,4 @@
-import { ReceiptView } from '@/components/billing/MobilePay';
+import { ReceiptView } from '@/components/billing/Receipt';
 import { sitePageProps } from '@/server/pageProps';
 
 export const getServerSideProps = sitePageProps(['billing']);

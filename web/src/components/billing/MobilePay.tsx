@@ -1,32 +1,45 @@
 /**
- * The pay pages outside the console shell: /mobilePay/pay (choose how to pay an order: WeChat in its
- * messaging browser with the open id, H5 elsewhere; Alipay wap; PayPal), /mobilePay/success,
- * /mobilePay/paypal/callback and /cancel (PayPal returns there), and /receipt (printable).
+ * The pay pages outside the console shell: /mobilePay/pay (choose how to pay an order, by browser
+ * (payFlow.ts): WeChat JSAPI in its messaging browser, H5 on a phone, the QR code on a desktop; Alipay
+ * wap on a phone, page pay on a desktop; PayPal), /mobilePay/success,
+ * /mobilePay/paypal/callback and /cancel (PayPal returns there); /receipt is Receipt.tsx.
  */
-import { Button, Card, Descriptions, Result, Space, Spin, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Result, Space, Spin, Typography } from 'antd';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import styled from 'styled-components';
-import { aliPay, confirmPay, money, payPal, publicPayOrderKey, wechatPay, type Order } from '@/api/billing';
-import { get } from '@/api/client';
+import {
+  aliPay,
+  confirmPay,
+  money,
+  payPal,
+  publicPayOrderKey,
+  wechatAuthorize,
+  wechatOpenId,
+  wechatPay,
+  type Order,
+} from '@/api/billing';
 import { formatTime } from '@/lib/format';
 import { useRead } from '@/hooks/useRead';
 import { PageHead } from '@/components/ui/PageHead';
 import { MissingIdNotice, needsSignIn, ReadFailedNotice, SignInNotice } from '@/components/ui/PublicNotice';
 import { StatusTag, WechatQr } from './RechargeView';
+import { alipayMode, alipayOffered, inWeChat, payInWeChat, wechatFlow } from './payFlow';
 import { returnPathOf } from './returnPath';
 
-const Narrow = styled.div`
+export const Narrow = styled.div`
   max-width: 480px;
   margin: 24px auto;
   padding: 0 12px;
 `;
 
-function useOrderCode(): string | null {
+/** The order's number: ours, or Alipay's out_trade_no when it returns to a configured returnUrl. */
+export function useOrderCode(): string | null {
   const { query } = useRouter();
-  return typeof query.orderCode === 'string' ? query.orderCode : null;
+  const code = query.orderCode ?? query.out_trade_no;
+  return typeof code === 'string' ? code : null;
 }
 
 /** The success page, keeping the way back the paying page was given (?back=). */
@@ -45,14 +58,21 @@ function paidTitle(t: (key: string) => string, order?: Order | null): string {
  * What a public order page shows instead of the order: no order number in its address, a payer
  * who must sign in first, or the read's failure; null while it loads or once it is there.
  */
-function orderUnavailable(orderCode: string | null, order: Order | undefined, error: unknown, what: string) {
+export function orderUnavailable(orderCode: string | null, order: Order | undefined, error: unknown, what: string) {
   if (!orderCode) return <MissingIdNotice what={what} />;
   if (order || !error) return null;
   return needsSignIn(error) ? <SignInNotice what={what} /> : <ReadFailedNotice error={error} />;
 }
 
-function inWeChat(): boolean {
-  return typeof navigator !== 'undefined' && /MicroMessenger/i.test(navigator.userAgent);
+const noChange = () => () => {};
+
+/** The browser's user agent; '' on the server (and while hydrating), so both renders agree. */
+function useUserAgent(): string {
+  return useSyncExternalStore(
+    noChange,
+    () => navigator.userAgent,
+    () => '',
+  );
 }
 
 export function MobilePayView() {
@@ -64,6 +84,50 @@ export function MobilePayView() {
   });
   const [codeUrl, setCodeUrl] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const openId = useRef<string | null>(null);
+  const resumed = useRef(false);
+  const userAgent = useUserAgent();
+  const oauthCode = typeof router.query.code === 'string' ? router.query.code : null;
+  const back = router.query.back;
+  const done = () => void router.push(successPath(orderCode ?? '', back));
+
+  /** WeChat: JSAPI in its own browser (OAuth code -> open id -> the bridge), H5 on a phone, else the QR code. */
+  const wechat = async () => {
+    if (!orderCode) return;
+    setBusy(true);
+    setNote(null);
+    try {
+      const flow = wechatFlow(userAgent);
+      if (flow === 'jsapi') {
+        if (!openId.current && !oauthCode) {
+          const { authorizeUrl } = await wechatAuthorize(orderCode);
+          window.location.assign(authorizeUrl); // back here with ?code=, which pays on arrival
+          return;
+        }
+        openId.current ??= (await wechatOpenId(oauthCode ?? '')).openId; // a code is good once only
+        const pay = await wechatPay(orderCode, 'jsapi', openId.current);
+        const outcome = pay.jsapi ? await payInWeChat(pay.jsapi) : 'failed';
+        if (outcome === 'paid') done();
+        else setNote(outcome === 'cancelled' ? t('pay.cancelled') : t('pay.failed'));
+      } else if (flow === 'h5') {
+        const pay = await wechatPay(orderCode, 'h5');
+        if (pay.h5Url) window.location.assign(pay.h5Url); // WeChat's cashier sends the payer to the success page
+      } else {
+        const pay = await wechatPay(orderCode, 'native');
+        setCodeUrl(pay.codeUrl ?? null);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+  // Back from WeChat's OAuth with a code: the payment goes on without a second tap.
+  useEffect(() => {
+    if (resumed.current || !oauthCode || order?.payStatus !== 'unpaid' || !inWeChat(userAgent)) return;
+    resumed.current = true;
+    void wechat();
+  });
+
   const head = <PageHead name={t('pay.title')} />;
   const unavailable = orderUnavailable(orderCode, order, error, t('pay.order'));
   if (unavailable || !orderCode || !order)
@@ -73,8 +137,6 @@ export function MobilePayView() {
         {unavailable ?? <Spin />}
       </Narrow>
     );
-  const back = router.query.back;
-  const done = () => void router.push(successPath(orderCode, back));
   // Paid (here, or the QR code's poll saw it first): the result, the order and the way back.
   if (order.payStatus !== 'unpaid')
     return (
@@ -95,27 +157,10 @@ export function MobilePayView() {
         </Link>
       </Narrow>
     );
-  const wechat = async () => {
-    setBusy(true);
-    try {
-      if (inWeChat() && typeof router.query.code === 'string') {
-        const { openId } = await get<{ openId: string }>('/payment/payment/getOpenId', { code: router.query.code });
-        const pay = await wechatPay(orderCode, 'jsapi', openId);
-        (
-          window as unknown as { WeixinJSBridge?: { invoke: (n: string, p: unknown, cb: () => void) => void } }
-        ).WeixinJSBridge?.invoke('getBrandWCPayRequest', (pay as unknown as { jsapi: unknown }).jsapi, done);
-      } else {
-        const pay = await wechatPay(orderCode, 'native');
-        setCodeUrl(pay.codeUrl ?? null);
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
   const redirect = async (which: 'alipay' | 'paypal') => {
     setBusy(true);
     try {
-      const answer = which === 'alipay' ? await aliPay(orderCode, 'wap') : await payPal(orderCode);
+      const answer = which === 'alipay' ? await aliPay(orderCode, alipayMode(userAgent)) : await payPal(orderCode);
       const target = answer.payUrl ?? answer.approveUrl;
       if (target) window.location.assign(target);
     } finally {
@@ -125,11 +170,14 @@ export function MobilePayView() {
   return (
     <Narrow>
       {head}
-      <Card title={t('pay.title')} data-testid="mobile-pay">
+      <Card title={t('pay.title')} data-testid="mobile-pay" data-flow={wechatFlow(userAgent)}>
         <Typography.Title level={3}>{money(order.payFee, order.currency)}</Typography.Title>
         <Typography.Paragraph type="secondary">
           {t('field.orderCode')}: {order.orderCode}
         </Typography.Paragraph>
+        {note ? (
+          <Alert type="warning" showIcon message={note} style={{ marginBottom: 12 }} data-testid="pay-note" />
+        ) : null}
         {codeUrl ? (
           <WechatQr codeUrl={codeUrl} orderCode={orderCode} paidTitle={paidTitle(t, order)} onPaid={done} />
         ) : (
@@ -137,9 +185,13 @@ export function MobilePayView() {
             <Button block type="primary" loading={busy} onClick={() => void wechat()} data-testid="mobile-pay-wechat">
               {t('method.wechat')}
             </Button>
-            <Button block loading={busy} onClick={() => void redirect('alipay')}>
-              {t('method.alipay')}
-            </Button>
+            {alipayOffered(userAgent) ? (
+              <Button block loading={busy} onClick={() => void redirect('alipay')} data-testid="mobile-pay-alipay">
+                {t('method.alipay')}
+              </Button>
+            ) : (
+              <Typography.Text type="secondary">{t('pay.alipayInWeChat')}</Typography.Text>
+            )}
             <Button block loading={busy} onClick={() => void redirect('paypal')}>
               {t('method.paypal')}
             </Button>
@@ -150,7 +202,7 @@ export function MobilePayView() {
   );
 }
 
-function OrderSummary({ order }: { order: Order }) {
+export function OrderSummary({ order }: { order: Order }) {
   const { t } = useTranslation('billing');
   return (
     <Descriptions bordered column={1} size="small" data-testid="order-summary">
@@ -268,25 +320,6 @@ export function PayPalCallbackView({ cancelled = false }: { cancelled?: boolean 
           {t('pay.return')}
         </Link>
       ) : null}
-    </Narrow>
-  );
-}
-
-export function ReceiptView() {
-  const { t } = useTranslation('billing');
-  const orderCode = useOrderCode();
-  const { data: order, error } = useRead<Order>(orderCode ? publicPayOrderKey(orderCode) : null, {
-    shouldRetryOnError: false,
-  });
-  const unavailable = orderUnavailable(orderCode, order, error, t('pay.order'));
-  return (
-    <Narrow data-testid="receipt">
-      <PageHead name={t('receipt.title')} />
-      <Typography.Title level={3}>{t('receipt.title')}</Typography.Title>
-      {unavailable ?? (order ? <OrderSummary order={order} /> : <Spin />)}
-      <Button style={{ marginTop: 16 }} onClick={() => window.print()} className="no-print">
-        {t('receipt.print')}
-      </Button>
     </Narrow>
   );
 }

@@ -9,6 +9,7 @@ import { useViewport } from '@/hooks/useViewport';
 import { STYLE_MODELS } from '@/theme/styleModels';
 import { BrandingUpload } from './BrandingUpload';
 import { LoginPreview } from './LoginPreview';
+import { SellerFields } from './SellerFields';
 
 const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
@@ -32,6 +33,8 @@ interface FormValues {
   recordCompany?: string;
   recordNumber?: string;
   recordLink?: string;
+  companyAddress?: string;
+  taxId?: string;
   remark?: string;
   adminUserName?: string;
   adminEmail?: string;
@@ -66,6 +69,8 @@ function initialValues(page: CustomPage | null): FormValues {
     recordCompany: page?.recordCompany ?? '',
     recordNumber: page?.recordNumber ?? '',
     recordLink: page?.recordLink ?? '',
+    companyAddress: page?.companyAddress ?? '',
+    taxId: page?.taxId ?? '',
     remark: page?.remark ?? '',
   };
 }
@@ -90,6 +95,8 @@ function toInput(values: FormValues, full: boolean): CustomPageInput {
     recordCompany: orNull(values.recordCompany),
     recordNumber: orNull(values.recordNumber),
     recordLink: orNull(values.recordLink),
+    companyAddress: orNull(values.companyAddress),
+    taxId: orNull(values.taxId),
   };
   if (!full) return branding;
   const admin = values.adminUserName?.trim()
@@ -345,6 +352,7 @@ export function CustomPageForm({
             >
               <Input placeholder="https://beian.miit.gov.cn/" />
             </Form.Item>
+            <SellerFields />
             {full ? (
               <>
                 <Form.Item name="remark" label={t('field.remark')} rules={[remarkRule]}>
