@@ -76,6 +76,13 @@ class TenantRecordSchema(Schema):
     link = ma.fields.Url(required=True)
 
 
+class TenantSellerSchema(Schema):
+    """Who sells on the site's receipts (the enterprise name is the seller's name)."""
+
+    address = ma.fields.String(load_default=None, validate=validate.Length(min=1, max=200))
+    taxId = ma.fields.String(load_default=None, validate=validate.Length(min=1, max=30))
+
+
 class TenantLogosSchema(Schema):
     browserLogo = ma.fields.String(required=True)
     loginLogo = ma.fields.String(required=True)
@@ -106,6 +113,7 @@ class TenantDefinitionSchema(Schema):
     independent = ma.fields.Boolean(required=True)
     logos = ma.fields.Nested(TenantLogosSchema, required=True)
     record = ma.fields.Nested(TenantRecordSchema, required=True)
+    seller = ma.fields.Nested(TenantSellerSchema, load_default=dict)
     remark = ma.fields.String(load_default=None, validate=validate.Length(min=1, max=50))
     oauth = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Dict(), load_default=dict)
 

@@ -131,6 +131,8 @@ def _apply_definition(platform: Platform, definition: dict[str, Any]) -> None:
     platform.record_company = definition["record"]["company"]
     platform.record_number = definition["record"]["number"]
     platform.record_link = definition["record"]["link"]
+    platform.company_address = definition["seller"].get("address")
+    platform.tax_id = definition["seller"].get("taxId")
     platform.remark = definition["remark"]
     platform.oauth = definition["oauth"]
     wanted = sorted({definition["topDomain"], *definition["domains"]})

@@ -107,6 +107,20 @@ def test_sync_is_idempotent(app):
         assert find_platform("JUNJIA.example.com.").slug == "junjia"
 
 
+def test_a_definition_names_the_seller_of_its_receipts(app):
+    definition = json.loads((ROOT / "tenants" / "default" / "tenant.json").read_text())
+    with app.app_context():
+        sync_tenants()
+        platform = db.session.scalar(select(Platform).where(Platform.slug == "default"))
+        assert (platform.company_address, platform.tax_id) == (
+            definition["seller"]["address"],
+            definition["seller"]["taxId"],
+        )
+        # A definition without a seller leaves none (junjia names no address or tax id).
+        junjia = db.session.scalar(select(Platform).where(Platform.slug == "junjia"))
+        assert (junjia.company_address, junjia.tax_id) == (None, None)
+
+
 def copy_tenants(tmp_path):
     target = tmp_path / "tenants"
     shutil.copytree(ROOT / "tenants", target)
