@@ -155,6 +155,27 @@ function layoutProblems(page) {
         for (const cell of list.querySelectorAll('thead th.list-key')) if (!inside(cell)) problems.push(`key column "${cell.textContent.trim()}" outside the window`);
         const row = list.querySelector('tbody tr.ant-table-row');
         if (row) for (const cell of row.querySelectorAll('td.list-key')) if (!inside(cell)) problems.push(`key cell "${cell.textContent.trim().slice(0, 30)}" outside the window`);
+        // Seen without scrolling the table: a key column (at 1440 px every column) lies between the
+        // table's left edge and the fixed action column, and its title is not cut.
+        const scroller = list.querySelector('.ant-table-content, .ant-table-body');
+        if (scroller) {
+          const area = scroller.getBoundingClientRect();
+          const fixed = [...list.querySelectorAll('thead th.ant-table-cell-fix-right')].map((cell) => cell.getBoundingClientRect().left);
+          const right = Math.min(area.right, ...fixed);
+          const heads = [...list.querySelectorAll('thead th')].filter(
+            (cell) =>
+              !cell.matches('.ant-table-cell-fix-right, .ant-table-cell-fix-left, .ant-table-selection-column, .ant-table-row-expand-icon-cell, .ant-table-cell-scrollbar') &&
+              cell.textContent.trim() &&
+              (width >= 1440 || cell.classList.contains('list-key')),
+          );
+          for (const cell of heads) {
+            const box = cell.getBoundingClientRect();
+            const title = cell.textContent.trim();
+            if (box.left < area.left - 1 || box.right > right + 1) problems.push(`column "${title}" is hidden until the table is scrolled`);
+            const text = cell.querySelector('.ant-table-column-title') ?? cell;
+            if (text.scrollWidth > text.clientWidth + 1) problems.push(`column title "${title}" is cut`);
+          }
+        }
       } else {
         for (const card of list.querySelectorAll('[data-testid="list-card"]')) if (!inside(card)) problems.push('a card outside the window');
         for (const part of list.querySelectorAll('[data-testid="list-card"] .list-key')) if (!inside(part)) problems.push('a card key value outside the window');
