@@ -49,6 +49,9 @@ class Sensor:
     delay_minutes: int = 0
     # The kind set its own limits (a waybill's): they apply over the whole range, not the history.
     fixed_limits: bool = False
+    # A measurement channel (a probe). A controller's state channels (on / off, setpoint) and its
+    # energy meter are shown but are not readings a report counts (api/report/completeness).
+    measurement: bool = True
 
 
 @dataclass
@@ -114,6 +117,7 @@ def device_sensors(device: Device, probes: list[int] | None = None) -> list[Sens
                 lower=limit.lower if limit else None,
                 upper=limit.upper if limit else None,
                 delay_minutes=limit.delay_minutes if limit else 0,
+                measurement=param.param_type == "sensor",
             )
         )
     return sensors
