@@ -67,6 +67,20 @@ class Subject:
 
 
 @dataclass(frozen=True)
+class ScheduleTarget:
+    """How a scheduled report names a kind's subject when it is not a list of devices (a storage):
+    the request field holding its id, the message when it is missing (N_), `check(id)` -> the
+    devices it covers for the signed-in account (the kind's own access rule; raises its refusals),
+    and `run(id, owner account id)` -> (the subject part of a run's file params, exactly what the
+    kind's on-demand request writes, and a label for the file name)."""
+
+    field: str
+    missing: str
+    check: Callable[[int], list[Device]]
+    run: Callable[[int, int], tuple[dict[str, Any], str]]
+
+
+@dataclass(frozen=True)
 class ReportKind:
     key: str
     label: str  # translatable (N_)
@@ -77,6 +91,8 @@ class ReportKind:
     # written as they are, never rendered again.
     stored: Callable[[dict[str, Any]], bytes] | None = None
     listed: bool = True  # offered as a scheduled report's type
+    # A scheduled report of this kind names one subject of its own (a storage), not devices.
+    schedule: ScheduleTarget | None = None
     # An archive (a scheduled backup): may cover no device, never expires by age (its schedule keeps
     # the newest N), and `finished(file_id)` runs once it is generated.
     archive: bool = False
@@ -152,6 +168,12 @@ REPORT_KINDS: dict[str, ReportKind] = {}
 
 def register_kind(kind: ReportKind) -> None:
     REPORT_KINDS[kind.key] = kind
+
+
+def schedule_target(report_type: str) -> ScheduleTarget | None:
+    """How a scheduled report of this type names its subject (None: by its devices)."""
+    kind = REPORT_KINDS.get(report_type)
+    return kind.schedule if kind is not None else None
 
 
 DEVICE_KIND = ReportKind("device", N_("Device data"), device_subjects)
