@@ -21911,7 +21911,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a scheduled report (name up to 20; receivers with no duplicate phone or email). */
+        /** Create a scheduled report (name up to 20; receivers with no duplicate phone or email): a device
+         *     report names its devices, a storage report its storage (storageId). */
         post: {
             parameters: {
                 query?: never;
@@ -31955,7 +31956,7 @@ export interface components {
         ScheduledReport: {
             /** Format: date-time */
             createTime?: string;
-            deviceIds?: number[];
+            readonly deviceIds?: number[];
             readonly fileType?: unknown;
             readonly frequency?: unknown;
             id?: number;
@@ -31965,6 +31966,8 @@ export interface components {
             receivers?: components["schemas"]["ReceiverOut"][];
             reportName?: string;
             reportType?: string;
+            /** @description a storage report's storage */
+            readonly storageId?: number | null;
             timeZone?: string;
         };
         ScheduledReportEnvelope: {
@@ -31973,7 +31976,8 @@ export interface components {
             msg: string;
         };
         ScheduledReportInput: {
-            deviceIds: number[];
+            /** @description the devices of a device report (at least one) */
+            deviceIds?: number[];
             /**
              * @default pdf
              * @enum {string}
@@ -31987,6 +31991,11 @@ export interface components {
             reportName: string;
             /** @default device */
             reportType: string;
+            /**
+             * @description the cold storage, freezer or virtual storage of a storage report
+             * @default null
+             */
+            storageId: number | null;
         };
         ScheduledReportPage: {
             list: components["schemas"]["ScheduledReport"][];
@@ -31998,7 +32007,8 @@ export interface components {
             msg: string;
         };
         ScheduledReportUpdate: {
-            deviceIds: number[];
+            /** @description the devices of a device report (at least one) */
+            deviceIds?: number[];
             /**
              * @default pdf
              * @enum {string}
@@ -32013,6 +32023,11 @@ export interface components {
             reportName: string;
             /** @default device */
             reportType: string;
+            /**
+             * @description the cold storage, freezer or virtual storage of a storage report
+             * @default null
+             */
+            storageId: number | null;
         };
         Seal: {
             certificatePem?: string;
