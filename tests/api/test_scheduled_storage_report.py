@@ -127,7 +127,8 @@ def test_the_field_error_is_in_the_callers_language(client, owner):
 def test_nobody_else_schedules_my_storage(client, owner, stranger, room, guids, files_dir):
     storage = create(client, owner, room["guid"])
     refused = schedule(client, stranger, storageId=storage["id"])
-    assert refused.status_code == 404 and refused.get_json()["code"] == 404  # the access gate
+    # The access gate's refusal (as if it did not exist), before the schedule's own check (which names the field).
+    assert refused.status_code == 404 and refused.get_json()["code"] == 404 and refused.get_json()["data"] is None
     assert ok(client.post(f"{REPORT}/ScheduledReport/page", json={}, headers=stranger))["total"] == 0
     # Nor by changing a schedule of its own (the storage area's rule, behind the schedule's gate).
     device_id = add(client, stranger, guids["th_b"][0])
@@ -149,3 +150,16 @@ def test_deleting_a_storage_removes_its_schedules(client, owner, room):
     ok(schedule(client, owner, storageId=storage["id"]))
     ok(client.delete(f"/api/storage/ColdStorage/delete/{storage['id']}", headers=owner))
     assert ok(client.post(f"{REPORT}/ScheduledReport/page", json={}, headers=owner))["total"] == 0
+
+
+def test_another_sites_account_cannot_schedule_my_storage(app, make_client, client, owner, room):
+    from api.identity.models import StaffRole
+    from tests.api.account_helpers import auth, login, make_account
+
+    storage = create(client, owner, room["guid"])
+    make_account(app, host="junjia.localhost", user_name="reseller", staff_role=StaffRole.PLATFORM_ADMIN)
+    junjia = make_client(host="junjia.localhost")
+    reseller = auth(login(junjia, "reseller"))
+    refused = schedule(junjia, reseller, storageId=storage["id"])
+    assert refused.status_code == 404 and refused.get_json()["data"] is None  # the gate: not in that site's data space
+    assert ok(junjia.post(f"{REPORT}/ScheduledReport/page", json={}, headers=reseller))["total"] == 0
