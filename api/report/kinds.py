@@ -1,10 +1,10 @@
 """The registry of report kinds: what a file covers (which devices, sensors, range, limits).
 
 Every export and report goes through the same machinery (job, storage, download centre, schedules,
-email); a kind only says what its subjects are. `device` is the device-data export / report. Waybill
-and cold-storage reports plug in here once those areas exist: a waybill kind resolves the waybill's
-device, its start and stop times and its upper / lower limits into one `Subject`, a storage kind
-resolves the storage's probes; nothing else changes.
+email); a kind only says what its subjects are. `device` is the device-data export / report. Other
+areas register theirs from their manifests: a waybill kind resolves the waybill's device, its start
+and stop times and its upper / lower limits into one `Subject`; the storage kind resolves a storage's
+probes, and is scheduled by its storage (a `ScheduleTarget`) where device reports name devices.
 """
 
 from __future__ import annotations
