@@ -15,6 +15,7 @@ from sqlalchemy import text
 from api.alarm.limit_history import LimitPeriod, schedule
 from api.extensions.db import db, utcnow
 from api.report.alarm_list import alarm_table
+from api.report.completeness import completeness
 from api.report.kinds import Sensor, Subject
 from api.report.present import LocalTime, Units, neutralise
 from api.report.stats import SeriesStats
@@ -37,9 +38,12 @@ class Presentation:
     requester: object
     generated_at: datetime | None = None
     local_time: LocalTime = field(init=False)
+    # The moment the file's figures are as of (its request time): data completeness expects nothing later.
+    as_of: datetime = field(init=False)
 
     def __post_init__(self):
         self.local_time = LocalTime(self.zone)
+        self.as_of = self.generated_at or utcnow()
 
 
 class Progress:
@@ -121,21 +125,16 @@ def stream_options(subject: Subject) -> dict:
     return {"backfill_s": backfill_after_s(subject.device.interval_s)}
 
 
-def expected_readings(subject: Subject, stat: SeriesStats | None = None) -> int:
-    """How many readings the range should hold (up to now) at the logging interval the sensor kept
-    (the most frequent step between its readings), else at the device's configured interval."""
-    end = min(subject.end, utcnow())
-    interval = (stat.interval_s if stat is not None else None) or subject.device.interval_s
-    return max(0, int((end - subject.start).total_seconds() // max(interval, 1)))
-
-
 def hours_minutes(seconds: float) -> str:
     minutes = round(seconds / 60)
     return f"{minutes // 60}:{minutes % 60:02d}"
 
 
-def summary_rows(subjects_stats: list[tuple[Subject, Sensor, SeriesStats]], units: Units) -> list[list]:
-    """The per-sensor summary of CSV and XLSX: limits, excursions and their time, completeness."""
+def summary_rows(subjects_stats: list[tuple[Subject, Sensor, SeriesStats]], presentation: Presentation) -> list[list]:
+    """The per-sensor summary of CSV and XLSX: limits, excursions and their time, completeness (the
+    received and expected readings as the PDF counts them: api/report/completeness; blank for a state
+    channel)."""
+    units = presentation.units
     header = [
         gettext("Device name"),
         "GUID",
@@ -157,14 +156,15 @@ def summary_rows(subjects_stats: list[tuple[Subject, Sensor, SeriesStats]], unit
     ]
     rows = [header]
     for subject, sensor, stat in subjects_stats:
+        counted = completeness(subject, sensor, stat, presentation.as_of)
         rows.append(
             [
                 neutralise(subject.device.name),
                 subject.device.guid,
                 neutralise(sensor.name),
                 units.label(sensor),
-                stat.count,
-                expected_readings(subject, stat),
+                counted.received if counted else None,
+                counted.expected if counted else None,
                 _rounded(units.value(sensor, stat.minimum), sensor.precision),
                 _rounded(units.value(sensor, stat.maximum), sensor.precision),
                 _rounded(units.value(sensor, stat.mean), sensor.precision + 1),
@@ -249,7 +249,7 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
                 progress.tick(pending)
             all_stats.extend((subject, s, stats[s.probe].finish()) for s in subject.sensors)
         out.write("\r\n")
-        for row in summary_rows(all_stats, presentation.units):
+        for row in summary_rows(all_stats, presentation):
             out.write(",".join(csv_field("" if cell is None else str(cell)) for cell in row) + "\r\n")
         # The alarm list, as the PDF has it.
         out.write("\r\n" + csv_field(gettext("Alarms")) + "\r\n")
@@ -311,7 +311,7 @@ def write_xlsx(path, subjects: list[Subject], presentation: Presentation, progre
                 pending = 0
         progress.tick(pending)
         all_stats.extend((subject, s, stats[s.probe].finish()) for s in subject.sensors)
-    for row in summary_rows(all_stats, units):
+    for row in summary_rows(all_stats, presentation):
         summary.append(row)
     alarms = book.create_sheet(sheet_title(gettext("Alarms"), taken))
     for row in alarm_table(subjects, local.with_offset, units):

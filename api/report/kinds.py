@@ -1,10 +1,10 @@
 """The registry of report kinds: what a file covers (which devices, sensors, range, limits).
 
 Every export and report goes through the same machinery (job, storage, download centre, schedules,
-email); a kind only says what its subjects are. `device` is the device-data export / report. Waybill
-and cold-storage reports plug in here once those areas exist: a waybill kind resolves the waybill's
-device, its start and stop times and its upper / lower limits into one `Subject`, a storage kind
-resolves the storage's probes; nothing else changes.
+email); a kind only says what its subjects are. `device` is the device-data export / report. Other
+areas register theirs from their manifests: a waybill kind resolves the waybill's device, its start
+and stop times and its upper / lower limits into one `Subject`; the storage kind resolves a storage's
+probes, and is scheduled by its storage (a `ScheduleTarget`) where device reports name devices.
 """
 
 from __future__ import annotations
@@ -49,6 +49,9 @@ class Sensor:
     delay_minutes: int = 0
     # The kind set its own limits (a waybill's): they apply over the whole range, not the history.
     fixed_limits: bool = False
+    # A measurement channel (a probe). A controller's state channels (on / off, setpoint) and its
+    # energy meter are shown but are not readings a report counts (api/report/completeness).
+    measurement: bool = True
 
 
 @dataclass
@@ -64,6 +67,20 @@ class Subject:
 
 
 @dataclass(frozen=True)
+class ScheduleTarget:
+    """How a scheduled report names a kind's subject when it is not a list of devices (a storage):
+    the request field holding its id, the message when it is missing (N_), `check(id)` -> the
+    devices it covers for the signed-in account (the kind's own access rule; raises its refusals),
+    and `run(id, owner account id)` -> (the subject part of a run's file params, exactly what the
+    kind's on-demand request writes, and a label for the file name)."""
+
+    field: str
+    missing: str
+    check: Callable[[int], list[Device]]
+    run: Callable[[int, int], tuple[dict[str, Any], str]]
+
+
+@dataclass(frozen=True)
 class ReportKind:
     key: str
     label: str  # translatable (N_)
@@ -74,6 +91,8 @@ class ReportKind:
     # written as they are, never rendered again.
     stored: Callable[[dict[str, Any]], bytes] | None = None
     listed: bool = True  # offered as a scheduled report's type
+    # A scheduled report of this kind names one subject of its own (a storage), not devices.
+    schedule: ScheduleTarget | None = None
     # An archive (a scheduled backup): may cover no device, never expires by age (its schedule keeps
     # the newest N), and `finished(file_id)` runs once it is generated.
     archive: bool = False
@@ -114,6 +133,7 @@ def device_sensors(device: Device, probes: list[int] | None = None) -> list[Sens
                 lower=limit.lower if limit else None,
                 upper=limit.upper if limit else None,
                 delay_minutes=limit.delay_minutes if limit else 0,
+                measurement=param.param_type == "sensor",
             )
         )
     return sensors
@@ -148,6 +168,12 @@ REPORT_KINDS: dict[str, ReportKind] = {}
 
 def register_kind(kind: ReportKind) -> None:
     REPORT_KINDS[kind.key] = kind
+
+
+def schedule_target(report_type: str) -> ScheduleTarget | None:
+    """How a scheduled report of this type names its subject (None: by its devices)."""
+    kind = REPORT_KINDS.get(report_type)
+    return kind.schedule if kind is not None else None
 
 
 DEVICE_KIND = ReportKind("device", N_("Device data"), device_subjects)

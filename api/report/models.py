@@ -87,7 +87,10 @@ class ScheduledReport(TenantOwned, TimestampMixin, Model):
     frequency: Mapped[Frequency] = mapped_column(str_enum(Frequency))
     # [{"name": ..., "phone": ..., "email": ...}]
     receivers: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
-    device_ids: Mapped[list[int]] = mapped_column(JSON, default=list)
+    # What the report covers, as its type says (api/report/kinds): the devices of a device report, the
+    # one subject a kind with a ScheduleTarget names (the storage of a storage report). The column
+    # keeps its first name, device_ids (no migration).
+    subject_ids: Mapped[list[int]] = mapped_column("device_ids", JSON, default=list)
     next_report_time: Mapped[datetime] = mapped_column(index=True)
     time_zone: Mapped[str] = mapped_column(String(64))
     temperature_unit: Mapped[str] = mapped_column(String(1), default="C")

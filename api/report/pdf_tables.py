@@ -13,9 +13,10 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, Table, TableStyle
 
-from api.report.alarm_list import ALARM_KINDS, PROCESS_STATES, duration_text
-from api.report.formats import expected_readings, has_limit, limit_text
-from api.report.kinds import Subject, disposition_history
+from api.report.alarm_list import PRINTED, alarm_cells, alarm_headers, duration_text
+from api.report.completeness import Completeness, completeness
+from api.report.formats import has_limit, limit_text
+from api.report.kinds import Subject
 from api.report.stats import SeriesStats
 
 if TYPE_CHECKING:
@@ -25,10 +26,16 @@ FRAME_WIDTH = A4[0] - 30 * mm  # 15 mm margins on both sides
 MAX_GAP_ROWS = 100
 
 
-def completeness(received: int, expected: int) -> str:
-    percent = f"{min(100.0, received * 100 / expected):.1f}" if expected else "-"
+def completeness_text(counted: Completeness | None) -> str:
+    """ "36 of 42 expected (85.7 %)": the figures CSV and XLSX print too; "-" for a state channel."""
+    if counted is None:
+        return "-"
+    percent = "-" if counted.percent is None else f"{counted.percent:.1f}"
     return gettext(
-        "%(received)s of %(expected)s expected (%(percent)s %%)", received=received, expected=expected, percent=percent
+        "%(received)s of %(expected)s expected (%(percent)s %%)",
+        received=counted.received,
+        expected=counted.expected,
+        percent=percent,
     )
 
 
@@ -82,55 +89,11 @@ ALARM_WIDTHS = [25 * mm, 29 * mm, 25 * mm, 16 * mm, 19 * mm, 12 * mm, 16 * mm, 3
 
 
 def alarm_rows(report: Report, subject: Subject, alarms) -> list[list]:
-    """When the excursion began (its first reading out of range), when the alarm was raised (after
-    the alarm delay) and when it ended; sensor, kind, peak, the duration from the excursion's start
-    to its end (the same instant the first column prints), and every processing decision (who,
-    when, what, comment; the latest one is the alarm's state)."""
-    units = report.p.units
-    sensors = {s.probe: s for s in subject.sensors}
-    history = disposition_history([alarm.id for alarm, _handler in alarms])
-    header = [
-        gettext("Excursion began"),
-        gettext("Alarm raised"),
-        gettext("Ended"),
-        gettext("Sensor"),
-        gettext("Alarm"),
-        gettext("Peak"),
-        gettext("Duration"),
-        gettext("Processing"),
-    ]
-    rows = [[report.cell(h, "head") for h in header]]
-    for alarm, _handler in alarms:
-        sensor = sensors.get(alarm.sensor)
-        peak = (
-            fmt(units.value(sensor, alarm.peak_value), sensor.precision)
-            if sensor and alarm.peak_value is not None
-            else ""
-        )
-        decisions = []
-        for disposition, name in history.get(alarm.id, []):
-            parts = [report.local(disposition.created_at), name or "", gettext(PROCESS_STATES[disposition.state])]
-            if disposition.result:
-                parts.append(disposition.result)
-            decisions.append(" ".join(x for x in parts if x))
-        processing = "\n".join(decisions) or gettext(PROCESS_STATES[alarm.process_state])
-        began = alarm.breach_started_at
-        raised = alarm.opened_at or began
-        raised_text = report.local(raised)
-        if raised > began:
-            # Live, this is the alarm delay; a back-filled excursion is raised when its data arrives.
-            delay = duration_text((raised - began).total_seconds())
-            raised_text += " " + gettext("(%(delay)s after it began)", delay=delay)
-        end = alarm.closed_at
-        cells = [
-            report.local(began),
-            raised_text,
-            report.local(end) if end else gettext("still open"),
-            sensor.name if sensor else "",
-            gettext(ALARM_KINDS[alarm.kind]),
-            peak,
-            duration_text((end - began).total_seconds()) if end else "",
-        ]
+    """The alarm list's columns (api/report/alarm_list) as printed: wrapped cells, one processing
+    decision per line."""
+    local, units = report.p.local_time.with_offset, report.p.units
+    rows = [[report.cell(h, "head") for h in alarm_headers()]]
+    for *cells, processing in alarm_cells(subject, alarms, local, units, PRINTED):
         rows.append(
             [report.cell(text) for text in cells]
             + [Paragraph(escape(processing).replace("\n", "<br/>"), report.styles["cell"])]
@@ -148,8 +111,9 @@ def stats_table(report: Report, subject: Subject, stats: dict[int, SeriesStats])
     def line(label, fn):
         rows.append([report.cell(label)] + [report.cell(fn(s, stats[s.probe])) for s in subject.sensors])
 
-    line(gettext("Readings"), lambda s, st: str(st.count))
-    line(gettext("Data completeness"), lambda s, st: completeness(st.count, expected_readings(subject, st)))
+    counted = {s.probe: completeness(subject, s, stats[s.probe], report.p.as_of) for s in subject.sensors}
+    line(gettext("Readings"), lambda s, st: str(counted[s.probe].received) if counted[s.probe] else "-")
+    line(gettext("Data completeness"), lambda s, st: completeness_text(counted[s.probe]))
     line(gettext("Minimum"), lambda s, st: fmt(units.value(s, st.minimum), s.precision))
     line(gettext("Maximum"), lambda s, st: fmt(units.value(s, st.maximum), s.precision))
     line(gettext("Average"), lambda s, st: fmt(units.value(s, st.mean), s.precision + 1))

@@ -102,11 +102,13 @@ class ReportPage(MethodView):
 
 @blp.route("/ScheduledReport/insert")
 class ReportInsert(MethodView):
-    @blp.requires("device.list.export")
+    # A storage report's storage goes through the storage area's gate rule (who sees it).
+    @blp.requires("device.list.export", storage="storageId")
     @blp.arguments(ScheduledReportInputSchema)
     @blp.response(200, ScheduledReportSchema)
     def post(self, args):
-        """Create a scheduled report (name up to 20; receivers with no duplicate phone or email)."""
+        """Create a scheduled report (name up to 20; receivers with no duplicate phone or email): a device
+        report names its devices, a storage report its storage (storageId)."""
         return services.create_report(args)
 
 

@@ -9,6 +9,7 @@ from api.extensions.integers import Integer
 from api.extensions.smorest import LocalDateTime, PageQuerySchema, Schema
 from api.extensions.validation_messages import ItemCount
 from api.identity.validators import LowerEmail, Phone
+from api.report.kinds import schedule_target
 from api.report.models import FileStatus, FileType, Frequency
 
 MAX_RANGE_DAYS = 366
@@ -90,7 +91,18 @@ class ScheduledReportInputSchema(Schema):
     fileType = ma.fields.String(load_default="pdf", validate=validate.OneOf(REPORT_FILE_TYPES))
     frequency = ma.fields.String(required=True, validate=validate.OneOf([f.value for f in Frequency]))
     receivers = ma.fields.List(ma.fields.Nested(ReceiverSchema), required=True, validate=ItemCount(min=1, max=20))
-    deviceIds = ma.fields.List(Integer(), required=True, validate=ItemCount(min=1, max=20))
+    deviceIds = ma.fields.List(
+        Integer(),
+        load_default=list,
+        validate=ItemCount(max=20),
+        metadata={"description": "the devices of a device report (at least one)"},
+    )
+    storageId = Integer(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=1),
+        metadata={"description": "the cold storage, freezer or virtual storage of a storage report"},
+    )
     nextReportTime = ma.fields.AwareDateTime(required=True)
 
     @ma.pre_load
@@ -130,11 +142,21 @@ class ScheduledReportSchema(Schema):
     fileType = ma.fields.Function(lambda r: r.file_type.value)
     frequency = ma.fields.Function(lambda r: r.frequency.value)
     receivers = ma.fields.List(ma.fields.Nested(ReceiverOutSchema))
-    deviceIds = ma.fields.List(Integer(), attribute="device_ids")
+    deviceIds = ma.fields.Method("device_ids", metadata={"type": "array", "items": {"type": "integer"}})
+    storageId = ma.fields.Method(
+        "storage_id", allow_none=True, metadata={"type": "integer", "description": "a storage report's storage"}
+    )
     nextReportTime = LocalDateTime(attribute="next_report_time")
     timeZone = ma.fields.String(attribute="time_zone")
     lastFileId = Integer(attribute="last_file_id", allow_none=True)
     createTime = LocalDateTime(attribute="created_at")
+
+    def device_ids(self, report) -> list[int]:
+        return report.subject_ids if schedule_target(report.report_type) is None else []
+
+    def storage_id(self, report) -> int | None:
+        target = schedule_target(report.report_type)
+        return report.subject_ids[0] if target is not None and target.field == "storageId" else None
 
 
 class ReportPageQuerySchema(PageQuerySchema):

@@ -20,7 +20,7 @@ from api.extensions.db import db, paginate, utcnow
 from api.extensions.i18n import caller_zone, locale_tag, requested_zone
 from api.extensions.smorest import ApiError
 from api.identity.auth import owned, require_account
-from api.report.kinds import REPORT_KINDS, device_sensors
+from api.report.kinds import REPORT_KINDS, device_sensors, schedule_target
 from api.report.models import ExportFile, FileStatus, FileType, Frequency, ScheduledReport
 from api.tenancy import data_platform_id
 
@@ -74,9 +74,13 @@ def _visible_probes(device: Device, chosen: list[int] | None) -> list[int]:
     return [sensor.probe for sensor in device_sensors(device, chosen) if sensor.probe in shown]
 
 
-def file_name(devices: list[Device], start: datetime, end: datetime, zone: ZoneInfo, ext: str, prefix: str = "") -> str:
-    first = devices[0].name or devices[0].guid if devices else ""
-    label = first if len(devices) == 1 else gettext("%(name)s and %(n)s more", name=first, n=len(devices) - 1)
+def file_name(
+    devices: list[Device], start: datetime, end: datetime, zone: ZoneInfo, ext: str, prefix: str = "", label: str = ""
+) -> str:
+    """prefix, then `label` (else the first device's name and how many more), the local dates, ext."""
+    if not label:
+        first = devices[0].name or devices[0].guid if devices else ""
+        label = first if len(devices) == 1 else gettext("%(name)s and %(n)s more", name=first, n=len(devices) - 1)
     span = f"{start.astimezone(zone):%Y%m%d}-{(end - timedelta(seconds=1)).astimezone(zone):%Y%m%d}"
     name = f"{prefix}{label}_{span}.{ext}"
     return "".join("_" if ch in '/\\:*?"<>|' else ch for ch in name)[:120]
@@ -237,22 +241,42 @@ def owned_report(report_id: int) -> ScheduledReport:
     return report
 
 
+def field_error(field: str, message: str) -> ApiError:
+    return ApiError(
+        gettext("Invalid input") + f" - {field}: {message}",
+        code=422,
+        http_status=422,
+        data={"errors": {field: [message]}},
+    )
+
+
+def _subjects(args: dict) -> list[int]:
+    """What a scheduled report covers, checked for the signed-in account: the devices of a device
+    report, or the one subject its kind names (a storage: ScheduleTarget)."""
+    kind = REPORT_KINDS.get(args["reportType"])
+    if kind is None or not kind.listed:
+        raise field_error("reportType", gettext("Unknown report type."))
+    target = kind.schedule
+    if target is None:
+        if not args.get("deviceIds"):
+            raise field_error("deviceIds", gettext("Choose at least one device."))
+        return [d.id for d in _devices_for_export(args["deviceIds"])]
+    subject_id = args.get(target.field)
+    if subject_id is None:
+        raise field_error(target.field, gettext(target.missing))
+    target.check(subject_id)
+    return [subject_id]
+
+
 def _apply(report: ScheduledReport, args: dict) -> None:
-    if args["reportType"] not in REPORT_KINDS or not REPORT_KINDS[args["reportType"]].listed:
-        raise ApiError(
-            gettext("Invalid input"),
-            code=422,
-            http_status=422,
-            data={"errors": {"reportType": [gettext("Unknown report type.")]}},
-        )
-    devices = _devices_for_export(args["deviceIds"])
+    subject_ids = _subjects(args)
     account = require_account()
     report.report_name = args["reportName"]
     report.report_type = args["reportType"]
     report.file_type = FileType(args.get("fileType") or "pdf")
     report.frequency = Frequency(args["frequency"])
     report.receivers = args["receivers"]
-    report.device_ids = [d.id for d in devices]
+    report.subject_ids = subject_ids
     report.next_report_time = args["nextReportTime"]
     report.time_zone = caller_zone().key
     report.temperature_unit = account.temperature_unit or "C"
@@ -281,20 +305,28 @@ def delete_report(report_id: int) -> None:
 
 
 def start_report_run(report: ScheduledReport, moment: datetime) -> ExportFile:
-    """A file for one run of a scheduled report (in the owner's download centre), queued."""
+    """A file for one run of a scheduled report (in the owner's download centre), queued. A device
+    report covers the owner's own devices among its devices; a kind with a ScheduleTarget (a storage)
+    gives its subject's params as its on-demand request would."""
     zone = ZoneInfo(report.time_zone)
     start, end = period_before(moment, report.frequency, zone)
-    devices = list(db.session.scalars(select(Device).where(Device.id.in_(report.device_ids))))
+    target = schedule_target(report.report_type)
+    if target is None:
+        subject, label = {"deviceIds": report.subject_ids, "sensors": None}, ""
+    else:
+        subject, label = target.run(report.subject_ids[0], report.owner_account_id)
+    devices = list(db.session.scalars(select(Device).where(Device.id.in_(subject["deviceIds"]))))
     export = ExportFile(
         platform_id=report.platform_id,
         owner_account_id=report.owner_account_id,
         scheduled_report_id=report.id,
-        name=file_name(devices, start, end, zone, EXTENSIONS[report.file_type], prefix=f"{report.report_name}_"),
+        name=file_name(
+            devices, start, end, zone, EXTENSIONS[report.file_type], prefix=f"{report.report_name}_", label=label
+        ),
         file_type=report.file_type,
         kind=report.report_type,
         params={
-            "deviceIds": report.device_ids,
-            "sensors": None,
+            **subject,
             "start": start.isoformat(),
             "end": end.isoformat(),
             "timeZone": report.time_zone,
@@ -312,9 +344,9 @@ def start_report_run(report: ScheduledReport, moment: datetime) -> ExportFile:
 def send_now(report_id: int) -> ExportFile:
     """Run a scheduled report at once (its schedule is unchanged)."""
     report = owned_report(report_id)
-    for device in db.session.scalars(select(Device).where(Device.id.in_(report.device_ids))):
-        ensure_downloadable(device)
     export = start_report_run(report, utcnow())
+    for device in db.session.scalars(select(Device).where(Device.id.in_(export.params["deviceIds"]))):
+        ensure_downloadable(device)
     db.session.commit()
     return export
 

@@ -6,6 +6,7 @@ carry the window's readings of those probes; everything lands in the download ce
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -20,7 +21,7 @@ from api.extensions.i18n import N_, local_text, requested_zone
 from api.extensions.smorest import ApiError
 from api.identity.auth import require_account
 from api.report import services as reports
-from api.report.kinds import ReportKind, Subject, device_sensors
+from api.report.kinds import ReportKind, ScheduleTarget, Subject, device_sensors
 from api.report.models import ExportFile, FileType
 from api.report.stats import celsius_to_fahrenheit
 from api.storage import services, tabs
@@ -40,20 +41,44 @@ ZONE_LABELS = {
 }
 
 
-def request_report(args: dict, kind: StorageKind) -> ExportFile:
-    """Queue a storage's report (pdf) or its probes' readings (csv, xlsx) over a window, with the
-    probes the caller may see on the chart tab (fixed now, while the requester is known)."""
-    storage, devices = services.loaded(args["storageId"], kind, "chart")
+def subject_params(storage: ColdStorage, devices: dict[int, Device], shown: Callable[[Device, int], bool]) -> dict:
+    """The subject part of a storage report's params, for a request and for a scheduled run alike: the
+    storage, the devices of its probes that are `shown`, their owners (fixed now) and those probes."""
     probes: dict[str, list[int]] = {}
     for probe in storage.probes:
         device = devices.get(probe.device_id)
-        if services.probe_visible(device, probe.sensor, "chart"):
+        if device is not None and shown(device, probe.sensor):
             probes.setdefault(str(device.id), []).append(probe.sensor)
-    if not probes:
-        raise ApiError(gettext("This storage has no probe to report on."), code=3006)
     chosen = [devices[int(device_id)] for device_id in probes]
-    for device in chosen:
-        reports.ensure_downloadable(device)
+    return {
+        "storageId": storage.id,
+        "deviceIds": [device.id for device in chosen],
+        "owners": {str(device.id): device.owner_account_id for device in chosen},
+        "probes": probes,
+    }
+
+
+def _for_caller(storage_id: int, kind: StorageKind | None = None) -> tuple[ColdStorage, dict]:
+    """The subject params of a storage the signed-in account reports on: the probes it may see on the
+    chart tab; refused without one, or when a device's data may no longer be downloaded."""
+    if kind is None:
+        storage = services.admitted_or_visible(storage_id)
+        if storage is None:
+            raise services.storage_not_found("storageId")
+        kind = storage.kind
+    storage, devices = services.loaded(storage_id, kind, "chart")
+    subject = subject_params(storage, devices, lambda device, sensor: services.probe_visible(device, sensor, "chart"))
+    if not subject["probes"]:
+        raise ApiError(gettext("This storage has no probe to report on."), code=3006)
+    for device_id in subject["deviceIds"]:
+        reports.ensure_downloadable(devices[device_id])
+    return storage, subject
+
+
+def request_report(args: dict, kind: StorageKind) -> ExportFile:
+    """Queue a storage's report (pdf) or its probes' readings (csv, xlsx) over a window, with the
+    probes the caller may see on the chart tab (fixed now, while the requester is known)."""
+    storage, subject = _for_caller(args["storageId"], kind)
     account = require_account()
     file_type = FileType(args["fileType"])
     zone = requested_zone() or ZoneInfo(storage.time_zone)
@@ -67,10 +92,7 @@ def request_report(args: dict, kind: StorageKind) -> ExportFile:
         file_type=file_type,
         kind="storage",
         params={
-            "storageId": storage.id,
-            "deviceIds": [device.id for device in chosen],
-            "owners": {str(device.id): device.owner_account_id for device in chosen},
-            "probes": probes,
+            **subject,
             "start": start.isoformat(),
             "end": end.isoformat(),
             "timeZone": zone.key,
@@ -82,6 +104,28 @@ def request_report(args: dict, kind: StorageKind) -> ExportFile:
     db.session.add(export)
     db.session.commit()
     return export
+
+
+def check_scheduled(storage_id: int) -> list[Device]:
+    """A scheduled storage report's storage, as its on-demand report checks it (seen, with a probe
+    on the chart tab): the devices it covers."""
+    _storage, subject = _for_caller(storage_id)
+    return list(db.session.scalars(select(Device).where(Device.id.in_(subject["deviceIds"]))))
+
+
+def scheduled_run(storage_id: int, owner_account_id: int) -> tuple[dict[str, Any], str]:
+    """A scheduled run's subject params (nobody is signed in): the storage's probes on the schedule
+    owner's own devices, as a scheduled device report covers the owner's own devices. A storage
+    deleted since leaves none (the run's file fails with the reason)."""
+    storage = db.session.get(ColdStorage, storage_id)
+    if storage is None:
+        return {"storageId": storage_id, "deviceIds": [], "owners": {}, "probes": {}}, ""
+    ids = {probe.device_id for probe in storage.probes}
+    owned = select(Device).where(
+        Device.id.in_(ids), Device.owner_account_id == owner_account_id, Device.deleted.is_(False)
+    )
+    devices = {device.id: device for device in db.session.scalars(owned)}
+    return subject_params(storage, devices, lambda device, sensor: True), storage.name
 
 
 def storage_subjects(params: dict[str, Any], owner_account_id: int) -> list[Subject]:
@@ -160,4 +204,10 @@ def sections(storage: ColdStorage, subjects: list[Subject], params: dict) -> lis
     return result
 
 
-STORAGE_KIND = ReportKind("storage", N_("Storage report"), storage_subjects, listed=False)
+STORAGE_KIND = ReportKind(
+    "storage",
+    N_("Storage report"),
+    storage_subjects,
+    # Scheduled too (issue 47): a schedule names its storage as the on-demand report does.
+    schedule=ScheduleTarget("storageId", N_("Choose a storage."), check_scheduled, scheduled_run),
+)

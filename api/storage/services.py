@@ -22,6 +22,7 @@ from api.extensions import uploads
 from api.extensions.db import db
 from api.extensions.smorest import ApiError
 from api.identity.auth import require_account
+from api.report.models import ScheduledReport
 from api.storage.models import ColdStorage, StorageKind, StorageProbe, Zone
 from api.tenancy import data_platform, data_platform_id
 
@@ -106,9 +107,25 @@ def visible_storage(storage_id: int) -> ColdStorage | None:
     return db.session.scalar(visible_storages().where(ColdStorage.id == storage_id))
 
 
+def admitted_or_visible(storage_id: int) -> ColdStorage | None:
+    """The storage the gate admitted for this call, else the visible one (of any kind)."""
+    return admitted(STORAGE_KIND, storage_id) or visible_storage(storage_id)
+
+
+def storage_not_found(field: str) -> ApiError:
+    """A storage the account cannot see, named by its field (404: as if it did not exist)."""
+    message = gettext("The storage cannot be found, please confirm and choose again.")
+    return ApiError(
+        gettext("Invalid input") + f" - {field}: {message}",
+        code=404,
+        http_status=404,
+        data={"errors": {field: [message]}},
+    )
+
+
 def find(storage_id: int, kind: StorageKind) -> ColdStorage:
     """The storage the gate admitted for this call (or, outside a gated call, the visible one), of this kind."""
-    storage = admitted(STORAGE_KIND, storage_id) or visible_storage(storage_id)
+    storage = admitted_or_visible(storage_id)
     if storage is None or storage.kind != kind:
         raise not_found()
     return storage
@@ -287,6 +304,14 @@ def delete(storage_id: int, kind: StorageKind) -> None:
     storage = find(storage_id, kind)
     if storage.owner_account_id != require_account().id:
         raise access_denied()
+    # Its scheduled reports go with it (they name it: api/storage/report.STORAGE_KIND).
+    for scheduled in db.session.scalars(
+        select(ScheduledReport).where(
+            ScheduledReport.platform_id == storage.platform_id, ScheduledReport.report_type == "storage"
+        )
+    ):
+        if scheduled.subject_ids == [storage.id]:
+            db.session.delete(scheduled)
     db.session.delete(storage)
     db.session.commit()
 

@@ -47,7 +47,10 @@ export interface ScheduledReportInput {
   fileType?: FileType;
   frequency: Frequency;
   receivers: Receiver[];
-  deviceIds: number[];
+  /** The devices of a device report. */
+  deviceIds?: number[];
+  /** The storage (cold storage, freezer or virtual storage) of a storage report. */
+  storageId?: number | null;
   nextReportTime: string;
 }
 

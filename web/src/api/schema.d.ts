@@ -22045,7 +22045,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a scheduled report (name up to 20; receivers with no duplicate phone or email). */
+        /** Create a scheduled report (name up to 20; receivers with no duplicate phone or email): a device
+         *     report names its devices, a storage report its storage (storageId). */
         post: {
             parameters: {
                 query?: never;
@@ -32146,7 +32147,7 @@ export interface components {
         ScheduledReport: {
             /** Format: date-time */
             createTime?: string;
-            deviceIds?: number[];
+            readonly deviceIds?: number[];
             readonly fileType?: unknown;
             readonly frequency?: unknown;
             id?: number;
@@ -32156,6 +32157,8 @@ export interface components {
             receivers?: components["schemas"]["ReceiverOut"][];
             reportName?: string;
             reportType?: string;
+            /** @description a storage report's storage */
+            readonly storageId?: number | null;
             timeZone?: string;
         };
         ScheduledReportEnvelope: {
@@ -32164,7 +32167,8 @@ export interface components {
             msg: string;
         };
         ScheduledReportInput: {
-            deviceIds: number[];
+            /** @description the devices of a device report (at least one) */
+            deviceIds?: number[];
             /**
              * @default pdf
              * @enum {string}
@@ -32178,6 +32182,11 @@ export interface components {
             reportName: string;
             /** @default device */
             reportType: string;
+            /**
+             * @description the cold storage, freezer or virtual storage of a storage report
+             * @default null
+             */
+            storageId: number | null;
         };
         ScheduledReportPage: {
             list: components["schemas"]["ScheduledReport"][];
@@ -32189,7 +32198,8 @@ export interface components {
             msg: string;
         };
         ScheduledReportUpdate: {
-            deviceIds: number[];
+            /** @description the devices of a device report (at least one) */
+            deviceIds?: number[];
             /**
              * @default pdf
              * @enum {string}
@@ -32204,6 +32214,11 @@ export interface components {
             reportName: string;
             /** @default device */
             reportType: string;
+            /**
+             * @description the cold storage, freezer or virtual storage of a storage report
+             * @default null
+             */
+            storageId: number | null;
         };
         Seal: {
             certificatePem?: string;

@@ -25,6 +25,7 @@ import {
   type TemplateCodes,
 } from '@/api/organization';
 import { fencePageKey, type Fence } from '@/api/waybill';
+import { storagePageKey, type Storage, type StorageKind } from '@/api/storage';
 import type { Page } from '@/components/ui/table';
 import { useRead } from './useRead';
 
@@ -43,6 +44,13 @@ export function useDevicePage(
 /** The account's devices for pickers (projects, assets, organisations, sharing, filters, reports). */
 export function useDeviceChoices(enabled = true) {
   return useDevicePage(enabled ? { start: 1, pageSize: DEVICE_OPTIONS_SIZE } : null);
+}
+
+export const STORAGE_OPTIONS_SIZE = 200;
+
+/** The storages of one kind the account sees, for pickers (a scheduled storage report's storage). */
+export function useStorageChoices(kind: StorageKind, enabled = true) {
+  return useRead<Page<Storage>>(enabled ? storagePageKey({ kind, start: 1, pageSize: STORAGE_OPTIONS_SIZE }) : null);
 }
 
 /** The account's electric fences for the waybill form's pickers and the waybill map. */

@@ -3,7 +3,6 @@ import { App, Button, DatePicker, Form, Input, Modal, Select, Space, Tag, Typogr
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useCallback, useState } from 'react';
-import { useDeviceChoices } from '@/hooks/resources';
 import { useRead } from '@/hooks/useRead';
 import { ApiError } from '@/api/errors';
 import {
@@ -23,7 +22,8 @@ import {
 import { showServerErrors } from '@/lib/serverErrors';
 import { formatTime, isoWithOffset } from '@/lib/format';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { firstDuplicateReceiver, REPORT_NAME_MAX } from './helpers';
+import { firstDuplicateReceiver, REPORT_NAME_MAX, reportSubject } from './helpers';
+import { ReportSubjectField, useStorageNames } from './ReportSubjectField';
 import { DataList } from '@/components/ui/DataList';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
@@ -36,7 +36,8 @@ interface ReportValues {
   reportType: string;
   fileType: FileType;
   frequency: Frequency;
-  deviceIds: number[];
+  deviceIds?: number[];
+  storageId?: number | null;
   nextReportTime: Dayjs;
   receivers: Receiver[];
 }
@@ -55,7 +56,7 @@ function ReportModal({
   const [form] = Form.useForm<ReportValues>();
   const [saving, setSaving] = useState(false);
   const { data: kinds } = useRead<ReportKind[]>(reportKindsKey());
-  const { data: devices } = useDeviceChoices();
+  const reportType = Form.useWatch('reportType', form);
 
   const submit = async (values: ReportValues) => {
     const body: ScheduledReportInput = {
@@ -63,7 +64,7 @@ function ReportModal({
       reportType: values.reportType,
       fileType: values.fileType,
       frequency: values.frequency,
-      deviceIds: values.deviceIds,
+      ...reportSubject(values.reportType, values.deviceIds, values.storageId),
       nextReportTime: isoWithOffset(values.nextReportTime.toDate()),
       receivers: values.receivers.map((receiver) => ({
         name: receiver.name.trim(),
@@ -160,21 +161,7 @@ function ReportModal({
             />
           </Form.Item>
         </Space>
-        <Form.Item
-          name="deviceIds"
-          label={t('scheduled.devices')}
-          rules={[{ required: true, type: 'array', min: 1, message: t('scheduled.pickDevice') }]}
-        >
-          <Select
-            mode="multiple"
-            showSearch={{ optionFilterProp: 'label' }}
-            data-testid="report-devices"
-            options={(devices?.list ?? []).map((device) => ({
-              value: device.id,
-              label: `${device.deviceName} (${device.deviceGuid})`,
-            }))}
-          />
-        </Form.Item>
+        <ReportSubjectField reportType={reportType} />
         <Form.Item
           name="nextReportTime"
           label={t('scheduled.nextReportTime')}
@@ -263,6 +250,7 @@ export function ScheduledReportsView({ embedded = false }: { embedded?: boolean 
   const filters = { reportName: name || undefined };
   const { data, loading, pagination, mutate } = usePagedQuery<ScheduledReport, typeof filters>(reportPageKey, filters);
   const reload = useCallback(() => void mutate(), [mutate]);
+  const storageNames = useStorageNames(data.some((report) => report.storageId != null));
 
   const remove = (report: ScheduledReport) =>
     modal.confirm({
@@ -318,7 +306,14 @@ export function ScheduledReportsView({ embedded = false }: { embedded?: boolean 
             title: t('scheduled.frequency'),
             render: (_, report) => <Tag>{t(`frequency.${report.frequency}`)}</Tag>,
           },
-          { key: 'devices', title: t('scheduled.devices'), render: (_, report) => report.deviceIds.length },
+          {
+            key: 'devices',
+            title: t('scheduled.covers'),
+            render: (_, report) =>
+              report.storageId != null
+                ? (storageNames.get(report.storageId) ?? t('scheduled.storage'))
+                : (report.deviceIds?.length ?? 0),
+          },
           {
             key: 'receivers',
             title: t('scheduled.receivers'),

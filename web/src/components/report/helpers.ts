@@ -1,5 +1,6 @@
 import dayjs, { type Dayjs } from 'dayjs';
-import type { ExportFile, Receiver } from '@/api/report';
+import type { ExportFile, Receiver, ScheduledReportInput } from '@/api/report';
+import type { StorageKind } from '@/api/storage';
 
 /** The api refuses ranges longer than this (one year, leap day included). */
 export const MAX_EXPORT_DAYS = 366;
@@ -44,4 +45,42 @@ export function firstDuplicateReceiver(receivers: Receiver[]): number {
     if (email) emails.add(email);
   }
   return -1;
+}
+
+/** The report type whose schedule names a storage instead of devices (api: the storage report kind). */
+export const STORAGE_REPORT = 'storage';
+/** The storage kinds a storage report can cover, in the picker's order. */
+export const STORAGE_KINDS: StorageKind[] = ['storage', 'freezer', 'virtual'];
+
+/** What a scheduled report of this type names: a storage (storage report) or devices (the others). */
+export function reportTarget(reportType: string | undefined): 'storage' | 'devices' {
+  return reportType === STORAGE_REPORT ? 'storage' : 'devices';
+}
+
+/** The subject fields of a scheduled report's body: only the one its type names is sent. */
+export function reportSubject(
+  reportType: string,
+  deviceIds: number[] | undefined,
+  storageId: number | null | undefined,
+): Pick<ScheduledReportInput, 'deviceIds' | 'storageId'> {
+  return reportTarget(reportType) === 'storage'
+    ? { deviceIds: [], storageId: storageId ?? null }
+    : { deviceIds: deviceIds ?? [], storageId: null };
+}
+
+export interface StorageChoice {
+  id: number;
+  storageName: string;
+}
+
+/** The storage picker's options, grouped by kind (empty kinds left out). */
+export function storageOptions(
+  groups: { kind: StorageKind; label: string; storages: StorageChoice[] | undefined }[],
+): { label: string; options: { value: number; label: string }[] }[] {
+  return groups
+    .filter((group) => group.storages?.length)
+    .map((group) => ({
+      label: group.label,
+      options: (group.storages ?? []).map((storage) => ({ value: storage.id, label: storage.storageName })),
+    }));
 }
