@@ -4,12 +4,17 @@
 // excursion on the message list and in the mailbox, gets the "back in range" notice, processes the
 // alarm with a result and finds it processed on the device. What the user reads is checked in the
 // page's own language (the texts come from the web's locale files, the mails from the api's).
+// The dispatcher: creates a waybill for the truck with an alarm contact, starts it, the truck drives
+// and warms up (over MQTT), the contact is told during the trip, the dispatcher follows the trip on
+// its page and completes it; the contact then gets the trip report.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { MAILBOX, api, apiLogin, closeMobileMenu, collectErrors, contextFor, launch, screenshot, selectTab, signInWithForm, siteUrl } from './browser.mjs';
+import { MAILBOX, api, apiLogin, chooseOption, closeMobileMenu, collectErrors, contextFor, launch, screenshot, selectOf, selectTab, signInWithForm, siteUrl } from './browser.mjs';
 import { issueGuid, publishReadings } from './fleet.mjs';
+
+const TRUCK = 'Truck SH-HZ';
 
 const LOCALES = fileURLToPath(new URL('../../../web/public/locales/', import.meta.url));
 const SETTINGS = [
@@ -149,6 +154,81 @@ describe('journeys (issue 47)', () => {
       await selectTab(page, text(lang, 'device', 'tabs.alarm'));
       await page.getByTestId('alarm-history').getByText(text(lang, 'alarm', 'state.agreed')).first().waitFor();
       await screenshot(page, `journey-qa-lead-done-${lang}-${viewport.width}`);
+
+      assert.deepEqual(
+        errors.filter((item) => !item.includes('404 (Not Found)')),
+        [],
+      );
+      await context.close();
+    });
+  }
+
+  for (const [index, setting] of SETTINGS.entries()) {
+    const { lang, viewport } = setting;
+    const contact = `dispatch.${lang.toLowerCase()}@example.com`;
+    const goods = `Vaccine lot ${index + 1}`;
+    test(`the dispatcher: a waybill with an alarm contact, told during the trip, completed, its report mailed (${lang}, ${viewport.width} px)`, async () => {
+      const since = Date.now();
+      const context = await contextFor(browser, 'localhost', lang, viewport);
+      const page = await context.newPage();
+      const errors = collectErrors(page);
+      await page.goto(siteUrl('localhost', '/user/login'));
+      await signInWithForm(page, 'demouser');
+      await page.waitForURL((url) => !url.pathname.startsWith('/user/login'));
+      const token = await apiLogin('localhost', 'demouser');
+      const { body: devices } = await api('localhost', 'POST', '/device/Device/page', { token, body: { start: 1, pageSize: 50 } });
+      const truck = devices.data.list.find((device) => device.deviceName === TRUCK);
+
+      // The waybill, with whom to tell of alarms on the way.
+      await page.goto(siteUrl('localhost', '/waybill/list'));
+      await closeMobileMenu(page);
+      await page.getByTestId('waybill-add').click();
+      await page.locator('#orderNum').fill(`PO-JOURNEY-${index + 1}`);
+      await page.locator('#goodsName').fill(goods);
+      await page.locator('#expressNumber').fill(`SFJOURNEY${index + 1}`);
+      await page.locator('#deviceId').click();
+      await page.locator('#deviceId').fill('Truck');
+      await chooseOption(page, selectOf(page, '#deviceId'), TRUCK);
+      await page.locator('#senderName').fill('Li Wei');
+      await page.locator('#senderPhone').fill('13800138000');
+      await page.locator('#receiverName').fill('Zhang Min');
+      await page.locator('#receiverPhone').fill('13900139000');
+      await page.locator('#ignoreMinutes').fill('0');
+      await page.locator('#alarmName').fill('Receiving QA');
+      await page.locator('#alarmEmail').fill(contact);
+      const created = page.waitForResponse((response) => response.url().includes('/api/waybill/Waybill/insert'));
+      await page.getByRole('button', { name: text(lang, 'waybill', 'action.save') }).click();
+      assert.equal((await (await created).json()).code, 0);
+      const entry = page.getByTestId('waybill-table').locator('tr, [data-testid="list-card"]', { hasText: goods }).first();
+      await entry.waitFor();
+
+      // Started: the truck drives east from the depot, and its load warms past the waybill's 8 °C.
+      await entry.getByTestId('waybill-start').click();
+      const offline = page.locator('.ant-modal-confirm .ant-btn-primary');
+      if (await offline.isVisible({ timeout: 1500 }).catch(() => false)) await offline.click();
+      await entry.getByText(text(lang, 'waybill', 'state.in_progress')).waitFor();
+      const start = Date.now();
+      publishReadings(truck.deviceGuid, [0, 0.01, 0.02].map((east, step) => ({ ts: start + step * 1000, readings: { 1: 4.5 }, location: { lat: 31.2304, lng: 121.4737 + east } })));
+      publishReadings(truck.deviceGuid, [{ ts: Date.now(), readings: { 1: 12.5 }, location: { lat: 31.2304, lng: 121.5037 } }]);
+      const told = await waitForMail(contact, since, (item) => item.text.includes(TRUCK) && /12\.5\s*°C/.test(item.text));
+      assert.ok(told.subject, 'the contact was told during the trip');
+
+      // The dispatcher follows the trip: it moved, and its alarm is on the waybill.
+      await entry.getByTestId('waybill-open').click();
+      await page.getByTestId('waybill-status').waitFor();
+      const distance = await page.getByTestId('waybill-distance').textContent();
+      assert.match(distance, /\d+(\.\d)? ?(m|km|米|公里)/);
+      await selectTab(page, text(lang, 'waybill', 'tab.alarm'));
+      await page.locator('.ant-tabs-tabpane-active').getByText(/12\.5/).first().waitFor({ timeout: 30_000 });
+      await screenshot(page, `journey-dispatcher-trip-${lang}-${viewport.width}`);
+      await page.keyboard.press('Escape');
+
+      // Completed: its report goes to the contact.
+      await entry.getByTestId('waybill-stop').click();
+      await page.locator('.ant-popover:not(.ant-popover-hidden) .ant-btn-primary').click();
+      await entry.getByText(text(lang, 'waybill', 'state.completed')).waitFor();
+      const report = await waitForMail(contact, since, (item) => (item.attachments ?? []).length > 0, 90_000);
+      assert.ok(report.attachments.some((file) => /\.pdf$/i.test(file.filename ?? file.name ?? '')), JSON.stringify(report.attachments));
 
       assert.deepEqual(
         errors.filter((item) => !item.includes('404 (Not Found)')),
