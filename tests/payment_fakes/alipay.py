@@ -42,6 +42,8 @@ class AlipayFake(HttpFake):
         }
 
     def handle(self, request: Request) -> Response:
+        if request.path == "/favicon.ico":  # the cashier page's icon, asked for by the payer's browser
+            return Response(status=204)
         if request.path.startswith("/fake/pay/"):  # the payer pays: notify, then back to return_url
             code = request.path.rsplit("/", 1)[-1]
             self.deliver(code)

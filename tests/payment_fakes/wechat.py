@@ -93,6 +93,8 @@ class WeChatPayFake(HttpFake):
 
     def handle(self, request: Request) -> Response:
         path = request.path
+        if path == "/favicon.ico":  # the cashier page's icon, asked for by the payer's browser
+            return Response(status=204)
         if path == "/sns/oauth2/access_token":
             return Response(
                 json.dumps({"openid": f"o-fake-{request.args.get('code')}"}), content_type="application/json"
