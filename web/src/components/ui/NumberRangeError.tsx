@@ -1,5 +1,5 @@
 import { Typography } from 'antd';
-import { useTranslation } from 'next-i18next';
+import { useTranslation } from 'next-i18next/pages';
 import { inRange, rangeMessage } from './rangeRules';
 
 /**
