@@ -57,7 +57,7 @@ import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
 import { StatusTag } from './RechargeView';
-import { rangeRules } from '@/components/ui/rangeRules';
+import { rangeRules, type T } from '@/components/ui/rangeRules';
 
 const ORDERS = 'operation.order.list';
 
@@ -296,6 +296,12 @@ function PackageLevelFields({ packages }: { packages: ServicePackage[] }) {
 /** At most this many coupons or cards in one batch (the api's limit). */
 const CODE_COUNT_MAX = 999;
 
+/** The rules of a batch's count: 1,000 is refused naming the range, never issued as 999 (issue 47). */
+export const batchCountRules = (t: T) => [
+  { required: true, message: t('codes.count') },
+  ...rangeRules(t, 1, CODE_COUNT_MAX),
+];
+
 type Batch = {
   prefix: string;
   count: number;
@@ -363,11 +369,7 @@ function BatchModal({
         ) : (
           <PackageLevelFields packages={packages} />
         )}
-        <Form.Item
-          name="count"
-          label={t('codes.count')}
-          rules={[{ required: true, message: t('codes.count') }, ...rangeRules(t, 1, CODE_COUNT_MAX)]}
-        >
+        <Form.Item name="count" label={t('codes.count')} rules={batchCountRules(t)}>
           <InputNumber precision={0} />
         </Form.Item>
         <Form.Item name="validTo" label={t('codes.validTo')} rules={[{ required: true, message: t('codes.validTo') }]}>

@@ -7,7 +7,8 @@
  */
 import type { Rule } from 'antd/es/form';
 
-type T = (key: string, options?: Record<string, unknown>) => string;
+/** Any namespace's t will do (the keys carry their namespace). */
+export type T = (key: string, options?: Record<string, unknown>) => string;
 
 /** The message naming the range (one-sided when a bound is missing). */
 export function rangeMessage(t: T, min?: number, max?: number): string {
