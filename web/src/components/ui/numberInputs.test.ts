@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -96,5 +96,38 @@ describe('number inputs never clamp silently (issue 47)', () => {
       expect(reason.length).toBeGreaterThan(10);
       expect(tsxFiles(SRC).map((file) => relative(SRC, file).split('\\').join('/'))).toContain(name);
     }
+  });
+
+  it('every page that can show a range refusal loads the shell namespace (where its messages live)', () => {
+    const resolve = (from: string, spec: string) => {
+      const base = spec.startsWith('@/') ? join(SRC, spec.slice(2)) : join(dirname(from), spec);
+      return ['.tsx', '.ts', '/index.tsx', '/index.ts'].map((ext) => base + ext).find((path) => existsSync(path));
+    };
+    const imports = (file: string) =>
+      [...readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'((?:@\/|\.)[^']*)'/g)]
+        .map((match) => resolve(file, match[1]))
+        .filter((path): path is string => Boolean(path));
+    const reaches = (page: string) => {
+      const seen = new Set<string>();
+      const stack = [page];
+      while (stack.length) {
+        const file = stack.pop() as string;
+        if (seen.has(file)) continue;
+        seen.add(file);
+        stack.push(...imports(file));
+      }
+      return seen.has(join(__dirname, 'rangeRules.ts'));
+    };
+    const pages = tsxFiles(join(SRC, 'pages')).filter((file) => !/[\\/]_(app|document)\.tsx$/.test(file));
+    const using = pages.filter(reaches);
+    expect(using.length).toBeGreaterThan(10);
+    // consolePageProps and calibrationProps both load `shell`; any other page must name it.
+    expect(readFileSync(join(SRC, 'server/pageProps.ts'), 'utf8')).toMatch(/SHELL_NAMESPACES = \[[^\]]*'shell'/);
+    expect(readFileSync(join(SRC, 'server/calibrationProps.ts'), 'utf8')).toMatch(/sitePageProps\(\[[^\]]*'shell'/);
+    const missing = using.filter(
+      (page) =>
+        !/consolePageProps\(|calibrationProps\(|sitePageProps\(\[[^\]]*'shell'/.test(readFileSync(page, 'utf8')),
+    );
+    expect(missing.map((page) => relative(SRC, page))).toEqual([]);
   });
 });
