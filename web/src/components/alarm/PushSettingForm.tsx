@@ -29,6 +29,7 @@ import {
 } from '@/api/alarm';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { levelTimesRise, MAX_LEVELS } from './push';
+import { rangeRules } from '@/components/ui/rangeRules';
 
 interface PushForm {
   enabled: boolean;
@@ -208,9 +209,9 @@ export function PushSettingForm({ data, onSave, disabled, testId = 'push-card', 
                   <Form.Item
                     name={[level.name, 'minutes']}
                     label={t('push.minutes')}
-                    rules={[{ required: true, message: t('push.minutesRequired') }]}
+                    rules={[{ required: true, message: t('push.minutesRequired') }, ...rangeRules(t, 0, 10080)]}
                   >
-                    <InputNumber min={0} max={10080} suffix="min" data-testid={`level-minutes-${levelIndex + 1}`} />
+                    <InputNumber suffix="min" data-testid={`level-minutes-${levelIndex + 1}`} />
                   </Form.Item>
                   <Form.List name={[level.name, 'recipients']}>
                     {(recipients, recipientOps) => (
@@ -329,14 +330,14 @@ export function PushSettingForm({ data, onSave, disabled, testId = 'push-card', 
           </>
         ) : null}
         <Space wrap size="large">
-          <Form.Item name="repeatCount" label={t('push.repeatCount')}>
-            <InputNumber min={0} max={10} />
+          <Form.Item name="repeatCount" label={t('push.repeatCount')} rules={rangeRules(t, 0, 10)}>
+            <InputNumber />
           </Form.Item>
-          <Form.Item name="intervalMinutes" label={t('push.interval')}>
-            <InputNumber min={1} max={1440} suffix="min" />
+          <Form.Item name="intervalMinutes" label={t('push.interval')} rules={rangeRules(t, 1, 1440)}>
+            <InputNumber suffix="min" />
           </Form.Item>
-          <Form.Item name="delayMinutes" label={t('push.delay')}>
-            <InputNumber min={0} max={1440} suffix="min" />
+          <Form.Item name="delayMinutes" label={t('push.delay')} rules={rangeRules(t, 0, 1440)}>
+            <InputNumber suffix="min" />
           </Form.Item>
           <Form.Item name="schedule" label={t('push.schedule')} extra={t('push.scheduleHint')}>
             <TimePicker.RangePicker format="HH:mm" order={false} />

@@ -8,6 +8,7 @@ import { usePushSetting, useSensorLimits } from '@/hooks/useAlarms';
 import { LimitHistoryCard } from './LimitHistoryCard';
 import { PushSettingForm } from './PushSettingForm';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
+import { rangeRules } from '@/components/ui/rangeRules';
 
 interface LimitRow {
   upperLimit: number | null;
@@ -93,7 +94,7 @@ function LimitsCard({ device }: { device: DeviceDetail }) {
                 : Promise.reject(new Error(t('limits.order')));
             },
           });
-          const range = { min: param.paramMin ?? undefined, max: param.paramMax ?? undefined };
+          const range = rangeRules(t, param.paramMin ?? undefined, param.paramMax ?? undefined);
           return (
             <div key={key} data-testid={`limit-row-${key}`}>
               <Typography.Text strong>{param.paramName}</Typography.Text>
@@ -102,15 +103,15 @@ function LimitsCard({ device }: { device: DeviceDetail }) {
                   name={[key, 'upperLimit']}
                   label={t('limits.upper')}
                   dependencies={[[key, 'lowerLimit']]}
-                  rules={[ordered]}
+                  rules={[ordered, ...range]}
                 >
-                  <InputNumber {...range} suffix={param.unit ?? undefined} data-testid={`limit-upper-${key}`} />
+                  <InputNumber suffix={param.unit ?? undefined} data-testid={`limit-upper-${key}`} />
                 </Form.Item>
-                <Form.Item name={[key, 'lowerLimit']} label={t('limits.lower')}>
-                  <InputNumber {...range} suffix={param.unit ?? undefined} data-testid={`limit-lower-${key}`} />
+                <Form.Item name={[key, 'lowerLimit']} label={t('limits.lower')} rules={range}>
+                  <InputNumber suffix={param.unit ?? undefined} data-testid={`limit-lower-${key}`} />
                 </Form.Item>
-                <Form.Item name={[key, 'delayMinutes']} label={t('limits.delay')}>
-                  <InputNumber min={0} max={1440} suffix="min" />
+                <Form.Item name={[key, 'delayMinutes']} label={t('limits.delay')} rules={rangeRules(t, 0, 1440)}>
+                  <InputNumber suffix="min" />
                 </Form.Item>
                 <Form.Item name={[key, 'enabled']} label={t('limits.enabled')} valuePropName="checked">
                   <Switch />

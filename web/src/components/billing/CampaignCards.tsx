@@ -33,6 +33,7 @@ import { Permitted } from '@/components/ui/Permitted';
 import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { useRead } from '@/hooks/useRead';
+import { rangeRules } from '@/components/ui/rangeRules';
 
 const ROUTE = 'operation.order.package';
 
@@ -183,16 +184,9 @@ export function ActivitiesCard({ packages }: { packages: ServicePackage[] }) {
             name="discount"
             label={t('activity.discount')}
             extra={t('activity.discountHint')}
-            rules={[{ required: true, message: t('required') }]}
+            rules={[{ required: true, message: t('required') }, ...rangeRules(t, 1, 99)]}
           >
-            <InputNumber
-              min={1}
-              max={99}
-              precision={0}
-              suffix="%"
-              style={{ width: 160 }}
-              data-testid="activity-discount"
-            />
+            <InputNumber precision={0} suffix="%" style={{ width: 160 }} data-testid="activity-discount" />
           </Form.Item>
           <Form.Item name="status" label={t('package.status')} valuePropName="checked">
             <Switch />

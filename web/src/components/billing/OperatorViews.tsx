@@ -57,6 +57,7 @@ import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
 import { StatusTag } from './RechargeView';
+import { rangeRules, type T } from '@/components/ui/rangeRules';
 
 const ORDERS = 'operation.order.list';
 
@@ -281,12 +282,25 @@ function PackageLevelFields({ packages }: { packages: ServicePackage[] }) {
       <Form.Item name="levelId" label={t('field.level')} rules={[{ required: true, message: t('field.level') }]}>
         <Select options={levels.map((l) => ({ value: l.levelId ?? 0, label: l.levelName }))} />
       </Form.Item>
-      <Form.Item name="months" label={t('field.months')} rules={[{ required: true, message: t('field.months') }]}>
-        <InputNumber min={1} max={120} precision={0} />
+      <Form.Item
+        name="months"
+        label={t('field.months')}
+        rules={[{ required: true, message: t('field.months') }, ...rangeRules(t, 1, 120)]}
+      >
+        <InputNumber precision={0} />
       </Form.Item>
     </>
   );
 }
+
+/** At most this many coupons or cards in one batch (the api's limit). */
+const CODE_COUNT_MAX = 999;
+
+/** The rules of a batch's count: 1,000 is refused naming the range, never issued as 999 (issue 47). */
+export const batchCountRules = (t: T) => [
+  { required: true, message: t('codes.count') },
+  ...rangeRules(t, 1, CODE_COUNT_MAX),
+];
 
 type Batch = {
   prefix: string;
@@ -345,14 +359,18 @@ function BatchModal({
           <Input maxLength={8} />
         </Form.Item>
         {kind === 'coupon' ? (
-          <Form.Item name="fee" label={t('codes.fee')} rules={[{ required: true, message: t('codes.fee') }]}>
-            <InputNumber min={0.01} precision={2} />
+          <Form.Item
+            name="fee"
+            label={t('codes.fee')}
+            rules={[{ required: true, message: t('codes.fee') }, ...rangeRules(t, 0.01)]}
+          >
+            <InputNumber precision={2} />
           </Form.Item>
         ) : (
           <PackageLevelFields packages={packages} />
         )}
-        <Form.Item name="count" label={t('codes.count')} rules={[{ required: true, message: t('codes.count') }]}>
-          <InputNumber min={1} max={999} precision={0} />
+        <Form.Item name="count" label={t('codes.count')} rules={batchCountRules(t)}>
+          <InputNumber precision={0} />
         </Form.Item>
         <Form.Item name="validTo" label={t('codes.validTo')} rules={[{ required: true, message: t('codes.validTo') }]}>
           <DatePicker />

@@ -27,6 +27,7 @@ import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
 import { ActivitiesCard, MerchantsCard } from './CampaignCards';
+import { rangeRules } from '@/components/ui/rangeRules';
 
 const ROUTE = 'operation.order.package';
 const cents = (units: number | null | undefined) => Math.round((units ?? 0) * 100);
@@ -187,14 +188,18 @@ function PackageModal({
                     <Form.Item name={[level.name, 'serviceItems']} label={t('package.items')}>
                       <Input style={{ width: 300 }} />
                     </Form.Item>
-                    <Form.Item name={[level.name, 'freeDays']} label={t('package.freeDays')}>
-                      <InputNumber min={1} max={3650} precision={0} />
+                    <Form.Item
+                      name={[level.name, 'freeDays']}
+                      label={t('package.freeDays')}
+                      rules={rangeRules(t, 1, 3650)}
+                    >
+                      <InputNumber precision={0} />
                     </Form.Item>
-                    <Form.Item name={[level.name, 'freeSms']} label={t('package.freeSms')}>
-                      <InputNumber min={0} precision={0} />
+                    <Form.Item name={[level.name, 'freeSms']} label={t('package.freeSms')} rules={rangeRules(t, 0)}>
+                      <InputNumber precision={0} />
                     </Form.Item>
-                    <Form.Item name={[level.name, 'freeVoice']} label={t('package.freeVoice')}>
-                      <InputNumber min={0} precision={0} />
+                    <Form.Item name={[level.name, 'freeVoice']} label={t('package.freeVoice')} rules={rangeRules(t, 0)}>
+                      <InputNumber precision={0} />
                     </Form.Item>
                   </Space>
                   <Form.List
@@ -211,17 +216,33 @@ function PackageModal({
                       <>
                         {rows.map((row) => (
                           <Space key={row.key} wrap align="baseline">
-                            <Form.Item name={[row.name, 'months']} label={t('field.months')} rules={required}>
-                              <InputNumber min={1} max={120} precision={0} />
+                            <Form.Item
+                              name={[row.name, 'months']}
+                              label={t('field.months')}
+                              rules={[...required, ...rangeRules(t, 1, 120)]}
+                            >
+                              <InputNumber precision={0} />
                             </Form.Item>
-                            <Form.Item name={[row.name, 'serviceFee']} label={t('package.serviceFee')} rules={required}>
-                              <InputNumber min={0} precision={2} />
+                            <Form.Item
+                              name={[row.name, 'serviceFee']}
+                              label={t('package.serviceFee')}
+                              rules={[...required, ...rangeRules(t, 0)]}
+                            >
+                              <InputNumber precision={2} />
                             </Form.Item>
-                            <Form.Item name={[row.name, 'dataFee']} label={t('package.dataFee')} rules={required}>
-                              <InputNumber min={0} precision={2} />
+                            <Form.Item
+                              name={[row.name, 'dataFee']}
+                              label={t('package.dataFee')}
+                              rules={[...required, ...rangeRules(t, 0)]}
+                            >
+                              <InputNumber precision={2} />
                             </Form.Item>
-                            <Form.Item name={[row.name, 'discount']} label={t('package.discount')} rules={required}>
-                              <InputNumber min={0} max={100} precision={0} />
+                            <Form.Item
+                              name={[row.name, 'discount']}
+                              label={t('package.discount')}
+                              rules={[...required, ...rangeRules(t, 0, 100)]}
+                            >
+                              <InputNumber precision={0} />
                             </Form.Item>
                             <Form.Item
                               name={[row.name, 'recommended']}
@@ -329,14 +350,14 @@ function PacksCard() {
         <Form.Item name="name" rules={[{ required: true, max: 20, message: t('max', { max: 20 }) }]}>
           <Input placeholder={t('packs.name')} maxLength={20} />
         </Form.Item>
-        <Form.Item name="count" rules={[{ required: true, message: t('required') }]}>
-          <InputNumber placeholder={t('packs.count')} min={1} precision={0} />
+        <Form.Item name="count" rules={[{ required: true, message: t('required') }, ...rangeRules(t, 1)]}>
+          <InputNumber placeholder={t('packs.count')} precision={0} />
         </Form.Item>
-        <Form.Item name="fee" rules={[{ required: true, message: t('required') }]}>
-          <InputNumber placeholder={t('packs.fee')} min={0} precision={2} />
+        <Form.Item name="fee" rules={[{ required: true, message: t('required') }, ...rangeRules(t, 0)]}>
+          <InputNumber placeholder={t('packs.fee')} precision={2} />
         </Form.Item>
-        <Form.Item name="discount">
-          <InputNumber min={0} max={100} precision={0} addonAfter="%" />
+        <Form.Item name="discount" rules={rangeRules(t, 0, 100)}>
+          <InputNumber precision={0} addonAfter="%" />
         </Form.Item>
         <Permitted route={ROUTE} action="add">
           <Button htmlType="submit" loading={submitting}>

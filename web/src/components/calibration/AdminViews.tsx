@@ -44,8 +44,13 @@ import { useSession } from '@/lib/SessionContext';
 import { DataList } from '@/components/ui/DataList';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
+import { NumberRangeError } from '@/components/ui/NumberRangeError';
+import { inRange, rangeRules } from '@/components/ui/rangeRules';
 import { orderColumns, statusOptions } from './parts';
 import { useCertificateDownload } from './useCertificateDownload';
+
+/** The longest validity of a calibration certificate, months. */
+const VALID_MONTHS_MAX = 60;
 
 /** The lab's status moves (the api's table, api/calibration/states.py): from -> [to, label key]. */
 const LAB_MOVES: Record<number, [number, string][]> = {
@@ -69,6 +74,7 @@ export function LabOnly({ children }: { children: React.ReactNode }) {
 export function AdminActions({ order, onDone }: { order: ApplicationDetail; onDone: () => void }) {
   const { t } = useTranslation('calibration');
   const [months, setMonths] = useState(12);
+  const monthsInRange = inRange(months, 1, VALID_MONTHS_MAX);
   const moves = LAB_MOVES[order.calibrationStatus] ?? [];
   return (
     <Card title={t('admin.actions')} size="small" data-testid="calibration-admin-actions">
@@ -108,19 +114,21 @@ export function AdminActions({ order, onDone }: { order: ApplicationDetail; onDo
         ) : null}
         {order.calibrationStatus === STATUS.calibrating ? (
           <Space>
+            {/* No min/max: the certificate's validity would be clamped unseen (issue 47); refused instead. */}
             <InputNumber
-              min={1}
-              max={60}
+              precision={0}
+              status={monthsInRange ? undefined : 'error'}
               value={months}
               onChange={(v) => setMonths(v ?? 12)}
               addonAfter={t('admin.months')}
               style={{ width: 160 }}
             />
+            <NumberRangeError value={months} min={1} max={VALID_MONTHS_MAX} />
             <Popconfirm
               title={t('admin.confirmCalibration')}
               onConfirm={async () => (await confirmCalibration(order.applicationId, months)) && onDone()}
             >
-              <Button type="primary" data-testid="calibration-confirm">
+              <Button type="primary" disabled={!monthsInRange} data-testid="calibration-confirm">
                 {t('admin.confirmCalibration')}
               </Button>
             </Popconfirm>
@@ -267,9 +275,9 @@ function ItemResultForm({ entry, editable, onDone }: { entry: ItemResults; edita
                   key: 'u',
                   title: `${t('result.uncertainty')} (${item.unit})`,
                   render: (_, field) => (
-                    <Form.Item name={[field.name, 'uncertainty']} noStyle>
+                    // Not noStyle: the range refusal needs an item of its own to show under.
+                    <Form.Item name={[field.name, 'uncertainty']} rules={rangeRules(t, 0)} style={{ margin: 0 }}>
                       <InputNumber
-                        min={0}
                         step={0.01}
                         style={{ width: 100 }}
                         data-testid={`calibration-uncertainty-${item.itemId}-${field.name}`}

@@ -37,6 +37,7 @@ import { getAccessToken, loginRedirectFor } from '@/api/session';
 import { SUBMIT_DEBOUNCE_MS } from '@/components/ui/constants';
 import { useDebouncedCallback } from '@/hooks/useDebouncedCallback';
 import { useRead } from '@/hooks/useRead';
+import { rangeRules } from '@/components/ui/rangeRules';
 import { isMobilePath } from './CalibrationLayout';
 
 const DRAFT_KEY = 'coldchain:calibration-draft';
@@ -274,9 +275,9 @@ export function ApplyForm() {
                       <Form.Item
                         name={[field.name, 'quantity']}
                         label={t('item.quantity')}
-                        rules={[{ required: true, message: t('rules.required') }]}
+                        rules={[{ required: true, message: t('rules.required') }, ...rangeRules(t, 1, 100)]}
                       >
-                        <InputNumber min={1} max={100} precision={0} style={{ width: '100%' }} />
+                        <InputNumber precision={0} style={{ width: '100%' }} />
                       </Form.Item>
                     </Col>
                     <Col span={mobile ? 12 : 4}>

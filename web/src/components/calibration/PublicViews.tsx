@@ -35,6 +35,7 @@ import { useSession } from '@/lib/SessionContext';
 import { SUBMIT_DEBOUNCE_MS } from '@/components/ui/constants';
 import { useDebouncedCallback } from '@/hooks/useDebouncedCallback';
 import { useRead } from '@/hooks/useRead';
+import { rangeRules } from '@/components/ui/rangeRules';
 import { isMobilePath } from './CalibrationLayout';
 import { MobileOrderList } from './OrderViews';
 
@@ -225,9 +226,9 @@ export function QuickView() {
         <Form.Item
           name="quantity"
           label={t('item.quantity')}
-          rules={[{ required: true, message: t('rules.required') }]}
+          rules={[{ required: true, message: t('rules.required') }, ...rangeRules(t, 1, 10000)]}
         >
-          <InputNumber min={1} max={10000} precision={0} style={{ width: '100%' }} />
+          <InputNumber precision={0} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item noStyle shouldUpdate>
           {({ getFieldValue }) =>

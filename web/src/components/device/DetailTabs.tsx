@@ -224,10 +224,9 @@ export function ParamsTab({ device }: { device: DeviceDetail }) {
             }
             rules={[rule(param)]}
           >
+            {/* No min/max: rule(param) refuses a value out of range; antd would clamp it unseen (issue 47). */}
             <InputNumber
               style={{ width: '100%' }}
-              min={param.paramMin ?? undefined}
-              max={param.paramMax ?? undefined}
               precision={param.precision}
               suffix={param.unit ?? undefined}
               data-testid={`param-${param.paramKey}`}

@@ -12,6 +12,8 @@ import {
 } from '@/api/fda';
 import { formatTime } from '@/lib/format';
 import { useRead } from '@/hooks/useRead';
+import { NumberRangeError } from '@/components/ui/NumberRangeError';
+import { inRange } from '@/components/ui/rangeRules';
 import { SignModal } from './SignModal';
 
 /**
@@ -189,15 +191,16 @@ function IdleMinutes({ config, onChanged }: { config: FdaConfig; onChanged: () =
   const valid = minutes !== null && minutes >= IDLE_MIN && minutes <= IDLE_MAX;
   return (
     <Space wrap>
+      {/* No min/max: antd would clamp the minutes unseen (issue 47); refused with a message instead. */}
       <InputNumber
-        min={IDLE_MIN}
-        max={IDLE_MAX}
         precision={0}
+        status={inRange(minutes, IDLE_MIN, IDLE_MAX) ? undefined : 'error'}
         value={minutes}
         onChange={setMinutes}
         suffix={t('mode.minutes')}
         data-testid="fda-idle"
       />
+      <NumberRangeError value={minutes} min={IDLE_MIN} max={IDLE_MAX} />
       <Button
         disabled={!valid || minutes === config.idleMinutes}
         loading={saving}

@@ -8,6 +8,7 @@ import { BackupRestoreCard } from './BackupRestoreCard';
 import type { Page } from '@/components/ui/table';
 import { useRead } from '@/hooks/useRead';
 import { useTimeZones } from '@/hooks/useTimeZones';
+import { rangeRules } from '@/components/ui/rangeRules';
 
 type Channel = 'sms' | 'voice' | 'email';
 const SOCIAL = ['wechat', 'qq', 'facebook'] as const;
@@ -166,8 +167,12 @@ export function SystemManageView() {
               >
                 <Input placeholder="https://" maxLength={255} />
               </Form.Item>
-              <Form.Item name="cloudControlYearlyPrice" label={t('settings.cloudControlYearlyPrice')}>
-                <InputNumber min={0.01} max={1000000} precision={2} style={{ width: '100%' }} />
+              <Form.Item
+                name="cloudControlYearlyPrice"
+                label={t('settings.cloudControlYearlyPrice')}
+                rules={rangeRules(t, 0.01, 1000000)}
+              >
+                <InputNumber precision={2} style={{ width: '100%' }} />
               </Form.Item>
             </Card>
             <Card title={t('settings.social')} size="small" style={{ marginBottom: 16 }}>
@@ -221,8 +226,8 @@ export function SystemManageView() {
                   </Form.Item>
                 </Col>
                 <Col span={8}>
-                  <Form.Item name={['email', 'port']} label={t('settings.port')}>
-                    <InputNumber min={1} max={65535} style={{ width: '100%' }} />
+                  <Form.Item name={['email', 'port']} label={t('settings.port')} rules={rangeRules(t, 1, 65535)}>
+                    <InputNumber style={{ width: '100%' }} />
                   </Form.Item>
                 </Col>
               </Row>

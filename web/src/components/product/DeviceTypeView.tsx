@@ -1,4 +1,4 @@
-import { Button, Form, Input, InputNumber, Select, Space, Switch, Tag } from 'antd';
+import { Button, Form, Input, Select, Space, Switch, Tag } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
 import {
@@ -234,12 +234,8 @@ export function DeviceTypeView() {
       label: t('field.typeScenes'),
       render: () => <Select mode="tags" maxCount={20} tokenSeparators={[',']} />,
     },
-    {
-      type: 'slot',
-      name: 'defaultIntervalS',
-      label: t('field.defaultIntervalS'),
-      render: () => <InputNumber min={10} max={86400} style={{ width: '100%' }} />,
-    },
+    // A number field: the drawer form refuses a value out of range instead of clamping it (issue 47).
+    { type: 'number', name: 'defaultIntervalS', label: t('field.defaultIntervalS'), min: 10, max: 86400 },
     { type: 'input', name: 'explanation', label: t('field.explanation'), maxLength: 200, textarea: true },
     { type: 'title', name: 'modelsTitle', label: t('field.models') },
     { type: 'slot', name: 'models', render: () => <ModelCodes /> },

@@ -31,6 +31,7 @@ import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
 import { FileStatusCell } from './DownloadCenterView';
 import { anyGenerating, formatSize, GENERATING_REFRESH_MS, MAX_EXPORT_DAYS } from './helpers';
+import { rangeRules } from '@/components/ui/rangeRules';
 
 const FREQUENCIES: Frequency[] = ['daily', 'weekly', 'monthly'];
 /** The api's limits (api/report/schemas.py). */
@@ -139,11 +140,9 @@ function BackupModal({
             name="rangeDays"
             label={t('backup.rangeDays')}
             tooltip={t('backup.rangeHint')}
-            rules={[{ required: true, message: t('form.required') }]}
+            rules={[{ required: true, message: t('form.required') }, ...rangeRules(t, 1, MAX_EXPORT_DAYS)]}
           >
             <InputNumber
-              min={1}
-              max={MAX_EXPORT_DAYS}
               precision={0}
               addonAfter={t('backup.days')}
               style={{ width: 160 }}
@@ -154,9 +153,9 @@ function BackupModal({
             name="keepCount"
             label={t('backup.keepCount')}
             tooltip={t('backup.keepHint')}
-            rules={[{ required: true, message: t('form.required') }]}
+            rules={[{ required: true, message: t('form.required') }, ...rangeRules(t, 1, BACKUP_KEEP_MAX)]}
           >
-            <InputNumber min={1} max={BACKUP_KEEP_MAX} precision={0} style={{ width: 120 }} data-testid="backup-keep" />
+            <InputNumber precision={0} style={{ width: 120 }} data-testid="backup-keep" />
           </Form.Item>
         </Space>
         <Form.Item

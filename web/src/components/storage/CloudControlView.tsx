@@ -29,6 +29,12 @@ import { formatTime } from '@/lib/format';
 import { Permitted } from '@/components/ui/Permitted';
 import { useRead } from '@/hooks/useRead';
 import { ControllerState, EnergyTab, useOverview } from './StorageTabs';
+import { NumberRangeError } from '@/components/ui/NumberRangeError';
+import { inRange } from '@/components/ui/rangeRules';
+
+/** The setpoint a controller accepts, °C. */
+const SETPOINT_MIN = -60;
+const SETPOINT_MAX = 60;
 
 const STATUS_COLOR = { pending: 'processing', applied: 'success', failed: 'error' } as const;
 
@@ -58,6 +64,7 @@ export function CloudControlView({ storageId }: { storageId: number | null }) {
   if (!storage) return <Skeleton active />;
   if (!storage.controller) return <Result status="info" title={t('command.noController')} />;
 
+  const setpointInRange = inRange(setpoint, SETPOINT_MIN, SETPOINT_MAX);
   const send = async (action: ControlAction, value: number | null, label: string, confirmOffline = false) => {
     try {
       await sendControl({ storageId: storage.id, action, value, confirmOffline }, { handleErrors: false });
@@ -114,19 +121,20 @@ export function CloudControlView({ storageId }: { storageId: number | null }) {
         <LiveState storageId={storage.id} />
         <Card size="small">
           <Space wrap>
+            {/* No min/max: a clamped setpoint would be sent to the freezer unseen (issue 47); refused instead. */}
             <InputNumber
-              min={-60}
-              max={60}
               step={0.5}
+              status={setpointInRange ? undefined : 'error'}
               value={setpoint}
               onChange={(value) => setSetpoint(value)}
               addonAfter="°C"
               data-testid="control-setpoint-value"
             />
+            <NumberRangeError value={setpoint} min={SETPOINT_MIN} max={SETPOINT_MAX} />
             <Permitted route="storage.list" action="edit" show>
               <Button
                 type="primary"
-                disabled={setpoint === null || !storage.writable}
+                disabled={setpoint === null || !setpointInRange || !storage.writable}
                 onClick={() => confirm('setpoint', setpoint, `${t('command.setpoint')} ${setpoint} °C`)}
                 data-testid="control-setpoint"
               >

@@ -17,6 +17,7 @@ import { SymbolFreeInput } from '@/components/ui/SymbolFreeInput';
 import { PlaceSearch } from '@/components/map/PlaceSearch';
 import { useDeviceChoices } from '@/hooks/resources';
 import { useTimeZones } from '@/hooks/useTimeZones';
+import { rangeRules } from '@/components/ui/rangeRules';
 
 /** Field limits of business-domain section 5. */
 export const LIMITS: Record<string, number> = {
@@ -152,20 +153,17 @@ export function StorageFormModal({
         {kind !== 'virtual' ? (
           <Form.Item label={`${t('field.lat')} / ${t('field.lng')}`} data-testid="storage-form-position">
             <Space wrap>
-              <Form.Item name="lat" noStyle>
+              {/* noStyle: a refusal shows under the parent item (latitude / longitude). */}
+              <Form.Item name="lat" noStyle rules={rangeRules(t, -90, 90)}>
                 <InputNumber
-                  min={-90}
-                  max={90}
                   precision={6}
                   prefix={t('field.lat')}
                   style={{ width: 180 }}
                   data-testid="storage-form-lat"
                 />
               </Form.Item>
-              <Form.Item name="lng" noStyle>
+              <Form.Item name="lng" noStyle rules={rangeRules(t, -180, 180)}>
                 <InputNumber
-                  min={-180}
-                  max={180}
                   precision={6}
                   prefix={t('field.lng')}
                   style={{ width: 190 }}
@@ -268,11 +266,11 @@ export function StorageFormModal({
           <Form.Item name="mktEnabled" label={t('field.mktEnabled')} valuePropName="checked">
             <Switch />
           </Form.Item>
-          <Form.Item name="mktWindowHours" label={t('field.mktWindowHours')}>
-            <InputNumber min={1} max={2160} />
+          <Form.Item name="mktWindowHours" label={t('field.mktWindowHours')} rules={rangeRules(t, 1, 2160)}>
+            <InputNumber />
           </Form.Item>
-          <Form.Item name="mktLimit" label={t('field.mktLimit')}>
-            <InputNumber min={-100} max={100} step={0.5} />
+          <Form.Item name="mktLimit" label={t('field.mktLimit')} rules={rangeRules(t, -100, 100)}>
+            <InputNumber step={0.5} />
           </Form.Item>
         </Space>
         {kind === 'storage' ? (
@@ -281,11 +279,17 @@ export function StorageFormModal({
               name="defrostHoldMinutes"
               label={t('field.defrostHoldMinutes')}
               extra={t('field.defrostHoldHint')}
+              rules={rangeRules(t, 0, 240)}
             >
-              <InputNumber min={0} max={240} suffix="min" data-testid="storage-form-defrost-hold" />
+              <InputNumber suffix="min" data-testid="storage-form-defrost-hold" />
             </Form.Item>
-            <Form.Item name="doorHoldMinutes" label={t('field.doorHoldMinutes')} extra={t('field.doorHoldHint')}>
-              <InputNumber min={0} max={240} suffix="min" data-testid="storage-form-door-hold" />
+            <Form.Item
+              name="doorHoldMinutes"
+              label={t('field.doorHoldMinutes')}
+              extra={t('field.doorHoldHint')}
+              rules={rangeRules(t, 0, 240)}
+            >
+              <InputNumber suffix="min" data-testid="storage-form-door-hold" />
             </Form.Item>
           </Space>
         ) : null}

@@ -22,14 +22,14 @@ describe('number range rules (issue 47: 1,000 GUIDs silently became 999)', () =>
   it('refuses a value past the maximum with a message naming the range, never clamps it', async () => {
     const rules = rangeRules(t, 1, 999);
     expect(await check(rules, 999)).toBeUndefined();
-    expect(await check(rules, 1000)).toBe('drawerForm.numberRange {"min":1,"max":999}');
-    expect(await check(rules, 0)).toBe('drawerForm.numberRange {"min":1,"max":999}');
+    expect(await check(rules, 1000)).toBe('shell:drawerForm.numberRange {"min":1,"max":999}');
+    expect(await check(rules, 0)).toBe('shell:drawerForm.numberRange {"min":1,"max":999}');
     expect(await check(rules, undefined)).toBeUndefined();
   });
 
   it('names a one-sided bound', async () => {
-    expect(await check(rangeRules(t, 0), -1)).toBe('drawerForm.numberMin {"min":0}');
-    expect(await check(rangeRules(t, undefined, 5), 6)).toBe('drawerForm.numberMax {"max":5}');
+    expect(await check(rangeRules(t, 0), -1)).toBe('shell:drawerForm.numberMin {"min":0}');
+    expect(await check(rangeRules(t, undefined, 5), 6)).toBe('shell:drawerForm.numberMax {"max":5}');
     expect(rangeRules(t)).toEqual([]);
   });
 

@@ -22,11 +22,19 @@ import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { PlaceSearch } from '@/components/map/PlaceSearch';
 import type { LatLng } from '@/components/map/projection';
+import { inRange, rangeMessage } from '@/components/ui/rangeRules';
 import { FenceMap } from './FenceMap';
 
 const FENCE = 'waybill.geofence';
 const home: LatLng = { lat: 31.2304, lng: 121.4737 }; // where the map looks first (Shanghai)
 const MAX_POINTS = 10;
+// The bounds of the typed numbers. The inputs get no min/max (antd would clamp silently, issue 47):
+// a value out of range turns its input red and is refused, naming the range, on add or save.
+const RADIUS: Bounds = [1, 100000];
+const LAT: Bounds = [-90, 90];
+const LNG: Bounds = [-180, 180];
+type Bounds = [min: number, max: number];
+const status = (value: unknown, [min, max]: Bounds) => (inRange(value, min, max) ? undefined : 'error');
 const EMPTY: FenceInput = {
   name: '',
   shape: 'circle',
@@ -64,13 +72,23 @@ export function GeofenceView() {
       setProblem(t('fence.coordinatesRequired'));
       return;
     }
+    if (refused([typed.lat, LAT], [typed.lng, LNG])) return;
     pick([typed.lat, typed.lng]);
     setFocus({ lat: typed.lat, lng: typed.lng });
     setTyped({ lat: null, lng: null });
   };
 
+  /** Names the range of the first value out of its bounds as the problem; true if there is one. */
+  const refused = (...values: [unknown, Bounds][]) => {
+    const out = values.find(([value, [min, max]]) => !inRange(value, min, max));
+    if (out) setProblem(rangeMessage(t, ...out[1]));
+    return Boolean(out);
+  };
+
   const save = async () => {
     if (!draft) return;
+    if (draft.shape === 'circle' && refused([draft.radius, RADIUS], [draft.center?.[0], LAT], [draft.center?.[1], LNG]))
+      return;
     const drawn = draft.shape === 'circle' ? Boolean(draft.center) : (draft.points ?? []).length >= 3;
     if (!drawn) {
       setProblem(t('fence.clickMap'));
@@ -185,8 +203,7 @@ export function GeofenceView() {
                 />
                 {draft.shape === 'circle' ? (
                   <InputNumber
-                    min={1}
-                    max={100000}
+                    status={status(draft.radius, RADIUS)}
                     value={draft.radius ?? undefined}
                     onChange={(value) => setDraft({ ...draft, radius: value ?? null })}
                     suffix="m"
@@ -205,8 +222,7 @@ export function GeofenceView() {
                 {draft.shape === 'circle' ? (
                   <>
                     <InputNumber
-                      min={-90}
-                      max={90}
+                      status={status(draft.center?.[0], LAT)}
                       precision={6}
                       placeholder={t('fence.lat')}
                       prefix={t('fence.lat')}
@@ -217,8 +233,7 @@ export function GeofenceView() {
                       data-testid="fence-lat"
                     />
                     <InputNumber
-                      min={-180}
-                      max={180}
+                      status={status(draft.center?.[1], LNG)}
                       precision={6}
                       placeholder={t('fence.lng')}
                       prefix={t('fence.lng')}
@@ -232,8 +247,7 @@ export function GeofenceView() {
                 ) : (
                   <>
                     <InputNumber
-                      min={-90}
-                      max={90}
+                      status={status(typed.lat, LAT)}
                       precision={6}
                       prefix={t('fence.lat')}
                       value={typed.lat}
@@ -241,8 +255,7 @@ export function GeofenceView() {
                       data-testid="fence-point-lat"
                     />
                     <InputNumber
-                      min={-180}
-                      max={180}
+                      status={status(typed.lng, LNG)}
                       precision={6}
                       prefix={t('fence.lng')}
                       value={typed.lng}

@@ -21,6 +21,7 @@ import { useRead } from '@/hooks/useRead';
 import type { FenceShape } from './FenceCanvas';
 import { StatusTab } from './StatusPanel';
 import { initialChoice, lookOf, MIN_STOP_MINUTES, STANDARD } from './trackLook';
+import { rangeRules } from '@/components/ui/rangeRules';
 
 const LIST = 'waybill.list';
 const NAME = lengthOf('trackTemplateName');
@@ -197,9 +198,9 @@ function TrackTemplatesModal({
             <Form.Item
               name="lineWidth"
               label={t('track.lineWidth')}
-              rules={[{ required: true, message: t('track.nameRequired') }]}
+              rules={[{ required: true, message: t('track.nameRequired') }, ...rangeRules(t, 1, 8)]}
             >
-              <InputNumber min={1} max={8} precision={0} suffix="px" />
+              <InputNumber precision={0} suffix="px" />
             </Form.Item>
             <Form.Item
               name="stopMinutes"
@@ -213,9 +214,10 @@ function TrackTemplatesModal({
                       ? Promise.reject(new Error(t('track.stopsHint')))
                       : Promise.resolve(),
                 },
+                ...rangeRules(t, 0, 1440),
               ]}
             >
-              <InputNumber min={0} max={1440} precision={0} suffix="min" data-testid="track-template-stops" />
+              <InputNumber precision={0} suffix="min" data-testid="track-template-stops" />
             </Form.Item>
           </Space>
           <Space wrap size="large">
