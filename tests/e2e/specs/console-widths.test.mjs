@@ -168,12 +168,21 @@ function layoutProblems(page) {
               cell.textContent.trim() &&
               (width >= 1440 || cell.classList.contains('list-key')),
           );
+          const rows = [...list.querySelectorAll('tbody tr.ant-table-row')].slice(0, 5);
           for (const cell of heads) {
             const box = cell.getBoundingClientRect();
             const title = cell.textContent.trim();
             if (box.left < area.left - 1 || box.right > right + 1) problems.push(`column "${title}" is hidden until the table is scrolled`);
-            const text = cell.querySelector('.ant-table-column-title') ?? cell;
-            if (text.scrollWidth > text.clientWidth + 1) problems.push(`column title "${title}" is cut`);
+            // Its values: whole inside the cell, unless the column shows long text with an ellipsis and a tooltip.
+            const index = [...cell.parentElement.children].indexOf(cell);
+            for (const row of rows) {
+              const value = row.children[index];
+              if (!value || value.querySelector('.ant-typography-ellipsis, .ant-table-cell-ellipsis') || value.matches('.ant-table-cell-ellipsis')) continue;
+              if (value.scrollWidth > value.clientWidth + 1) {
+                problems.push(`column "${title}": "${value.textContent.trim().slice(0, 30)}" is cut`);
+                break;
+              }
+            }
           }
         }
       } else {
