@@ -160,11 +160,11 @@ function layoutProblems(page) {
         const scroller = list.querySelector('.ant-table-content, .ant-table-body');
         if (scroller) {
           const area = scroller.getBoundingClientRect();
-          const fixed = [...list.querySelectorAll('thead th.ant-table-cell-fix-right')].map((cell) => cell.getBoundingClientRect().left);
+          const fixed = [...list.querySelectorAll('thead th.ant-table-cell-fix-right, thead th.ant-table-cell-fix-end')].map((cell) => cell.getBoundingClientRect().left);
           const right = Math.min(area.right, ...fixed);
           const heads = [...list.querySelectorAll('thead th')].filter(
             (cell) =>
-              !cell.matches('.ant-table-cell-fix-right, .ant-table-cell-fix-left, .ant-table-selection-column, .ant-table-row-expand-icon-cell, .ant-table-cell-scrollbar') &&
+              !cell.matches('.ant-table-cell-fix-right, .ant-table-cell-fix-left, .ant-table-cell-fix-end, .ant-table-cell-fix-start, .ant-table-selection-column, .ant-table-row-expand-icon-cell, .ant-table-cell-scrollbar') &&
               cell.textContent.trim() &&
               (width >= 1440 || cell.classList.contains('list-key')),
           );

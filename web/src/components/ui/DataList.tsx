@@ -4,7 +4,8 @@
  *
  * Table: the key columns (marked `key`: time, state, latest values, actions) never clip: the action
  * column is fixed on the right, long text (`long`) is one line with an ellipsis and the full text in
- * a tooltip, and the table scrolls sideways inside its container instead of widening the page.
+ * a tooltip, other cells wrap to fit the container, and the table scrolls sideways inside its container
+ * (never widening the page) only when its columns cannot fit even wrapped.
  * Cards: a title (the column marked `card: 'title'`, else the first), the other columns as label /
  * value lines (a column with `card: false` is left out) and the actions at the bottom; a row's
  * expanded content (`expandable`) opens under its card's lines with the card's toggle.
@@ -297,7 +298,10 @@ export function DataList<T extends object>(props: DataListProps<T>) {
           dataSource={data as T[]}
           loading={loading}
           pagination={pagination}
-          scroll={{ x: 'max-content' }}
+          // Sized to the container: cells wrap before the table scrolls sideways, so no column waits
+          // behind the fixed action column while the table could have fitted (scrolls only past min-content).
+          scroll={{ x: true }}
+          tableLayout="auto"
           rowSelection={rowSelection}
           expandable={expandable}
           rowClassName={rowClassName}
