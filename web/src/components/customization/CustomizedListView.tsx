@@ -29,7 +29,7 @@ export function CustomizedListView() {
     keyword: keyword || undefined,
   });
   const columns: ListColumn<CustomPage>[] = [
-    { key: 'name', title: t('field.enterpriseName'), dataIndex: 'enterpriseName', card: 'title', long: 200 },
+    { key: 'name', title: t('field.enterpriseName'), dataIndex: 'enterpriseName', card: 'title', long: 150 },
     { key: 'title', title: t('field.title'), dataIndex: 'title', desktopOnly: true, card: false },
     {
       key: 'domain',
@@ -39,15 +39,20 @@ export function CustomizedListView() {
     },
     {
       key: 'colour',
-      title: t('field.themeColor'),
+      title: t('field.themeAndStyle'),
+      // The colour and, under it, the style template: one column, so the state and modified time fit at 1440 px.
       render: (_, p) => (
-        <Space size={4}>
-          <span style={{ display: 'inline-block', width: 14, height: 14, borderRadius: 3, background: p.themeColor }} />
-          {p.themeColor}
-        </Space>
+        <>
+          <Space size={4}>
+            <span
+              style={{ display: 'inline-block', width: 14, height: 14, borderRadius: 3, background: p.themeColor }}
+            />
+            {p.themeColor}
+          </Space>
+          <div title={t('field.styleModel')}>{p.styleModel}</div>
+        </>
       ),
     },
-    { key: 'style', title: t('field.styleModel'), dataIndex: 'styleModel', desktopOnly: true, card: false },
     {
       key: 'independent',
       title: t('field.independent'),

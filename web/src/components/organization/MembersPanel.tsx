@@ -55,12 +55,13 @@ export function MembersPanel({ organizationId }: { organizationId?: number }) {
     { key: 'userName', title: t('member.userName'), dataIndex: 'userName' },
     { key: 'realName', title: t('member.realName'), dataIndex: 'realName', responsive: ['md'] },
     { key: 'phone', title: t('member.phone'), dataIndex: 'phone', responsive: ['lg'] },
-    { key: 'email', title: t('member.email'), dataIndex: 'email', responsive: ['lg'] },
+    { key: 'email', title: t('member.email'), dataIndex: 'email', responsive: ['lg'], long: 170 },
     { key: 'organization', title: t('member.organization'), dataIndex: 'organizationName' },
     {
       key: 'role',
       title: t('member.role'),
-      render: (_, member) => (member.roleName ? <Tag>{member.roleName}</Tag> : '-'),
+      // A long role name wraps inside its tag rather than pushing the column under the actions.
+      render: (_, member) => (member.roleName ? <Tag style={{ whiteSpace: 'normal' }}>{member.roleName}</Tag> : '-'),
     },
     {
       key: 'actions',
