@@ -98,6 +98,19 @@ function entryOf(list, what) {
   return list.locator('tr, [data-testid="list-card"]', { hasText: what }).first();
 }
 
+/** Wait until the list `testId` shows rows (cards on a phone), each of them mentioning `what`. */
+async function listedOnly(page, testId, what) {
+  await page.waitForFunction(
+    ([id, needle]) => {
+      const list = document.querySelector(`[data-testid="${id}"]`);
+      const rows = [...(list?.querySelectorAll('tr.ant-table-row, [data-testid="list-card"]') ?? [])];
+      return rows.length > 0 && rows.every((row) => row.textContent.includes(needle));
+    },
+    [testId, what],
+    { timeout: 15_000 },
+  );
+}
+
 /** Wait for `locator`, reloading the page (the lists refresh by themselves only every 30 s). */
 async function waitReloading(page, locator, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -372,8 +385,8 @@ describe('business journeys (issue 47)', () => {
 
       // The batch, found by its order number; its GUIDs under it.
       await batches.getByPlaceholder(text(lang, 'product', 'field.orderCode')).fill(order);
+      await listedOnly(page, 'guid-batch-list', order);
       const batch = entryOf(batches, order);
-      await batch.waitFor();
       await batch.locator('.ant-table-row-expand-icon, [data-testid="list-card-expand"]').first().click();
       await page.locator('.issued-guid').nth(2).waitFor();
       const guids = (await page.locator('.issued-guid').allTextContents()).map((guid) => guid.trim());
@@ -397,6 +410,7 @@ describe('business journeys (issue 47)', () => {
       const deadline = Date.now() + 60_000;
       for (;;) {
         await page.getByPlaceholder(text(lang, 'product', 'fleet.keyword')).fill(guid);
+        await listedOnly(page, 'fleet-device-list', guid); // the keyword found it, and only it
         if (await online.waitFor({ timeout: 8_000 }).then(() => true, () => false)) break;
         if (Date.now() > deadline) await online.waitFor({ timeout: 1_000 });
         await page.reload();
