@@ -271,14 +271,16 @@ def delete(scope: StaffScope, platform_id: int) -> None:
     admin = db.session.get(Account, platform.admin_account_id) if platform.admin_account_id else None
     if admin is not None and admin.platform_id != platform.id:
         admin.staff_role = None  # an account of the operator's data space stays, without the site's rights
-    for device in db.session.scalars(select(Device).where(Device.platform_id == platform.id)):
-        db.session.delete(device)
-    db.session.flush()
-    for account in db.session.scalars(select(Account).where(Account.platform_id == platform.id)):
-        db.session.delete(account)
-    db.session.flush()
-    db.session.delete(platform)
+    # Every flush inside the try: an account with trail rows (operation_log is append-only, so its
+    # account_id cannot be set NULL) is refused at the accounts' flush, not only at the commit.
     try:
+        for device in db.session.scalars(select(Device).where(Device.platform_id == platform.id)):
+            db.session.delete(device)
+        db.session.flush()
+        for account in db.session.scalars(select(Account).where(Account.platform_id == platform.id)):
+            db.session.delete(account)
+        db.session.flush()
+        db.session.delete(platform)
         db.session.commit()
     except IntegrityError as exc:
         db.session.rollback()

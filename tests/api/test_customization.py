@@ -323,3 +323,25 @@ def test_a_new_site_answers_at_once_in_another_process_and_follows_changes(app, 
     elapsed = time.monotonic() - started
     assert set(seen) == {"#00ff00"}, seen
     print(f"BENCH customization_live_seconds {elapsed:.2f} s")
+
+
+def test_a_site_whose_account_is_on_the_trail_is_refused_with_409_not_500(app, make_client):
+    """Issue 47 (found by the reseller journey): deleting a site whose admin had used it answered 500.
+    The trail is append-only, so its rows' account cannot be set NULL: the accounts' flush failed
+    outside the handler that turns such a refusal into "still owns data" (409)."""
+    from api.audit.recorder import record_event
+
+    operator, op = operator_client(app, make_client, lang="en-US")
+    acme_id = create_acme(operator, op)["id"]
+    with app.app_context():
+        customer = Account(platform_id=acme_id, user_name="customer1", password_hash="x", account_type="enterprise")
+        db.session.add(customer)
+        db.session.commit()
+        with app.test_request_context("/api/base/BaseAccount/login", method="POST"):
+            record_event(customer, "signed in", platform_id=acme_id)
+            db.session.commit()
+    refused = operator.delete(f"{CUSTOM}/delete?id={acme_id}", headers=op)
+    assert refused.status_code == 409, refused.get_data(as_text=True)
+    assert "still owns data" in refused.get_json()["msg"]
+    with app.app_context():
+        assert db.session.get(Platform, acme_id) is not None

@@ -37,9 +37,13 @@ export async function uploadNow(guid, readings, host = 'localhost') {
 
 const env = { ...process.env, DATABASE_URL, DEVICE_KEY_SECRET };
 
-/** A new unclaimed GUID of a device type (hex code) on the default site, from `flask issue-guids`. */
-export function issueGuid(typeCode = '8001') {
-  const result = spawnSync(FLASK, ['--app', 'api', 'issue-guids', '--type-code', typeCode, '--num', '1', '--order-code', 'E2E'], { cwd: ROOT, env, encoding: 'utf8' });
+/**
+ * A new unclaimed GUID of a device type (hex code) on a site (its platform slug; the default site
+ * unless told), from `flask issue-guids`.
+ */
+export function issueGuid(typeCode = '8001', platform = 'default') {
+  const args = ['--app', 'api', 'issue-guids', '--platform', platform, '--type-code', typeCode, '--num', '1', '--order-code', 'E2E'];
+  const result = spawnSync(FLASK, args, { cwd: ROOT, env, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`issue-guids failed: ${result.stderr}`);
   return result.stdout.trim().split('\n').at(-1).split('\t')[0];
 }
