@@ -44,7 +44,7 @@ async function ok(answer) {
   return answer.body.data;
 }
 
-const orderInfo = (token, applicationId) => ok(api('localhost', 'GET', `${APP}/get/applicationInfo?applicationId=${applicationId}`, { token }));
+const orderInfo = async (token, applicationId) => ok(await api('localhost', 'GET', `${APP}/get/applicationInfo?applicationId=${applicationId}`, { token }));
 
 /** The certificate PDF as the customer's browser asks for it (the api helper reads JSON only). */
 async function certificatePdf(token, applicationId) {
@@ -115,7 +115,7 @@ describe('calibration journeys (issue 47)', () => {
       const token = await apiLogin('localhost', 'demouser');
       // Set-up: a logger of the customer's that reports over MQTT (removed again at the end).
       const guid = issueGuid('8002');
-      const deviceName = phone ? 'Calibration Logger 390' : '校准记录仪 1440';
+      const deviceName = phone ? 'Calib 390' : '校准记录仪 1440';
       const device = await ok(await api('localhost', 'POST', '/device/Device/add', { token, body: { deviceGuid: guid, deviceName, timeZone: 'Asia/Shanghai' } }));
       cleanups.push(async () => {
         await api('localhost', 'POST', '/device/Device/batch', { token, body: { action: 'delete', deviceIds: [device.id] } });
@@ -288,6 +288,8 @@ describe('calibration journeys (issue 47)', () => {
       await page.getByPlaceholder(text(lang, 'calibration', 'admin.search')).fill(orderNo);
       const entry = list.locator('tr, [data-testid="list-card"]', { hasText: orderNo }).first();
       await entry.waitFor();
+      // The search narrows the list to that order.
+      await list.locator('tr.ant-table-row, [data-testid="list-card"]').filter({ hasNotText: orderNo }).first().waitFor({ state: 'detached', timeout: 15_000 });
       await entry.getByText(text(lang, 'calibration', `status.${SUBMITTED}`)).first().waitFor();
       await screenshot(page, `journey-calibration-lab-orders-${lang}-${width}`);
       await entry.getByRole('link', { name: orderNo }).click();
