@@ -10,17 +10,8 @@ from api.device.models import Device
 from api.extensions import outbound
 from api.extensions.db import db
 from api.extensions.field_rules import level_minutes_problem
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import ApiError, field_error
 from api.notify.models import Channel
-
-
-def field_error(field: str, message: str) -> ApiError:
-    return ApiError(
-        gettext("Invalid input") + f" - {field}: {message}",
-        code=422,
-        http_status=422,
-        data={"errors": {field: [message]}},
-    )
 
 
 def as_dict(device: Device, setting: PushSetting | None) -> dict:

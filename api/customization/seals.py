@@ -4,10 +4,8 @@ with the key redacted)."""
 
 from __future__ import annotations
 
-from flask_babel import gettext
-
 from api.customization.services import get as get_platform
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import field_error
 from api.identity.staff import StaffScope
 from api.seals import certificates, uploads
 from api.seals.models import SealKey
@@ -31,12 +29,3 @@ def upload(scope: StaffScope, args: dict) -> SealKey:
     except uploads.UploadRefusedError as refused:
         raise field_error(refused.field, refused.message) from None
     return uploads.install(args["platformId"], key, cert, chain, scope.account.id)
-
-
-def field_error(field: str, message: str) -> ApiError:
-    return ApiError(
-        gettext("Invalid input") + f" - {field}: {message}",
-        code=422,
-        http_status=422,
-        data={"errors": {field: [message]}},
-    )

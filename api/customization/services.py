@@ -23,7 +23,7 @@ from api.customization.schemas import RESELLER_FIELDS, UPLOAD_FIELDS
 from api.device.models import Device
 from api.extensions import uploads
 from api.extensions.db import db, escape_like, paginate, utcnow
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import ApiError, field_error
 from api.identity.models import Account, AccountType, StaffRole
 from api.identity.staff import StaffScope, access_denied
 from api.notify.models import Channel
@@ -57,15 +57,6 @@ COLUMNS = {
     "taxId": "tax_id",
 }
 RECORD_FIELDS = ("recordCompany", "recordNumber", "recordLink")
-
-
-def field_error(field: str, message: str, *, status: int = 422) -> ApiError:
-    return ApiError(
-        gettext("Invalid input") + f" - {field}: {message}",
-        code=status,
-        http_status=status,
-        data={"errors": {field: [message]}},
-    )
 
 
 def not_found() -> ApiError:

@@ -70,6 +70,17 @@ class ApiError(Exception):
         self.data = data
 
 
+def field_error(field: str, message: str, *, status: int = 422) -> ApiError:
+    """A refusal naming its field, shaped as the schema's own validation errors
+    ("Invalid input - deviceId: ...", data.errors.deviceId), so the web shows it under that field."""
+    return ApiError(
+        gettext("Invalid input") + f" - {field}: {message}",
+        code=status,
+        http_status=status,
+        data={"errors": {field: [message]}},
+    )
+
+
 def envelope(data: Any = None, *, code: int = SUCCESS, msg: str | None = None) -> dict[str, Any]:
     return {"code": code, "msg": msg if msg is not None else success_message(get_locale()), "data": data}
 

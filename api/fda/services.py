@@ -29,7 +29,7 @@ from api.device.models import Device
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.field_rules import field_rules
 from api.extensions.i18n import caller_zone
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import ApiError, field_error
 from api.fda import signing_lock
 from api.fda.models import (
     IDLE_MINUTES_DEFAULT,
@@ -53,15 +53,6 @@ from api.tenancy import data_platform_id
 from api.waybill.models import Waybill
 
 NOT_ENABLED, SIGNED_ALREADY, NOT_YOURS = 4601, 4602, 4603
-
-
-def field_error(field: str, message: str) -> ApiError:
-    return ApiError(
-        gettext("Invalid input") + f" - {field}: {message}",
-        code=422,
-        http_status=422,
-        data={"errors": {field: [message]}},
-    )
 
 
 def not_found() -> ApiError:

@@ -22,7 +22,7 @@ from flask_babel import gettext
 from api.account.services import hash_password
 from api.audit.recorder import record_event
 from api.extensions.db import db
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import field_error as _field_error
 from api.fda.signers import is_governed
 from api.identity import sessions, throttle
 from api.identity.models import Account, PasswordOrigin
@@ -32,15 +32,6 @@ from api.platform.models import Platform
 
 RECOVER_PATH = "/user/recover"
 CONTACTS = ("phone", "email")
-
-
-def _field_error(field: str, message: str) -> ApiError:
-    return ApiError(
-        gettext("Invalid input") + f" - {field}: {message}",
-        code=422,
-        http_status=422,
-        data={"errors": {field: [message]}},
-    )
 
 
 def _masked(channel: Channel, recipient: str) -> str:

@@ -11,7 +11,7 @@ from sqlalchemy import func, or_, select
 from api.access.keys import GRANTS
 from api.account.services import hash_password
 from api.extensions.db import db, escape_like, paginate
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import ApiError, field_error
 from api.identity import sessions, throttle
 from api.identity.models import Account, AccountType, PasswordOrigin, StaffRole
 from api.identity.staff import StaffScope, access_denied
@@ -19,15 +19,6 @@ from api.identity.user_names import used_user_name_message, user_name_holder
 from api.operation import resets
 from api.platform.models import Platform
 from api.tenancy import operator_platform
-
-
-def field_error(field: str, message: str) -> ApiError:
-    return ApiError(
-        gettext("Invalid input") + f" - {field}: {message}",
-        code=422,
-        http_status=422,
-        data={"errors": {field: [message]}},
-    )
 
 
 def not_found() -> ApiError:

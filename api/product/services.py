@@ -9,20 +9,11 @@ from sqlalchemy import func, or_, select
 
 from api.device.models import Category, Device, DeviceModelCode, DeviceParam, DeviceType, ParamUnit, TypeStatus
 from api.extensions.db import db, escape_like, paginate
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import ApiError, field_error
 from api.identity.staff import staff_scope
 from api.product.formula import FormulaError, compile_formula, evaluate, round_trips
 from api.product.models import DeviceSeries
 from api.tenancy import current_platform
-
-
-def field_error(field: str, message: str) -> ApiError:
-    return ApiError(
-        gettext("Invalid input") + f" - {field}: {message}",
-        code=422,
-        http_status=422,
-        data={"errors": {field: [message]}},
-    )
 
 
 def not_found() -> ApiError:

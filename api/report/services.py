@@ -18,7 +18,7 @@ from api.device.models import Device
 from api.device.services import DATA_GRACE, owned_device
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.i18n import caller_zone, locale_tag, requested_zone
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import ApiError, field_error
 from api.identity.auth import owned, require_account
 from api.report.kinds import REPORT_KINDS, device_sensors, schedule_target
 from api.report.models import ExportFile, FileStatus, FileType, Frequency, ScheduledReport
@@ -239,15 +239,6 @@ def owned_report(report_id: int) -> ScheduledReport:
     if report is None:
         raise missing()
     return report
-
-
-def field_error(field: str, message: str) -> ApiError:
-    return ApiError(
-        gettext("Invalid input") + f" - {field}: {message}",
-        code=422,
-        http_status=422,
-        data={"errors": {field: [message]}},
-    )
 
 
 def _subjects(args: dict) -> list[int]:

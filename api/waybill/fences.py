@@ -11,10 +11,9 @@ from sqlalchemy import select
 
 from api.alarm import lifecycle
 from api.alarm.models import AlarmKind
-from api.alarm.push import field_error
 from api.device.models import Device
 from api.extensions.db import db, paginate, utcnow
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import ApiError, field_error
 from api.organization.manager import manager_id
 from api.tenancy import data_platform_id, scoped
 from api.waybill import geo

@@ -20,11 +20,10 @@ from sqlalchemy import Select, or_, select
 from api.access.gate import admitted
 from api.access.reach import require_device_write, visible
 from api.alarm.models import SensorLimit
-from api.alarm.push import field_error
 from api.device.models import Device, DeviceParam, DeviceState
 from api.device.services import log_event, owned_device
 from api.extensions.db import db, one_of_param, paginate, per_dialect, utcnow
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import ApiError, field_error
 from api.identity.auth import require_account
 from api.telemetry.device_auth import IngestedDevice
 from api.telemetry.ingest import BatchLookup, batch_context, forget_prepared

@@ -14,12 +14,11 @@ from flask import request
 from flask_babel import gettext
 from sqlalchemy import func, select
 
-from api.alarm.push import field_error
 from api.device.models import Device
 from api.extensions.db import db, utcnow
 from api.extensions.i18n import local_text
 from api.extensions.offload import Hasher
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import ApiError, field_error
 from api.identity.auth import require_account
 from api.tenancy import data_platform_id
 from api.waybill import services, tracking

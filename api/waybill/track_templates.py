@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask_babel import gettext
 from sqlalchemy import func, select, update
 
-from api.alarm.push import field_error
 from api.extensions.db import db
+from api.extensions.smorest import field_error
 from api.organization.manager import manager_id
 from api.tenancy import data_platform_id, scoped
 from api.waybill.fences import not_found
