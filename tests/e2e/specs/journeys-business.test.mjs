@@ -34,9 +34,9 @@ import {
   waitForCode,
 } from './browser.mjs';
 import { issueGuid, publishReadings, setServiceExpiry } from './fleet.mjs';
+import { label, text } from './journey.mjs';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const LOCALES = fileURLToPath(new URL('../../../web/public/locales/', import.meta.url));
 // WeChat Pay; Alipay and PayPal on the next two. Not billing.test.mjs's +700: with the api on 5300 that
 // is 6000, a port fetch and Chromium refuse (the fetch standard's bad ports).
 const FAKE_PORT = Number(API_PORT) + 720;
@@ -49,19 +49,6 @@ const PNG = Buffer.from(
   'base64',
 );
 const NOT_FOUND = (item) => !item.includes('404 (Not Found)');
-
-/** A text of the web's locale file, as the page shows it in that language. */
-function text(lang, namespace, key) {
-  const tree = JSON.parse(fs.readFileSync(`${LOCALES}${lang}/${namespace}.json`, 'utf8'));
-  const value = key.split('.').reduce((node, part) => node?.[part], tree);
-  assert.equal(typeof value, 'string', `${lang}/${namespace}.json has ${key}`);
-  return value;
-}
-
-/** A button's accessible name: antd puts a space between the two characters of a Chinese label ("保 存"). */
-function label(value) {
-  return new RegExp(`^${[...value].map((char) => char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s*')}$`);
-}
 
 const isPhone = (page) => page.viewportSize().width < 576;
 

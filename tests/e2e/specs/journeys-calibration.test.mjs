@@ -20,24 +20,16 @@ import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { API_PORT, WEB_PORT, api, apiLogin, closeMobileMenu, collectErrors, contextFor, launch, screenshot, signInWithForm, siteUrl } from './browser.mjs';
 import { issueGuid, publishReadings } from './fleet.mjs';
+import { text } from './journey.mjs';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const FAKE_PORT = Number(API_PORT) + 720; // WeChat Pay, Alipay and PayPal on the next two (billing +700, calibration +710)
 const APP = '/calibration/Application';
-const LOCALES = fileURLToPath(new URL('../../../web/public/locales/', import.meta.url));
 const IPHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const PHONE = { lang: 'en-US', viewport: { width: 390, height: 844 }, phone: true };
 const DESK = { lang: 'zh-CN', viewport: { width: 1440, height: 900 }, phone: false };
 const { SUBMITTED, CONFIRMED, SHIPPED, RECEIVED, CALIBRATING, COMPLETED } = { SUBMITTED: 1, CONFIRMED: 2, SHIPPED: 3, RECEIVED: 4, CALIBRATING: 5, COMPLETED: 6 };
-
-/** A text of the web's locale file, as the page shows it in that language. */
-function text(lang, namespace, key) {
-  const tree = JSON.parse(fs.readFileSync(`${LOCALES}${lang}/${namespace}.json`, 'utf8'));
-  const value = key.split('.').reduce((node, part) => node?.[part], tree);
-  assert.equal(typeof value, 'string', `${lang}/${namespace}.json has ${key}`);
-  return value;
-}
 
 async function ok(answer) {
   assert.equal(answer.body?.code, 0, JSON.stringify(answer.body));

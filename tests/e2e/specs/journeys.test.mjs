@@ -8,49 +8,19 @@
 // and warms up (over MQTT), the contact is told during the trip, the dispatcher follows the trip on
 // its page and completes it; the contact then gets the trip report.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { MAILBOX, api, apiLogin, chooseOption, closeMobileMenu, collectErrors, contextFor, launch, screenshot, selectOf, selectTab, signInWithForm, siteUrl } from './browser.mjs';
+import { api, apiLogin, chooseOption, closeMobileMenu, collectErrors, contextFor, launch, screenshot, selectOf, selectTab, signInWithForm, siteUrl } from './browser.mjs';
 import { issueGuid, publishReadings } from './fleet.mjs';
+import { label, text, waitForMail } from './journey.mjs';
 
 const TRUCK = 'Truck SH-HZ';
 
-const LOCALES = fileURLToPath(new URL('../../../web/public/locales/', import.meta.url));
 const SETTINGS = [
   { lang: 'zh-CN', viewport: { width: 1440, height: 900 }, name: 'QA 冷柜 1440', mail: 'qa.lead.zh@example.com' },
   { lang: 'en-US', viewport: { width: 390, height: 844 }, name: 'QA Fridge 390', mail: 'qa.lead.en@example.com' },
 ];
 // What the api's mails say (api/alarm/texts.py and its zh_Hans_CN catalogue).
 const BACK_IN_RANGE = { 'zh-CN': '已恢复正常', 'en-US': 'Back in range' };
-
-/** A text of the web's locale file, as the page shows it in that language. */
-function text(lang, namespace, key) {
-  const tree = JSON.parse(fs.readFileSync(`${LOCALES}${lang}/${namespace}.json`, 'utf8'));
-  const value = key.split('.').reduce((node, part) => node?.[part], tree);
-  assert.equal(typeof value, 'string', `${lang}/${namespace}.json has ${key}`);
-  return value;
-}
-
-/** A button's accessible name: antd puts a space between the two characters of a Chinese label ("保 存"). */
-function label(value) {
-  return new RegExp(`^${[...value].map((char) => char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s*')}$`);
-}
-
-function mailsTo(address, since) {
-  const lines = fs.existsSync(MAILBOX) ? fs.readFileSync(MAILBOX, 'utf8').split('\n').filter(Boolean) : [];
-  return lines.map((line) => JSON.parse(line)).filter((mail) => mail.to === address && mail.at >= since);
-}
-
-async function waitForMail(address, since, match, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const found = mailsTo(address, since).find(match);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 250)); // polling a file another process appends to
-  }
-  assert.fail(`no matching mail to ${address}: ${JSON.stringify(mailsTo(address, since).map((mail) => mail.subject))}`);
-}
 
 let browser;
 let operatorToken;
