@@ -11,12 +11,11 @@ from datetime import datetime, timedelta
 from flask_babel import gettext
 from sqlalchemy import select
 
-from api.alarm.push import field_error
 from api.device import commands as device_commands
 from api.device.models import DeviceCommand
 from api.extensions.db import db, utcnow
 from api.extensions.i18n import caller_zone
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import ApiError, field_error
 from api.identity.models import Account
 from api.storage import alerts, holds, listing, services, tabs
 from api.storage.models import ColdStorage, StorageAlarm, StorageAlarmStatus, StorageCommand, StorageKind

@@ -15,12 +15,11 @@ from sqlalchemy.orm import joinedload, selectinload
 
 from api.access.gate import admitted
 from api.access.reach import FULL, MEMBER, device_access, may_view, refuse_device_access, visibility_params, visible
-from api.alarm.push import field_error
 from api.device.models import Category, Device, DeviceParam
 from api.device.status import DeviceStatus
 from api.extensions import uploads
 from api.extensions.db import db
-from api.extensions.smorest import ApiError
+from api.extensions.smorest import ApiError, field_error
 from api.identity.auth import require_account
 from api.report.models import ScheduledReport
 from api.storage.models import ColdStorage, StorageKind, StorageProbe, Zone
@@ -72,13 +71,7 @@ FIELDS = {
 
 def device_not_found(field: str) -> ApiError:
     """A device the account cannot use, named by its field (404: as if it did not exist)."""
-    message = gettext("The device cannot be found, please confirm and re-enter")
-    return ApiError(
-        gettext("Invalid input") + f" - {field}: {message}",
-        code=404,
-        http_status=404,
-        data={"errors": {field: [message]}},
-    )
+    return field_error(field, gettext("The device cannot be found, please confirm and re-enter"), status=404)
 
 
 def not_found() -> ApiError:
@@ -114,13 +107,7 @@ def admitted_or_visible(storage_id: int) -> ColdStorage | None:
 
 def storage_not_found(field: str) -> ApiError:
     """A storage the account cannot see, named by its field (404: as if it did not exist)."""
-    message = gettext("The storage cannot be found, please confirm and choose again.")
-    return ApiError(
-        gettext("Invalid input") + f" - {field}: {message}",
-        code=404,
-        http_status=404,
-        data={"errors": {field: [message]}},
-    )
+    return field_error(field, gettext("The storage cannot be found, please confirm and choose again."), status=404)
 
 
 def find(storage_id: int, kind: StorageKind) -> ColdStorage:
