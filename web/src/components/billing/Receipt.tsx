@@ -5,6 +5,7 @@
  */
 import { Button, Descriptions, Spin, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
+import type { ReactNode } from 'react';
 import { money, receiptKey, type Receipt } from '@/api/billing';
 import { useRead } from '@/hooks/useRead';
 import { PageHead } from '@/components/ui/PageHead';
@@ -12,50 +13,55 @@ import { Narrow, OrderSummary, orderUnavailable, useOrderCode } from './MobilePa
 
 type Translate = (key: string) => string;
 
+/** One part of a receipt: a bordered list of label / value rows. */
+function Part({ title, testId, rows }: { title: string; testId: string; rows: [string, ReactNode][] }) {
+  return (
+    <Descriptions title={title} bordered column={1} size="small" data-testid={testId} style={{ marginBottom: 16 }}>
+      {rows.map(([label, value]) => (
+        <Descriptions.Item key={label} label={label}>
+          {value}
+        </Descriptions.Item>
+      ))}
+    </Descriptions>
+  );
+}
+
 /** Seller, buyer and tax of a receipt (no hooks: the caller's `t`, so it renders anywhere). */
 export function ReceiptParties({ receipt, t }: { receipt: Receipt; t: Translate }) {
   const { seller, buyer, tax } = receipt;
   return (
     <>
-      <Descriptions
+      <Part
         title={t('receipt.seller')}
-        bordered
-        column={1}
-        size="small"
-        data-testid="receipt-seller"
-        style={{ marginBottom: 16 }}
-      >
-        <Descriptions.Item label={t('receipt.company')}>{seller.name}</Descriptions.Item>
-        <Descriptions.Item label={t('receipt.address')}>{seller.address || '-'}</Descriptions.Item>
-        <Descriptions.Item label={t('receipt.taxId')}>{seller.taxId || '-'}</Descriptions.Item>
-      </Descriptions>
-      <Descriptions
+        testId="receipt-seller"
+        rows={[
+          [t('receipt.company'), seller.name],
+          [t('receipt.address'), seller.address || '-'],
+          [t('receipt.taxId'), seller.taxId || '-'],
+        ]}
+      />
+      <Part
         title={t('receipt.buyer')}
-        bordered
-        column={1}
-        size="small"
-        data-testid="receipt-buyer"
-        style={{ marginBottom: 16 }}
-      >
-        <Descriptions.Item label={t('receipt.name')}>{buyer.name}</Descriptions.Item>
-        <Descriptions.Item label={t('receipt.company')}>{buyer.company || '-'}</Descriptions.Item>
-        <Descriptions.Item label={t('receipt.taxId')}>{buyer.taxId || '-'}</Descriptions.Item>
-      </Descriptions>
-      <Descriptions
+        testId="receipt-buyer"
+        rows={[
+          [t('receipt.name'), buyer.name],
+          [t('receipt.company'), buyer.company || '-'],
+          [t('receipt.taxId'), buyer.taxId || '-'],
+        ]}
+      />
+      <Part
         title={t('receipt.tax')}
-        bordered
-        column={1}
-        size="small"
-        data-testid="receipt-tax"
-        style={{ marginBottom: 16 }}
-      >
-        <Descriptions.Item label={t('receipt.total')}>
-          <span data-cents={tax.total}>{money(tax.total, tax.currency)}</span>
-        </Descriptions.Item>
-        <Descriptions.Item label={t('receipt.taxLabel')}>
-          {tax.included ? t('receipt.taxIncluded') : t('receipt.taxExcluded')}
-        </Descriptions.Item>
-      </Descriptions>
+        testId="receipt-tax"
+        rows={[
+          [
+            t('receipt.total'),
+            <span key="total" data-cents={tax.total}>
+              {money(tax.total, tax.currency)}
+            </span>,
+          ],
+          [t('receipt.taxLabel'), tax.included ? t('receipt.taxIncluded') : t('receipt.taxExcluded')],
+        ]}
+      />
     </>
   );
 }
