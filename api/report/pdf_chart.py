@@ -65,8 +65,7 @@ def chart_drawings(report: Report, subject: Subject, stats: dict[int, SeriesStat
     for sensor in subject.sensors:
         mine, current = [], []
         for point in data["series"].get(sensor.probe, []):
-            t = point["t"]
-            seconds = t / 1000 if isinstance(t, int | float) else t.timestamp()
+            seconds = point["t"] / 1000  # the chart's points carry epoch ms at every range
             if point["v"] is None:  # a gap ends a line: nothing is drawn across it
                 if current:
                     mine.append(current)

@@ -46,17 +46,13 @@ def _late(readings, threshold_s: int):
     return func.coalesce(delay > threshold_s, False)
 
 
-def _ms(t) -> int:
-    return int(t) if isinstance(t, int | float) else int(t.timestamp() * 1000)
-
-
 def with_gaps(points: list[dict], gap_s: float) -> tuple[list[dict], list[dict]]:
     """The series with a null point inside every gap (so no line is drawn across it) and the gaps:
     [{"start": epoch ms of the last point before, "end": of the first after, "seconds": ...}]."""
     out, gaps = [], []
     previous = None
     for point in points:
-        ms = _ms(point["t"])
+        ms = point["t"]  # epoch ms, raw or bucketed
         if previous is not None and ms - previous[0] > gap_s * 1000:
             middle = (previous[0] + ms) // 2
             out.append({"t": middle, "v": None, **({"min": None, "max": None} if "min" in point else {})})

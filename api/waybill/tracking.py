@@ -72,7 +72,7 @@ def status(waybill: Waybill, device: Device, now: datetime | None = None) -> dic
         )
     )
     series = chart(device.id, [waybill.sensor], start, end, device.interval_s)["series"].get(waybill.sensor, [])
-    result["temperatures"] = [[_ms(point["t"]), point["v"]] for point in series]
+    result["temperatures"] = [[point["t"], point["v"]] for point in series]
     outside = track_marks.breaches(
         [_ms(p["ts"]) for p in result["track"]], result["temperatures"], waybill.lower_limit, waybill.upper_limit
     )
@@ -81,8 +81,8 @@ def status(waybill: Waybill, device: Device, now: datetime | None = None) -> dic
     return result
 
 
-def _ms(t) -> int:
-    return t if isinstance(t, int) else int(t.timestamp() * 1000)
+def _ms(t: datetime) -> int:
+    return int(t.timestamp() * 1000)
 
 
 def detail_status(waybill_id: int) -> dict:
