@@ -5,14 +5,10 @@
 // open the fakes' cashiers, which notify the api and send the payer back to /mobilePay/success; the
 // receipt names seller, buyer and tax.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { api, apiLogin, closeMobileMenu, collectErrors, contextFor, launch, screenshot, siteUrl, useToken, API_PORT } from './browser.mjs';
+import { startPaymentFakes } from './payments.mjs';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const FAKE_PORT = Number(API_PORT) + 700; // WeChat Pay; Alipay and PayPal on the next two
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -22,22 +18,9 @@ const YEAR_PRICE = 22000; // the demo package's Basic level, one year: 199.00 + 
 
 let browser;
 let fakes;
-let configs;
 
 before(async () => {
-  fakes = spawn(path.join(ROOT, '.venv/bin/python'), ['-m', 'tests.payment_fakes', String(FAKE_PORT)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: fakes.stdout });
-  configs = await new Promise((resolve, reject) => {
-    lines.once('line', (line) => resolve(JSON.parse(line)));
-    fakes.once('exit', (code) => reject(new Error(`payment fakes exited with ${code}`)));
-  });
-  const operator = await apiLogin('localhost', 'operator');
-  const notifyBase = `http://127.0.0.1:${API_PORT}`;
-  for (const provider of ['wechat', 'alipay', 'paypal']) {
-    const config = { ...configs[provider], notifyBase, returnBase: siteUrl('localhost', '') };
-    const { body } = await api('localhost', 'PUT', '/billing/PaymentMerchant/save', { token: operator, body: { provider, config } });
-    assert.equal(body.code, 0, JSON.stringify(body));
-  }
+  fakes = await startPaymentFakes(FAKE_PORT);
   browser = await launch();
 });
 

@@ -10,12 +10,9 @@
 // The operator: issues GUIDs on the back-office form, finds one in the batch's GUID list, and once a
 // customer added a logger with it and the logger sent a reading, finds it online in the fleet view.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import {
   API_PORT,
   ARTIFACTS,
@@ -33,10 +30,10 @@ import {
   siteUrl,
   waitForCode,
 } from './browser.mjs';
+import { startPaymentFakes } from './payments.mjs';
 import { issueGuid, publishReadings, setServiceExpiry } from './fleet.mjs';
 import { label, text } from './journey.mjs';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 // WeChat Pay; Alipay and PayPal on the next two. Not billing.test.mjs's +700: with the api on 5300 that
 // is 6000, a port fetch and Chromium refuse (the fetch standard's bad ports).
 const FAKE_PORT = Number(API_PORT) + 720;
@@ -130,19 +127,7 @@ let browser;
 let fakes;
 const cleanups = [];
 before(async () => {
-  // The payment fakes (tests/payment_fakes.py), set as the default site's merchants, as billing.test.mjs does.
-  fakes = spawn(path.join(ROOT, '.venv/bin/python'), ['-m', 'tests.payment_fakes', String(FAKE_PORT)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: fakes.stdout });
-  const configs = await new Promise((resolve, reject) => {
-    lines.once('line', (line) => resolve(JSON.parse(line)));
-    fakes.once('exit', (code) => reject(new Error(`payment fakes exited with ${code}`)));
-  });
-  const operator = await apiLogin('localhost', 'operator');
-  for (const provider of ['wechat', 'alipay', 'paypal']) {
-    const config = { ...configs[provider], notifyBase: `http://127.0.0.1:${API_PORT}`, returnBase: siteUrl('localhost', '') };
-    const { body } = await api('localhost', 'PUT', '/billing/PaymentMerchant/save', { token: operator, body: { provider, config } });
-    assert.equal(body.code, 0, JSON.stringify(body));
-  }
+  fakes = await startPaymentFakes(FAKE_PORT);
   browser = await launch();
 });
 afterEach(async () => {

@@ -12,17 +12,13 @@
 // shown as the api computed them), issues the certificate and sees the order completed; the customer's
 // side (the api) then holds the certificate and its PDF.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { API_PORT, WEB_PORT, api, apiLogin, closeMobileMenu, collectErrors, contextFor, launch, screenshot, signInWithForm, siteUrl } from './browser.mjs';
+import { startPaymentFakes } from './payments.mjs';
 import { issueGuid, publishReadings } from './fleet.mjs';
 import { text } from './journey.mjs';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const FAKE_PORT = Number(API_PORT) + 720; // WeChat Pay, Alipay and PayPal on the next two (billing +700, calibration +710)
 const APP = '/calibration/Application';
 const IPHONE_UA =
@@ -66,17 +62,7 @@ let browser;
 let fakes;
 const cleanups = [];
 before(async () => {
-  fakes = spawn(path.join(ROOT, '.venv/bin/python'), ['-m', 'tests.payment_fakes', String(FAKE_PORT)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: fakes.stdout });
-  const configs = await new Promise((resolve, reject) => {
-    lines.once('line', (line) => resolve(JSON.parse(line)));
-    fakes.once('exit', (code) => reject(new Error(`payment fakes exited with ${code}`)));
-  });
-  const operator = await apiLogin('localhost', 'operator');
-  for (const provider of ['wechat', 'alipay', 'paypal']) {
-    const config = { ...configs[provider], notifyBase: `http://127.0.0.1:${API_PORT}`, returnBase: siteUrl('localhost', '') };
-    await ok(await api('localhost', 'PUT', '/billing/PaymentMerchant/save', { token: operator, body: { provider, config } }));
-  }
+  fakes = await startPaymentFakes(FAKE_PORT);
   browser = await launch();
 });
 afterEach(async () => {
