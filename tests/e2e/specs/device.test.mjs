@@ -183,6 +183,34 @@ describe('device list (issue 6)', () => {
     await context.close();
   });
 
+  test('on a first entry the list asks for its devices beside the account info, once', async () => {
+    const { context, page, errors } = await signedIn();
+    // The account info is held until the list's read is seen (at most 15 s): a page that waits for the
+    // account first would send it only after, and the list's flag below would stay false.
+    let listSent = false;
+    let seeList;
+    const listSeen = new Promise((resolve) => (seeList = resolve));
+    let listRequests = 0;
+    page.on('request', (request) => {
+      if (!request.url().includes('/api/device/Device/page')) return;
+      listRequests += 1;
+      listSent = true;
+      seeList();
+    });
+    let sentBeforeAccount = null;
+    await page.route('**/api/base/BaseAccount/accountInfo**', async (route) => {
+      await Promise.race([listSeen, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+      sentBeforeAccount ??= listSent;
+      await route.continue();
+    });
+    await page.goto(siteUrl('localhost', '/device/list?deviceName=Cold'));
+    await page.getByTestId('device-table').getByText('Cold Room 1').waitFor();
+    assert.equal(sentBeforeAccount, true, 'the list was asked for while the account info was still out');
+    assert.equal(listRequests, 1, "the list's hook took over the read already under way (the same request key)");
+    assert.deepEqual(errors(), []);
+    await context.close();
+  });
+
   test('the list, its batch bar and the map mode fit a phone (390 px)', async () => {
     const { context, page, errors } = await signedIn(PHONE);
     await page.goto(siteUrl('localhost', '/device/list'));
@@ -207,7 +235,7 @@ describe('device list (issue 6)', () => {
 });
 
 describe('device detail (issue 6)', () => {
-  test('a device opens with its chart: ranges up to a year, limit lines, C / F; its map; a parameter change applied', async () => {
+  test('a device opens with its chart: ranges up to a year, limit lines, C / F; its map', async () => {
     const { context, page, errors } = await signedIn();
     await page.goto(siteUrl('localhost', '/device/list'));
     await page.getByTestId('device-table').getByText('Cold Room 1').click();
@@ -266,8 +294,22 @@ describe('device detail (issue 6)', () => {
     await chartDrawn(page);
     await screenshot(page, 'device-detail-1440');
 
-    // A parameter change goes down to the device, which acknowledges it (the simulator).
-    await page.getByRole('tab', { name: 'Parameter settings' }).click();
+    // The cold room (Ethernet, no position) has no track: the map tab says so.
+    await page.getByRole('tab', { name: 'Map' }).click();
+    await page.getByTestId('device-track').getByText('No data for this time range').waitFor();
+    assert.deepEqual(errors(), []);
+    await context.close();
+  });
+
+  test('a parameter change goes down to the device, which applies it (the simulator)', async () => {
+    const { context, page, errors } = await signedIn();
+    const room = (await demoDevices())['Cold Room 1'];
+    await page.goto(siteUrl('localhost', `/device/detail/${room.id}`));
+    await page.getByTestId('realtime').getByText('Probe 1').waitFor();
+    const tab = page.getByTestId('device-detail').getByRole('tab', { name: 'Parameter settings', exact: true });
+    await tab.click();
+    await page.getByTestId('device-detail').locator('[role="tab"][aria-selected="true"]', { hasText: 'Parameter settings' }).waitFor();
+    await page.getByTestId('device-params').waitFor();
     await page.getByTestId('param-0201').fill('-19');
     await page.getByTestId('params-send').click();
     await page.getByText('Sent; the device applies it on its next connection').waitFor();
@@ -275,10 +317,6 @@ describe('device detail (issue 6)', () => {
     await commands.locator('tr', { hasText: 'Target temperature: -19' }).waitFor();
     await commands.locator('tr', { hasText: 'Target temperature: -19' }).getByText('Applied').waitFor({ timeout: 40_000 });
     await page.getByTestId('param-current-0201').getByText('Applied: -19').waitFor();
-
-    // The cold room (Ethernet, no position) has no track: the map tab says so.
-    await page.getByRole('tab', { name: 'Map' }).click();
-    await page.getByTestId('device-track').getByText('No data for this time range').waitFor();
     assert.deepEqual(errors(), []);
     await context.close();
   });

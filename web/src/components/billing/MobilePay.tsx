@@ -27,7 +27,7 @@ import { PageHead } from '@/components/ui/PageHead';
 import { MissingIdNotice, needsSignIn, ReadFailedNotice, SignInNotice } from '@/components/ui/PublicNotice';
 import { StatusTag, WechatQr } from './RechargeView';
 import { alipayMode, alipayOffered, inWeChat, payInWeChat, wechatFlow } from './payFlow';
-import { returnPathOf } from './returnPath';
+import { payerReturnPath, rememberReturn } from './returnPath';
 
 export const Narrow = styled.div`
   max-width: 480px;
@@ -91,6 +91,8 @@ export function MobilePayView() {
   const oauthCode = typeof router.query.code === 'string' ? router.query.code : null;
   const back = router.query.back;
   const done = () => void router.push(successPath(orderCode ?? '', back));
+  // A provider's cashier returns with the order number only: the way back is kept for this tab.
+  useEffect(() => rememberReturn(orderCode, back), [orderCode, back]);
 
   /** WeChat: JSAPI in its own browser (OAuth code -> open id -> the bridge), H5 on a phone, else the QR code. */
   const wechat = async () => {
@@ -149,7 +151,7 @@ export function MobilePayView() {
         ) : null}
         <OrderSummary order={order} />
         <Link
-          href={returnPathOf(back, order)}
+          href={payerReturnPath(back, order)}
           style={{ display: 'inline-block', marginTop: 16 }}
           data-testid="pay-return"
         >
@@ -272,7 +274,7 @@ export function MobilePaySuccessView() {
       </div>
       {order ? <OrderSummary order={order} /> : null}
       <Space style={{ marginTop: 16 }}>
-        <Link href={returnPathOf(router.query.back, order)} data-testid="pay-return">
+        <Link href={payerReturnPath(router.query.back, order)} data-testid="pay-return">
           {order && order.purpose !== 'service' ? t('pay.return') : t('pay.back')}
         </Link>
       </Space>
@@ -298,7 +300,7 @@ export function PayPalCallbackView({ cancelled = false }: { cancelled?: boolean 
         <Result
           status="warning"
           title={t('pay.cancelled')}
-          extra={<Link href={returnPathOf(undefined, order)}>{t('pay.back')}</Link>}
+          extra={<Link href={payerReturnPath(undefined, order)}>{t('pay.back')}</Link>}
         />
       </Narrow>
     );
@@ -313,7 +315,7 @@ export function PayPalCallbackView({ cancelled = false }: { cancelled?: boolean 
       {order ? <OrderSummary order={order} /> : <Spin />}
       {order ? (
         <Link
-          href={returnPathOf(undefined, order)}
+          href={payerReturnPath(undefined, order)}
           style={{ display: 'inline-block', marginTop: 16 }}
           data-testid="pay-return"
         >

@@ -8,3 +8,35 @@ import { safeRedirect } from '@/utils/redirect';
 export function returnPathOf(back: unknown, order?: { returnPath?: string | null } | null): string {
   return safeRedirect(back, safeRedirect(order?.returnPath ?? undefined, '/consumer/recharge'));
 }
+
+const storageKey = (orderCode: string) => `pay.back.${orderCode}`;
+
+/**
+ * The pay page's ?back=, kept for its order in this tab: a provider's cashier (WeChat H5, Alipay wap,
+ * PayPal) sends the payer to the success page with the order number only, and the phone's calibration
+ * order page must not become the desktop one on the way.
+ */
+export function rememberReturn(orderCode: string | null, back: unknown): void {
+  if (!orderCode || typeof back !== 'string' || typeof sessionStorage === 'undefined') return;
+  try {
+    sessionStorage.setItem(storageKey(orderCode), back);
+  } catch {
+    // Storage refused (a private window's quota): the order's own page is the way back.
+  }
+}
+
+/** Where the payer goes back to after a provider's cashier: ?back=, else what the pay page kept. */
+export function payerReturnPath(
+  back: unknown,
+  order?: { orderCode?: string; returnPath?: string | null } | null,
+): string {
+  let kept: string | null = null;
+  if (typeof back !== 'string' && order?.orderCode && typeof sessionStorage !== 'undefined') {
+    try {
+      kept = sessionStorage.getItem(storageKey(order.orderCode));
+    } catch {
+      kept = null;
+    }
+  }
+  return returnPathOf(typeof back === 'string' ? back : kept, order);
+}

@@ -30,7 +30,8 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
   const { t: to } = useTranslation('organization');
   const shareDialogs = useShareDialogs();
 
-  if (!deviceId || error)
+  // A refresh that fails keeps the device on screen (SWR keeps its data); only a device never read is unknown.
+  if (!deviceId || (error && !device))
     return (
       <Result
         status="warning"

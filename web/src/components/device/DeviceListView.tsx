@@ -9,6 +9,7 @@ import {
 import { Button, Input, Pagination, Segmented, Select, Space, Tabs } from 'antd';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
+import type { ParsedUrlQuery } from 'querystring';
 import { useTranslation } from 'next-i18next/pages';
 import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';
@@ -21,6 +22,7 @@ import {
   type ExpiryFilter,
 } from '@/api/device';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
+import { DEFAULT_PAGE_SIZE } from '@/components/ui/table';
 import { DeviceFormModal } from './DeviceFormModal';
 import { BatchBar } from './BatchBar';
 import { DeviceBoard, DeviceCards, DeviceMapView, DeviceTable } from './DeviceViews';
@@ -71,6 +73,16 @@ export function queryStatus(value: string | string[] | undefined): DeviceStatus 
   return (DEVICE_STATUSES as string[]).includes(status) ? (status as DeviceStatus) : null;
 }
 
+/** The filters the address sets (`deviceName`, `status`), the others at their defaults. */
+function filtersOfAddress(query: ParsedUrlQuery): Filters {
+  return { deviceName: queryName(query.deviceName), category: 'all', status: queryStatus(query.status), expiry: null };
+}
+
+/** The list's first read for an address: the page starts it beside the account info (lib/firstReads). */
+export function deviceListFirstRead(query: ParsedUrlQuery) {
+  return devicePageKey({ ...queryOf(filtersOfAddress(query)), start: 1, pageSize: DEFAULT_PAGE_SIZE });
+}
+
 /**
  * The device list (business spec 2): list, card, board and map modes; categories; status, expiry
  * and name filters (debounced 800 ms, `deviceName` of the address pre-fills the name); add, edit,
@@ -82,12 +94,7 @@ export function DeviceListView() {
   const router = useRouter();
   const addressName = queryName(router.query.deviceName);
   const addressStatus = queryStatus(router.query.status);
-  const [filters, setFilters] = useState<Filters>({
-    deviceName: addressName,
-    category: 'all',
-    status: addressStatus,
-    expiry: null,
-  });
+  const [filters, setFilters] = useState<Filters>(() => filtersOfAddress(router.query));
   const [shownAddressName, setShownAddressName] = useState(addressName);
   const [shownAddressStatus, setShownAddressStatus] = useState(addressStatus);
   const [mode, setMode] = useState<ListMode>('list');

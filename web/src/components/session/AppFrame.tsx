@@ -1,5 +1,6 @@
 import type { NextComponentType, NextPageContext } from 'next';
 import { useRouter } from 'next/router';
+import { firstReadsOf } from '@/lib/firstReads';
 import { matchRoute } from '@/routes/match';
 import { ConsoleGate } from './ConsoleGate';
 import { SessionProvider } from './SessionProvider';
@@ -20,7 +21,7 @@ export function AppFrame({ Component, pageProps }: AppFrameProps) {
   return (
     <SessionProvider needsAccount={gated}>
       {gated ? (
-        <ConsoleGate match={match}>
+        <ConsoleGate match={match} firstReads={firstReadsOf(Component)}>
           <Component {...pageProps} />
         </ConsoleGate>
       ) : (

@@ -1,12 +1,13 @@
 import { Spin } from 'antd';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { loginRedirectFor } from '@/api/session';
 import { ConsoleLayout } from '@/components/shell/ConsoleLayout';
 import { useMenuLabel } from '@/components/shell/menuLabel';
 import { CenteredPage } from '@/components/ui/CenteredPage';
 import { PageHead } from '@/components/ui/PageHead';
+import { startFirstReads, type FirstReads } from '@/lib/firstReads';
 import { routeAccess } from '@/routes/access';
 import type { RouteMatch } from '@/routes/match';
 import { safeRedirect } from '@/utils/redirect';
@@ -27,7 +28,16 @@ function Waiting({ title }: { title: ReactNode }) {
  * then the `redirect` query is honoured; console routes open inside the shell when permitted, with
  * the 403 page when not and the 404 page when the site has no such page.
  */
-export function ConsoleGate({ match, children }: { match: RouteMatch; children: ReactNode }) {
+export function ConsoleGate({
+  match,
+  firstReads,
+  children,
+}: {
+  match: RouteMatch;
+  /** The page's first reads, started while the account info loads (not once the page can open at once). */
+  firstReads?: FirstReads;
+  children: ReactNode;
+}) {
   const router = useRouter();
   const session = useSession();
   const label = useMenuLabel();
@@ -44,6 +54,15 @@ export function ConsoleGate({ match, children }: { match: RouteMatch; children: 
   useEffect(() => {
     if (status === 'anonymous') void router.replace(loginRedirectFor(router.asPath));
   }, [status, router]);
+
+  // The first entry waits for the account info: the page's own reads go out beside it, once per address.
+  const started = useRef<string | null>(null);
+  useEffect(() => {
+    if (status !== 'loading' || !firstReads || !router.isReady || router.query.redirect !== undefined) return;
+    if (started.current === router.asPath) return;
+    started.current = router.asPath;
+    startFirstReads(firstReads(router.query));
+  }, [status, firstReads, router.isReady, router.asPath, router.query]);
 
   const redirect = router.query.redirect;
   useEffect(() => {

@@ -16,6 +16,7 @@ import { formatTime, formatValue } from '@/lib/format';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { Permitted } from '@/components/ui/Permitted';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
+import { DEFAULT_PAGE_SIZE } from '@/components/ui/table';
 import { useRead } from '@/hooks/useRead';
 import { useViewport } from '@/hooks/useViewport';
 import { StorageFormModal } from './StorageFormModal';
@@ -54,10 +55,20 @@ function ProbeValues({ storage }: { storage: Storage }) {
  * search by name (debounced), live values per probe, add / edit / delete under the route's action keys;
  * the shared list (a table on desktop and tablet, cards on mobile).
  */
-export function StorageListView({ route }: { route: 'storage.list' | 'freezer.list' }) {
+type ListRoute = 'storage.list' | 'freezer.list';
+
+const kindOf = (route: ListRoute): StorageKind => (route === 'freezer.list' ? 'freezer' : 'storage');
+
+/** The list's first reads (its first page and the counts, no filter), started beside the account info (lib/firstReads). */
+export function storageListFirstReads(route: ListRoute) {
+  const kind = kindOf(route);
+  return [storagePageKey({ kind, start: 1, pageSize: DEFAULT_PAGE_SIZE }), storageCountsKey(kind, undefined)];
+}
+
+export function StorageListView({ route }: { route: ListRoute }) {
   const { t } = useTranslation('storage');
   const viewport = useViewport();
-  const [kind, setKind] = useState<StorageKind>(route === 'freezer.list' ? 'freezer' : 'storage');
+  const [kind, setKind] = useState<StorageKind>(kindOf(route));
   const [name, setName] = useState('');
   const [status, setStatus] = useState<StorageStatus | 'all'>('all');
   const [editing, setEditing] = useState<{ storage: Storage | null } | null>(null);
