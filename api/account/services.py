@@ -22,6 +22,7 @@ from api.extensions.smorest import ApiError
 from api.identity import sessions, throttle
 from api.identity.auth import bearer_token, require_account
 from api.identity.models import Account, AccountType, PasswordOrigin, StaffRole
+from api.identity.staff import staff_scope
 from api.identity.user_names import refuse_a_used_user_name
 from api.identity.validators import normalize_phone
 from api.platform.models import Platform
@@ -285,10 +286,10 @@ def photo_file(name: str):
 
 
 def unlock(account_id: int) -> None:
-    account = db.session.scalar(
-        select(Account).where(Account.id == account_id, Account.platform_id == data_platform_id())
-    )
-    if account is None:
+    """Staff clear an account's sign-in locks: any account their user list shows (every platform's for
+    the operator, independent sites included; a reseller admin's own site's), else 404."""
+    account = db.session.get(Account, account_id)
+    if account is None or not staff_scope().reaches(account.platform_id):
         raise ApiError(gettext("The requested resource does not exist."), code=404, http_status=404)
     throttle.clear(account)
     db.session.commit()

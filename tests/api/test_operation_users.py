@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from api.extensions.db import db
 from api.identity.models import Account, AccountType
-from tests.api.account_helpers import PASSWORD, login
+from tests.api.account_helpers import PASSWORD, login, make_account
 from tests.api.customization_helpers import staff
 
 BASE = "/api/base/BaseAccount"
@@ -168,3 +168,26 @@ def test_a_locked_user_shows_locked_in_the_list_and_is_unlocked_from_it(app, mak
     unlocked = row()
     assert (unlocked["locked"], unlocked["lockedUntil"]) == (False, None)
     assert sign_in(guesser, "demouser", PASSWORD)["code"] == 0
+
+
+def test_the_operator_unlocks_whom_the_list_shows_on_an_independent_site_too(app, make_client):
+    """Unlock reaches exactly the user list's accounts: the operator's list shows a locked account of the
+    independent junjia site, and unlocking it from that list works (it answered 404: the unlock looked
+    in the operator site's own data space only). A reseller admin still reaches only their own site."""
+    (operator, op), (reseller, rs), _ = staff(app, make_client, lang="en-US")
+    make_account(app, host="junjia.localhost", user_name="junjiauser")
+    guesser = make_client(host="junjia.localhost", lang="en-US")
+    for _ in range(5):
+        sign_in(guesser, "junjiauser", "Wrong#123")
+    assert guesser.post(f"{BASE}/login", json={"userName": "junjiauser", "password": PASSWORD}).status_code == 429
+
+    listed = operator.post(f"{BASE}/get/list", headers=op, json={"keyword": "junjiauser"}).get_json()["data"]
+    [row] = [r for r in listed["list"] if r["userName"] == "junjiauser"]
+    assert row["locked"] is True
+    assert operator.post(f"{BASE}/unlock/{row['id']}", headers=op).get_json()["code"] == 0
+    assert sign_in(guesser, "junjiauser", PASSWORD)["code"] == 0
+
+    # The junjia admin does not reach the operator site's demouser, listed or not.
+    with app.app_context():
+        demouser = db.session.scalar(select(Account.id).where(Account.user_name == "demouser"))
+    assert reseller.post(f"{BASE}/unlock/{demouser}", headers=rs).status_code == 404
