@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import os
 import statistics
+import subprocess
+import threading
 import time
 from collections.abc import Callable
 
@@ -75,3 +77,30 @@ def _schema_at_head(app) -> bool:
         heads = set(ScriptDirectory(app.extensions["migrate"].directory).get_heads())
         with db.engine.connect() as connection:
             return set(MigrationContext.configure(connection).get_current_heads()) == heads
+
+
+def serve_gunicorn(arguments: list[str], env: dict, workers: int, timeout: float = 180.0) -> subprocess.Popen:
+    """gunicorn (bench/_gunicorn_ready.py's settings) with `arguments`, returned once each of its
+    `workers` has loaded the app and serves: a measurement never waits for a worker's imports."""
+    from bench._gunicorn_ready import READY
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    command = [arguments[0], "-c", os.path.join(root, "bench", "_gunicorn_ready.py"), *arguments[1:]]
+    process = subprocess.Popen(  # noqa: S603 - our own gunicorn
+        command, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    serving: set[str] = set()
+    all_serve = threading.Event()
+
+    def read_log() -> None:  # drained to the end: a full pipe would stop gunicorn's logging
+        for line in process.stderr:
+            if line.startswith(READY):
+                serving.add(line.split()[-1])
+                if len(serving) >= workers:
+                    all_serve.set()
+
+    threading.Thread(target=read_log, daemon=True).start()
+    if not all_serve.wait(timeout):
+        process.kill()
+        raise RuntimeError(f"gunicorn: {len(serving)} of {workers} workers served after {timeout:.0f} s")
+    return process

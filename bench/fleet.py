@@ -76,7 +76,7 @@ from api.platform.services import sync_tenants
 from api.telemetry.partitions import ensure_partitions
 from api.tenancy import find_platform
 from bench._device_http import record, upload_for
-from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, percentile, report, sized
+from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, percentile, report, serve_gunicorn, sized
 from bench.telemetry import BATCH_RECORDS, UPLOADS, batches, bench_copy
 from tests.reliability.engines import free_port, wait_port
 
@@ -240,21 +240,13 @@ class Gunicorn:
         command = [str(BIN / "gunicorn"), "--backlog", "2048", "-b", f"127.0.0.1:{self.port}", app]
         command += ["-w", GUNICORN_WORKERS] if GUNICORN_WORKERS else []
         command += ["--threads", GUNICORN_THREADS] if GUNICORN_THREADS else []
-        self.process = subprocess.Popen(  # noqa: S603 - our own gunicorn
-            command, cwd=ROOT, env=server_env(mqtt_url), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
+        self.command, self.env = command, server_env(mqtt_url)
+        self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> Gunicorn:
-        wait_port(self.port, timeout=60.0)
-        for _ in range(100):
-            try:
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
-                connection.request("GET", "/api/health", headers={"Host": "localhost"})
-                if connection.getresponse().status == 200:
-                    break
-            except OSError:
-                pass
-            time.sleep(0.2)
+        # Measured once every worker serves (gunicorn.conf.py starts one per core by default).
+        workers = int(GUNICORN_WORKERS) if GUNICORN_WORKERS else os.cpu_count() or 1
+        self.process = serve_gunicorn(self.command, self.env, workers)
         return self
 
     def pids(self) -> list[int]:

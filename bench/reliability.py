@@ -22,17 +22,17 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from datetime import timedelta
 from pathlib import Path
 
-from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, QUICK, bench_app, report, sized
+from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, QUICK, bench_app, report, serve_gunicorn, sized
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 FUZZ_SECONDS = int(os.environ.get("BENCH_FUZZ_SECONDS", sized("150", "3")))
 LOAD_SECONDS = int(os.environ.get("BENCH_LOAD_SECONDS", sized("30", "3")))
-GUNICORN = [str(BIN / "gunicorn"), "-w", "2", "--backlog", "1024"]  # gunicorn.conf.py's gevent workers
+LOAD_WORKERS = 2  # this machine has 2 cores
+GUNICORN = [str(BIN / "gunicorn"), "-w", str(LOAD_WORKERS), "--backlog", "1024"]  # gunicorn.conf.py's gevent workers
 LOCUST = [str(BIN / "locust"), "-f", str(ROOT / "bench" / "_locustfile.py"), "--headless", "--only-summary"]
 # Users finish the call in flight when the time is up (else it would count as a failure with status 0).
 LOCUST += ["--loglevel", "ERROR", "--stop-timeout", "30"]
@@ -189,7 +189,7 @@ def load_fixture() -> dict:
 
 
 def load() -> None:
-    from tests.reliability.engines import free_port, wait_port
+    from tests.reliability.engines import free_port
 
     fixture = load_fixture()
     port = free_port()
@@ -204,16 +204,8 @@ def load() -> None:
         "RATELIMIT_ENABLED": "0",
         "CAPTCHA_REQUIRED": "0",  # people solve captchas; a load generator cannot
     }
-    server = subprocess.Popen(  # noqa: S603 - our own gunicorn
-        [*GUNICORN, "-b", f"127.0.0.1:{port}", "bench._load_app:app"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    server = serve_gunicorn([*GUNICORN, "-b", f"127.0.0.1:{port}", "bench._load_app:app"], env, LOAD_WORKERS)
     try:
-        wait_port(port)
-        time.sleep(1)
         for clients in LOAD_RUNS:
             stats = locust(port, clients, fixture)
             suffix = "" if clients == MAX_CLIENTS else f"_c{clients}"
