@@ -103,6 +103,13 @@ class Schema(ma.Schema):
         unknown = ma.RAISE
         ordered = True
 
+    def __deepcopy__(self, memo):
+        # flask-smorest deep-copies an operation's documentation at each of its decorators, the
+        # schema instances in it included: a third of create_app's time (10-15 s on a slow machine,
+        # paid by every worker, CLI command and test process). A schema is never changed once built
+        # (loading and dumping leave it as it is), so a copy of it is the schema itself.
+        return self
+
     def on_bind_field(self, field_name: str, field_obj: ma.fields.Field) -> None:
         require_canonical(field_obj, f"{type(self).__name__}.{field_name}")
         bound_integers(field_obj)
