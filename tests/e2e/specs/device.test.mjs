@@ -183,32 +183,45 @@ describe('device list (issue 6)', () => {
     await context.close();
   });
 
-  test('on a first entry the list asks for its devices beside the account info, once', async () => {
-    const { context, page, errors } = await signedIn();
-    // The account info is held until the list's read is seen (at most 15 s): a page that waits for the
-    // account first would send it only after, and the list's flag below would stay false.
-    let listSent = false;
-    let seeList;
-    const listSeen = new Promise((resolve) => (seeList = resolve));
-    let listRequests = 0;
-    page.on('request', (request) => {
-      if (!request.url().includes('/api/device/Device/page')) return;
-      listRequests += 1;
-      listSent = true;
-      seeList();
-    });
-    let sentBeforeAccount = null;
-    await page.route('**/api/base/BaseAccount/accountInfo**', async (route) => {
-      await Promise.race([listSeen, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-      sentBeforeAccount ??= listSent;
-      await route.continue();
-    });
-    await page.goto(siteUrl('localhost', '/device/list?deviceName=Cold'));
-    await page.getByTestId('device-table').getByText('Cold Room 1').waitFor();
-    assert.equal(sentBeforeAccount, true, 'the list was asked for while the account info was still out');
-    assert.equal(listRequests, 1, "the list's hook took over the read already under way (the same request key)");
-    assert.deepEqual(errors(), []);
-    await context.close();
+  // Every page that declares its first reads (Page.firstReads): the read and the text it brings.
+  const FIRST_READS = [
+    ['/device/list?deviceName=Cold', '/device/Device/page', (page) => page.getByTestId('device-table').getByText('Cold Room 1')],
+    ['/storage/list', '/storage/ColdStorage/page', (page) => page.locator('[data-list-mode]').first()],
+    ['/freezer/list', '/storage/Freezer/page', (page) => page.locator('[data-list-mode]').first()],
+    ['/message/list', '/alarm/AlarmMessage/page', (page) => page.locator('[data-list-mode]').first()],
+    ['/waybill/list', '/waybill/Waybill/page', (page) => page.locator('[data-list-mode]').first()],
+  ];
+
+  test('on a first entry each list asks for its rows beside the account info, once', async () => {
+    for (const [address, read, shown] of FIRST_READS) {
+      const { context, page, errors } = await signedIn();
+      // The account info is held until the list's read is seen (at most 15 s): a page that waits for the
+      // account first would send it only after, and the flag below would stay false.
+      let listSent = false;
+      let seeList;
+      const listSeen = new Promise((resolve) => (seeList = resolve));
+      let listRequests = 0;
+      page.on('request', (request) => {
+        const path = new URL(request.url()).pathname;
+        if (!path.startsWith('/api/') || !path.endsWith(read)) return;
+        listRequests += 1;
+        listSent = true;
+        seeList();
+      });
+      let sentBeforeAccount = null;
+      await page.route('**/api/base/BaseAccount/accountInfo**', async (route) => {
+        await Promise.race([listSeen, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+        sentBeforeAccount ??= listSent;
+        await route.continue();
+      });
+      await page.goto(siteUrl('localhost', address));
+      await shown(page).waitFor();
+      await page.waitForLoadState('networkidle'); // a second request of the hook would have gone out by now
+      assert.equal(sentBeforeAccount, true, `${address}: the list was asked for while the account info was still out`);
+      assert.equal(listRequests, 1, `${address}: the list's hook took over the read already under way (the same request key)`);
+      assert.deepEqual(errors(), []);
+      await context.close();
+    }
   });
 
   test('the list, its batch bar and the map mode fit a phone (390 px)', async () => {

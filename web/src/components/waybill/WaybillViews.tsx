@@ -41,6 +41,7 @@ import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { useDeviceOptions, useFenceChoices } from '@/hooks/resources';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
+import { DEFAULT_PAGE_SIZE } from '@/components/ui/table';
 import { useRead } from '@/hooks/useRead';
 import { AlarmTab, ChartTab, StateTag } from './StatusPanel';
 import { WaybillTrackStatus } from './TrackTemplates';
@@ -131,6 +132,11 @@ function WaybillActions({
       ) : null}
     </Space>
   );
+}
+
+/** The list's first read (page 1, no filter), started beside the account info (lib/firstReads). */
+export function waybillListFirstRead() {
+  return waybillPageKey({ keyword: undefined, state: undefined, start: 1, pageSize: DEFAULT_PAGE_SIZE });
 }
 
 /** /waybill/list: waybills with their state, start / stop, and the detail tabs. */

@@ -1,4 +1,4 @@
-import { WaybillListView } from '@/components/waybill/WaybillViews';
+import { waybillListFirstRead, WaybillListView } from '@/components/waybill/WaybillViews';
 import { consolePageProps } from '@/server/pageProps';
 
 export const getServerSideProps = consolePageProps(['waybill', 'organization']);
@@ -6,3 +6,6 @@ export const getServerSideProps = consolePageProps(['waybill', 'organization']);
 export default function Page() {
   return <WaybillListView />;
 }
+
+// The first page goes out beside the account info on the first entry (lib/firstReads).
+Page.firstReads = () => [waybillListFirstRead()];
