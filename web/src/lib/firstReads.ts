@@ -2,12 +2,11 @@
  * A console page's first reads, started beside the account info on the first entry (issue 47: every
  * page but /home waited 0.5-1.5 s for the account before asking for its own data). A page declares
  * them once, next to the component (`Page.firstReads = (query) => [key]`), with the same key function
- * its view uses, so the view's request-keyed hook takes over the request already under way (SWR's
- * preload) instead of sending it again.
+ * its view uses, so the view's request-keyed hook takes over the request already under way (the one
+ * fetcher's early reads, api/read.ts: bound to the token and to 30 s) instead of sending it again.
  */
 import type { ParsedUrlQuery } from 'querystring';
-import { preload } from 'swr';
-import { fetchRead, type ReadKey } from '@/api/read';
+import { startRead, type ReadKey } from '@/api/read';
 
 export type FirstReads = (query: ParsedUrlQuery) => readonly ReadKey[];
 
@@ -18,9 +17,9 @@ export function firstReadsOf(page: unknown): FirstReads | undefined {
 }
 
 /**
- * Start the reads now. A failure is left to the page's hook, which receives it with the request
- * (and reports it as any failed read); nothing is reported for a page that never opens.
+ * Start the reads now. A failure is handled as any read's (the request client's notice, or the end
+ * of the session), and the page's hook, if its page opens, receives it with the request.
  */
 export function startFirstReads(reads: readonly ReadKey[]): void {
-  for (const key of reads) void preload(key, fetchRead).catch(() => undefined);
+  for (const key of reads) startRead(key);
 }
