@@ -38,10 +38,12 @@ export const EARLY_READ_TTL_MS = 30_000;
  */
 const earlyReads = new Map<string, { token: string | null; at: number; answer: Promise<unknown> }>();
 
+const fresh = (early: { at: number }) => Date.now() - early.at < EARLY_READ_TTL_MS;
+
 export function startRead(key: ReadKey): void {
   const id = unstable_serialize(key);
   const running = earlyReads.get(id);
-  if (running && Date.now() - running.at < EARLY_READ_TTL_MS) return;
+  if (running && fresh(running)) return;
   const answer = runRead(key);
   answer.catch(() => undefined); // a failure is the hook's to report, if its page opens
   earlyReads.set(id, { token: getAccessToken(), at: Date.now(), answer });
@@ -53,8 +55,7 @@ export function fetchRead<T>(key: ReadKey): Promise<T> {
   const early = earlyReads.get(id);
   if (early) {
     earlyReads.delete(id);
-    if (early.token === getAccessToken() && Date.now() - early.at < EARLY_READ_TTL_MS)
-      return early.answer as Promise<T>;
+    if (early.token === getAccessToken() && fresh(early)) return early.answer as Promise<T>;
   }
   return runRead<T>(key);
 }

@@ -18,6 +18,11 @@ export interface PageArgs {
   pageSize: number;
 }
 
+/** The request of a paged list's first page for `filters`: what usePagedQuery sends first. */
+export function firstPageKey<F extends object>(request: (args: PageArgs & F) => ReadKey, filters: F): ReadKey {
+  return request({ ...filters, start: 1, pageSize: DEFAULT_PAGE_SIZE });
+}
+
 /**
  * A paged list for the shared list component: SWR keyed by the request (`[path, {filters, start,
  * pageSize}]`, built by the api module's key function) with the one fetcher; filter changes are

@@ -17,8 +17,7 @@ import { useDeviceOptions } from '@/hooks/resources';
 import { DataList } from '@/components/ui/DataList';
 import { formatZoned } from '@/lib/format';
 import { ALARM_REFRESH_MS } from '@/hooks/useAlarms';
-import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { DEFAULT_PAGE_SIZE } from '@/components/ui/table';
+import { firstPageKey, usePagedQuery } from '@/hooks/usePagedQuery';
 import { alarmValues, STATE_COLORS } from './format';
 import { NotificationList } from './NotificationList';
 import { ProcessModal } from './ProcessModal';
@@ -44,18 +43,18 @@ function queryOf(filters: Filters): Omit<MessageQuery, 'start' | 'pageSize'> {
   };
 }
 
+const NO_FILTERS: Filters = { type: null, deviceId: null, state: null, range: null };
+
+/** The centre's first read (page 1, no filter), started beside the account info (lib/firstReads). */
+export function messageListFirstRead() {
+  return firstPageKey(messagePageKey, queryOf(NO_FILTERS));
+}
+
 /**
  * The message centre (/message/list): alarm and system messages, filtered by type, device, state and
  * time range; alarms are processed one by one or in a batch; the list refreshes itself so new alarms
  * appear without a reload; each alarm row opens the record of its notifications.
  */
-const NO_FILTERS: Filters = { type: null, deviceId: null, state: null, range: null };
-
-/** The centre's first read (page 1, no filter), started beside the account info (lib/firstReads). */
-export function messageListFirstRead() {
-  return messagePageKey({ ...queryOf(NO_FILTERS), start: 1, pageSize: DEFAULT_PAGE_SIZE });
-}
-
 export function MessageListView() {
   const { t } = useTranslation('alarm');
   const { mutate: mutateGlobal } = useSWRConfig();

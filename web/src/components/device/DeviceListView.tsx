@@ -21,8 +21,7 @@ import {
   type DeviceStatus,
   type ExpiryFilter,
 } from '@/api/device';
-import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { DEFAULT_PAGE_SIZE } from '@/components/ui/table';
+import { firstPageKey, usePagedQuery } from '@/hooks/usePagedQuery';
 import { DeviceFormModal } from './DeviceFormModal';
 import { BatchBar } from './BatchBar';
 import { DeviceBoard, DeviceCards, DeviceMapView, DeviceTable } from './DeviceViews';
@@ -80,7 +79,7 @@ function filtersOfAddress(query: ParsedUrlQuery): Filters {
 
 /** The list's first read for an address: the page starts it beside the account info (lib/firstReads). */
 export function deviceListFirstRead(query: ParsedUrlQuery) {
-  return devicePageKey({ ...queryOf(filtersOfAddress(query)), start: 1, pageSize: DEFAULT_PAGE_SIZE });
+  return firstPageKey(devicePageKey, queryOf(filtersOfAddress(query)));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Spin } from 'antd';
 import { useRouter } from 'next/router';
 import { useTranslation } from 'next-i18next/pages';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { loginRedirectFor } from '@/api/session';
 import { ConsoleLayout } from '@/components/shell/ConsoleLayout';
 import { useMenuLabel } from '@/components/shell/menuLabel';
@@ -55,14 +55,12 @@ export function ConsoleGate({
     if (status === 'anonymous') void router.replace(loginRedirectFor(router.asPath));
   }, [status, router]);
 
-  // The first entry waits for the account info: the page's own reads go out beside it, once per address.
-  const started = useRef<string | null>(null);
+  // The first entry waits for the account info: the page's own reads go out beside it (startRead sends
+  // each request once, however often this runs).
   useEffect(() => {
     if (status !== 'loading' || !firstReads || !router.isReady || router.query.redirect !== undefined) return;
-    if (started.current === router.asPath) return;
-    started.current = router.asPath;
     startFirstReads(firstReads(router.query));
-  }, [status, firstReads, router.isReady, router.asPath, router.query]);
+  }, [status, firstReads, router.isReady, router.query]);
 
   const redirect = router.query.redirect;
   useEffect(() => {

@@ -15,8 +15,7 @@ import {
 import { formatTime, formatValue } from '@/lib/format';
 import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { Permitted } from '@/components/ui/Permitted';
-import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { DEFAULT_PAGE_SIZE } from '@/components/ui/table';
+import { firstPageKey, usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
 import { useViewport } from '@/hooks/useViewport';
 import { StorageFormModal } from './StorageFormModal';
@@ -62,7 +61,7 @@ const kindOf = (route: ListRoute): StorageKind => (route === 'freezer.list' ? 'f
 /** The list's first reads (its first page and the counts, no filter), started beside the account info (lib/firstReads). */
 export function storageListFirstReads(route: ListRoute) {
   const kind = kindOf(route);
-  return [storagePageKey({ kind, start: 1, pageSize: DEFAULT_PAGE_SIZE }), storageCountsKey(kind, undefined)];
+  return [firstPageKey(storagePageKey, { kind }), storageCountsKey(kind, undefined)];
 }
 
 export function StorageListView({ route }: { route: ListRoute }) {

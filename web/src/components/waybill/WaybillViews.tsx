@@ -40,8 +40,7 @@ import { DataList, type ListColumn } from '@/components/ui/DataList';
 import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { useDeviceOptions, useFenceChoices } from '@/hooks/resources';
-import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { DEFAULT_PAGE_SIZE } from '@/components/ui/table';
+import { firstPageKey, usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
 import { AlarmTab, ChartTab, StateTag } from './StatusPanel';
 import { WaybillTrackStatus } from './TrackTemplates';
@@ -136,7 +135,7 @@ function WaybillActions({
 
 /** The list's first read (page 1, no filter), started beside the account info (lib/firstReads). */
 export function waybillListFirstRead() {
-  return waybillPageKey({ keyword: undefined, state: undefined, start: 1, pageSize: DEFAULT_PAGE_SIZE });
+  return firstPageKey(waybillPageKey, {});
 }
 
 /** /waybill/list: waybills with their state, start / stop, and the detail tabs. */
