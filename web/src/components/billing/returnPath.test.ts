@@ -18,10 +18,12 @@ describe('payerReturnPath', () => {
   // The tab's session storage (the tests run in node).
   beforeEach(() => {
     const kept = new Map<string, string>();
-    vi.stubGlobal('sessionStorage', {
+    const sessionStorage = {
       getItem: (key: string) => kept.get(key) ?? null,
       setItem: (key: string, value: string) => void kept.set(key, value),
-    });
+      removeItem: (key: string) => void kept.delete(key),
+    };
+    vi.stubGlobal('window', { sessionStorage });
   });
 
   it("brings a phone payer back to the page that sent them, after the provider's cashier dropped ?back=", () => {

@@ -1,5 +1,6 @@
 /** Where the payment area's pages send the payer back to. */
 import { safeRedirect } from '@/utils/redirect';
+import { getItem, setItem } from '@/utils/storage';
 
 /**
  * Where the pay pages go back to: the page's ?back= when it is a path of this site, else the order's
@@ -17,12 +18,7 @@ const storageKey = (orderCode: string) => `pay.back.${orderCode}`;
  * order page must not become the desktop one on the way.
  */
 export function rememberReturn(orderCode: string | null, back: unknown): void {
-  if (!orderCode || typeof back !== 'string' || typeof sessionStorage === 'undefined') return;
-  try {
-    sessionStorage.setItem(storageKey(orderCode), back);
-  } catch {
-    // Storage refused (a private window's quota): the order's own page is the way back.
-  }
+  if (orderCode && typeof back === 'string') setItem(storageKey(orderCode), back, undefined, 'tab');
 }
 
 /** Where the payer goes back to after a provider's cashier: ?back=, else what the pay page kept. */
@@ -30,13 +26,6 @@ export function payerReturnPath(
   back: unknown,
   order?: { orderCode?: string; returnPath?: string | null } | null,
 ): string {
-  let kept: string | null = null;
-  if (typeof back !== 'string' && order?.orderCode && typeof sessionStorage !== 'undefined') {
-    try {
-      kept = sessionStorage.getItem(storageKey(order.orderCode));
-    } catch {
-      kept = null;
-    }
-  }
-  return returnPathOf(typeof back === 'string' ? back : kept, order);
+  if (typeof back === 'string' || !order?.orderCode) return returnPathOf(back, order);
+  return returnPathOf(getItem<string>(storageKey(order.orderCode), 'tab'), order);
 }
