@@ -110,7 +110,7 @@ def restore_snapshot(written: list[str]) -> None:
         text(
             "SELECT c.relname, a.attname, pg_get_serial_sequence(quote_ident(c.relname), a.attname) "
             "FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid JOIN pg_namespace n ON n.oid = c.relnamespace "
-            "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND a.attnum > 0 "
+            "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped "
             "AND c.relname = ANY(CAST(:names AS text[])) "
             "AND pg_get_serial_sequence(quote_ident(c.relname), a.attname) IS NOT NULL"
         ),
