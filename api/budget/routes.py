@@ -4,17 +4,17 @@ from flask.views import MethodView
 
 from api.budget import lots, profiles, services
 from api.budget.schemas import (
-    BudgetSchema,
-    LotDisposeSchema,
-    LotIdSchema,
-    LotInputSchema,
-    LotPageQuerySchema,
-    LotSchema,
-    LotUpdateSchema,
-    ProfileInputSchema,
-    ProfilePageQuerySchema,
-    ProfileSchema,
-    ProfileUpdateSchema,
+    StabilityBudgetSchema,
+    StabilityProfileInputSchema,
+    StabilityProfilePageQuerySchema,
+    StabilityProfileSchema,
+    StabilityProfileUpdateSchema,
+    StorageLotDisposeSchema,
+    StorageLotIdSchema,
+    StorageLotInputSchema,
+    StorageLotPageQuerySchema,
+    StorageLotSchema,
+    StorageLotUpdateSchema,
     WaybillBudgetAssignSchema,
     WaybillBudgetQuerySchema,
 )
@@ -38,18 +38,18 @@ register_crud(
     "StabilityProfile",
     prefix="/StabilityProfile",
     key=WAYBILL_KEY,
-    item=ProfileSchema,
+    item=StabilityProfileSchema,
     missing="Not a stability profile of this account",
     id_name="profile_id",
-    page=Call(profiles.page, "The account's stability profiles.", ProfilePageQuerySchema),
+    page=Call(profiles.page, "The account's stability profiles.", StabilityProfilePageQuerySchema),
     detail=Call(profiles.find, "One stability profile."),
     insert=Call(
         profiles.save,
         "Add a stability profile: the labelled range, bands outside it with their allowed hours, an optional "
         "MKT limit and the alert threshold.",
-        ProfileInputSchema,
+        StabilityProfileInputSchema,
     ),
-    update=Call(profiles.save, "Change a stability profile.", ProfileUpdateSchema),
+    update=Call(profiles.save, "Change a stability profile.", StabilityProfileUpdateSchema),
     delete=Call(profiles.delete, "Delete a stability profile (its goods and lots lose it)."),
 )
 
@@ -58,7 +58,7 @@ register_crud(
 class WaybillBudgetGet(MethodView):
     @blp.requires(f"{WAYBILL_KEY}.query", waybill="waybillId")
     @blp.arguments(WaybillBudgetQuerySchema, location="query")
-    @blp.response(200, BudgetSchema)
+    @blp.response(200, StabilityBudgetSchema)
     @missing()
     def get(self, args):
         """The budget of a waybill's goods: each band's used, allowed and remaining time, gaps, MKT."""
@@ -69,7 +69,7 @@ class WaybillBudgetGet(MethodView):
 class WaybillBudgetAssign(MethodView):
     @blp.requires(f"{WAYBILL_KEY}.edit", access=OPERATE, waybill="waybillId")
     @blp.arguments(WaybillBudgetAssignSchema)
-    @blp.response(200, BudgetSchema)
+    @blp.response(200, StabilityBudgetSchema)
     @missing()
     def put(self, args):
         """Put a waybill's goods under a stability profile (null: none)."""
@@ -81,20 +81,23 @@ register_crud(
     "Lot",
     prefix="/Lot",
     key=STORAGE_KEY,
-    item=LotSchema,
+    item=StorageLotSchema,
     missing="Not a lot of a storage this account may see",
     id_name="lot_id",
     page=Call(
-        lots.page, "A storage's lots, the latest placed first.", LotPageQuerySchema, need={"storage": "storageId"}
+        lots.page,
+        "A storage's lots, the latest placed first.",
+        StorageLotPageQuerySchema,
+        need={"storage": "storageId"},
     ),
     detail=Call(lots.detail, "One lot.", need={"storageLot": "lot_id"}),
     insert=Call(
         lots.save,
         "Place a lot in a storage (product, quantity, placed / removed, stability profile).",
-        LotInputSchema,
+        StorageLotInputSchema,
         need={"storage": "storageId", "access": OPERATE},
     ),
-    update=Call(lots.save, "Change a lot.", LotUpdateSchema, need={"storageLot": "id", "access": OPERATE}),
+    update=Call(lots.save, "Change a lot.", StorageLotUpdateSchema, need={"storageLot": "id", "access": OPERATE}),
     delete=Call(lots.delete, "Delete a lot.", need={"storageLot": "lot_id", "access": OPERATE}),
     actions=(
         Action(
@@ -105,11 +108,11 @@ register_crud(
             Call(
                 lots.budget,
                 "The budget of a lot: its storage's temperature probes, the worst of them per band; MKT.",
-                LotIdSchema,
+                StorageLotIdSchema,
                 location="query",
                 need={"storageLot": "id"},
             ),
-            response=BudgetSchema,
+            response=StabilityBudgetSchema,
         ),
         Action(
             "Dispose",
@@ -119,10 +122,10 @@ register_crud(
             Call(
                 lots.dispose,
                 "Record a lot's disposition (released, quarantined, rejected with a reason); signed in FDA mode.",
-                LotDisposeSchema,
+                StorageLotDisposeSchema,
                 need={"storageLot": "id", "access": OPERATE, "gxp": GXP_SIGNATURE},
             ),
-            response=LotSchema,
+            response=StorageLotSchema,
         ),
     ),
 )

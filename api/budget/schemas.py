@@ -14,7 +14,7 @@ MAX_HOURS = 100_000  # about eleven years
 TEMPERATURE = validate.Range(min=-273.15, max=1000)
 
 
-class BandSchema(Schema):
+class StabilityBandSchema(Schema):
     low = ma.fields.Float(load_default=None, allow_none=True, validate=TEMPERATURE)
     high = ma.fields.Float(load_default=None, allow_none=True, validate=TEMPERATURE)
     hours = ma.fields.Float(required=True, validate=validate.Range(min=0, max=MAX_HOURS))
@@ -29,14 +29,16 @@ def _overlap(a: dict, b: dict) -> bool:
 math_inf = float("inf")
 
 
-class ProfileInputSchema(Schema):
+class StabilityProfileInputSchema(Schema):
     """A stability profile: the labelled range, the bands outside it (each with its allowed cumulative
     hours; 0: none allowed), an optional MKT limit and the alert threshold (% of a band used)."""
 
     name = ma.fields.String(required=True, validate=validate.Length(min=1, max=50))
     rangeLow = ma.fields.Float(required=True, validate=TEMPERATURE)
     rangeHigh = ma.fields.Float(required=True, validate=TEMPERATURE)
-    bands = ma.fields.List(ma.fields.Nested(BandSchema), required=True, validate=validate.Length(min=1, max=MAX_BANDS))
+    bands = ma.fields.List(
+        ma.fields.Nested(StabilityBandSchema), required=True, validate=validate.Length(min=1, max=MAX_BANDS)
+    )
     mktLimit = ma.fields.Float(load_default=None, allow_none=True, validate=TEMPERATURE)
     alertPercent = Integer(load_default=80, validate=validate.Range(min=1, max=100))
 
@@ -62,28 +64,28 @@ class ProfileInputSchema(Schema):
                     raise ma.ValidationError(gettext("Bands may not overlap."), field)
 
 
-class ProfileUpdateSchema(ProfileInputSchema):
+class StabilityProfileUpdateSchema(StabilityProfileInputSchema):
     id = record_id()
 
 
-class ProfileSchema(Schema):
+class StabilityProfileSchema(Schema):
     id = Integer()
     name = ma.fields.String()
     rangeLow = ma.fields.Float(attribute="range_low")
     rangeHigh = ma.fields.Float(attribute="range_high")
-    bands = ma.fields.List(ma.fields.Nested(BandSchema))
+    bands = ma.fields.List(ma.fields.Nested(StabilityBandSchema))
     mktLimit = ma.fields.Float(attribute="mkt_limit", allow_none=True)
     alertPercent = Integer(attribute="alert_percent")
 
 
-class ProfilePageQuerySchema(PageQuerySchema):
+class StabilityProfilePageQuerySchema(PageQuerySchema):
     name = ma.fields.String(load_default=None, validate=validate.Length(max=50))
 
 
 # ---- the budget -----------------------------------------------------------------------------------------
 
 
-class BandUseSchema(Schema):
+class StabilityBandUseSchema(Schema):
     low = ma.fields.Float(allow_none=True)
     high = ma.fields.Float(allow_none=True)
     allowedSeconds = Integer()
@@ -94,22 +96,22 @@ class BandUseSchema(Schema):
     exhausted = ma.fields.Boolean()
 
 
-class GapSchema(Schema):
+class BudgetGapSchema(Schema):
     start = Integer(metadata={"description": "epoch ms", "format": "int64"})
     end = Integer(metadata={"description": "epoch ms", "format": "int64"})
 
 
-class BudgetSchema(Schema):
+class StabilityBudgetSchema(Schema):
     """The budget used over a window (api/budget/compute.py: the rule)."""
 
-    profile = ma.fields.Nested(ProfileSchema, allow_none=True)
+    profile = ma.fields.Nested(StabilityProfileSchema, allow_none=True)
     windowStart = LocalDateTime(allow_none=True)
     windowEnd = LocalDateTime(allow_none=True)
-    bands = ma.fields.List(ma.fields.Nested(BandUseSchema))
+    bands = ma.fields.List(ma.fields.Nested(StabilityBandUseSchema))
     inRangeSeconds = Integer()
     unbandedSeconds = Integer()
     unknownSeconds = Integer()
-    gaps = ma.fields.List(ma.fields.Nested(GapSchema))
+    gaps = ma.fields.List(ma.fields.Nested(BudgetGapSchema))
     readings = Integer()
     mkt = ma.fields.Float(allow_none=True)
     mktLimit = ma.fields.Float(allow_none=True)
@@ -138,11 +140,11 @@ class WaybillBudgetAssignSchema(Schema):
 # ---- lots -----------------------------------------------------------------------------------------------
 
 
-class LotPageQuerySchema(PageQuerySchema):
+class StorageLotPageQuerySchema(PageQuerySchema):
     storageId = Integer(required=True)
 
 
-class LotInputSchema(Schema):
+class StorageLotInputSchema(Schema):
     storageId = Integer(required=True)
     product = ma.fields.String(required=True, validate=validate.Length(min=1, max=50))
     lotNumber = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=50))
@@ -157,15 +159,15 @@ class LotInputSchema(Schema):
             raise ma.ValidationError(gettext("The lot must be removed after it was placed."), "removedAt")
 
 
-class LotUpdateSchema(LotInputSchema):
+class StorageLotUpdateSchema(StorageLotInputSchema):
     id = record_id()
 
 
-class LotIdSchema(Schema):
+class StorageLotIdSchema(Schema):
     id = Integer(required=True)
 
 
-class LotDisposeSchema(Schema):
+class StorageLotDisposeSchema(Schema):
     id = Integer(required=True)
     disposition = ma.fields.String(required=True, validate=validate.OneOf([d.value for d in LotDisposition]))
     reason = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
@@ -176,7 +178,7 @@ class LotDisposeSchema(Schema):
             raise ma.ValidationError(gettext("Please give the reason."), "reason")
 
 
-class LotSchema(Schema):
+class StorageLotSchema(Schema):
     id = Integer()
     storageId = Integer(attribute="storage_id")
     product = ma.fields.String()
