@@ -21,6 +21,8 @@ export const assignWaybillBudget = (waybillId: number, profileId: number | null)
   put<StabilityBudget>(`${B}/WaybillBudget/assign`, { waybillId, profileId });
 export const lotPageKey = (storageId: number) =>
   readKey(`${B}/Lot/page`, { storageId, start: 1, pageSize: 50 }, 'post');
+export type StorageLotInput = Schemas['StorageLotInput'];
+export const insertLot = (input: StorageLotInput) => post<StorageLot>(`${B}/Lot/insert`, input);
 export const lotBudgetKey = (id: number) => readKey(`${B}/Lot/budget`, { id });
 export const disposeLot = (id: number, disposition: 'released' | 'quarantined' | 'rejected', reason?: string) =>
   put<StorageLot>(`${B}/Lot/dispose`, { id, disposition, reason });
