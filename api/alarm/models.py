@@ -18,6 +18,7 @@ class AlarmKind(enum.StrEnum):
     BATTERY = "battery"  # battery below the rule's threshold
     FAULT = "fault"  # a probe reported no value
     FENCE = "fence"  # a waybill's device crossed an electric fence that raises alarms (api/waybill)
+    BUDGET = "budget"  # goods on the device used the alert share of a stability band (api/budget)
 
 
 SENSOR_KINDS = (AlarmKind.UPPER, AlarmKind.LOWER, AlarmKind.FAULT)

@@ -36,6 +36,7 @@ DEFAULT_RULES = {
     AlarmKind.BATTERY: Rule(AlarmKind.BATTERY, threshold=LOW_BATTERY_PERCENT, rule_class=RuleClass.WARNING),
     AlarmKind.FAULT: Rule(AlarmKind.FAULT),
     AlarmKind.FENCE: Rule(AlarmKind.FENCE),
+    AlarmKind.BUDGET: Rule(AlarmKind.BUDGET),
 }
 
 

@@ -23,6 +23,7 @@ KIND_TEXT = {
     AlarmKind.BATTERY: "Low battery",
     AlarmKind.FAULT: "Probe fault",
     AlarmKind.FENCE: "Electric fence crossed",
+    AlarmKind.BUDGET: "Stability budget threshold reached",
 }
 
 
@@ -38,6 +39,7 @@ _MARKERS = (
     lambda: gettext("Low battery"),
     lambda: gettext("Probe fault"),
     lambda: gettext("Electric fence crossed"),
+    lambda: gettext("Stability budget threshold reached"),
 )
 
 

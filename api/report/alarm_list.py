@@ -22,6 +22,7 @@ ALARM_KINDS = {
     AlarmKind.BATTERY: N_("Low battery"),
     AlarmKind.FAULT: N_("Probe fault"),
     AlarmKind.FENCE: N_("Electric fence crossed"),
+    AlarmKind.BUDGET: N_("Stability budget threshold reached"),
 }
 PROCESS_STATES = {
     ProcessState.PENDING: N_("Pending"),

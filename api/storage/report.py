@@ -158,6 +158,11 @@ def _degrees(value: float | None, unit: str) -> str:
     return f"{shown:.2f} °{unit}"
 
 
+# Sections other areas add to the storage report (the budget area's lots): each is called with
+# (storage, start, end, zone) and returns sections.
+STORAGE_SECTIONS: list[Callable[..., list[tuple[str, list[list[str]], bool]]]] = []
+
+
 def sections(storage: ColdStorage, subjects: list[Subject], params: dict) -> list[tuple[str, list[list[str]], bool]]:
     zone = ZoneInfo(params["timeZone"])
     unit = params.get("unit", "C")
@@ -201,7 +206,7 @@ def sections(storage: ColdStorage, subjects: list[Subject], params: dict) -> lis
     result = [(gettext("Storage"), info, False), (gettext("Probes"), placed, True)]
     if len(alarms) > 1:
         result.append((gettext("MKT alarms"), alarms, True))
-    return result
+    return result + [section for contributor in STORAGE_SECTIONS for section in contributor(storage, start, end, zone)]
 
 
 STORAGE_KIND = ReportKind(

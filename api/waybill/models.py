@@ -29,6 +29,7 @@ class Trigger(enum.StrEnum):
 
 class Disposition(enum.StrEnum):
     RELEASED = "released"
+    QUARANTINED = "quarantined"  # held until decided (a stability band exhausted: api/budget)
     REJECTED = "rejected"
 
 

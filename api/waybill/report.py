@@ -6,6 +6,7 @@ table). CSV / XLSX carry the readings of the window; everything lands in the dow
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -95,6 +96,11 @@ def waybill_subjects(params: dict[str, Any], owner_account_id: int) -> list[Subj
     ]
 
 
+# Sections other areas add to the trip report after the waybill's own (the budget area's stability
+# budget): each is called with (waybill, end of the trip, zone) and returns sections.
+TRIP_SECTIONS: list[Callable[..., list[tuple[str, list[list[str]], bool]]]] = []
+
+
 def datetime_of(value: str) -> datetime:
     return datetime.fromisoformat(value)
 
@@ -107,6 +113,7 @@ def sections(waybill, device: Device, start, end, zone: ZoneInfo) -> list[tuple[
 
     disposition = {
         "released": gettext("Released"),
+        "quarantined": gettext("Quarantined"),
         "rejected": gettext("Rejected"),
     }.get(waybill.disposition.value if waybill.disposition else "", gettext("Not recorded"))
     info = [
@@ -142,7 +149,7 @@ def sections(waybill, device: Device, start, end, zone: ZoneInfo) -> list[tuple[
         (gettext("Fence events"), events, True),
         (gettext("Stops"), halts, True),
         (gettext("Track"), route, True),
-    ]
+    ] + [section for contributor in TRIP_SECTIONS for section in contributor(waybill, end, zone)]
 
 
 def _place(lat: float, lng: float) -> str:

@@ -186,7 +186,7 @@ class WaybillDisposeSchema(Schema):
 
     @ma.validates_schema
     def reason_for_rejection(self, data, **kwargs):
-        if data["disposition"] == Disposition.REJECTED and not (data.get("reason") or "").strip():
+        if data["disposition"] != Disposition.RELEASED and not (data.get("reason") or "").strip():
             raise ma.ValidationError(gettext("Please give the reason."), "reason")
 
 

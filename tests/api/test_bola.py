@@ -164,6 +164,7 @@ def seed_storages(a: bola.Recorder, world: dict) -> None:
     )["id"]
     a.call("put", "/api/storage/Freezer/update", json_body={"storageName": f"Frz {MARKER}", "storageId": freezer})
     world["markers"] += [f"Room {MARKER}", f"V{MARKER}", f"Virt {MARKER}", f"Frz {MARKER}"]
+    world["storage_id"] = storage
     now = datetime.now(UTC)
     for entity, sid in (("ColdStorage", storage), ("VirtualStorage", virtual_id), ("Freezer", freezer)):
         window = urlencode({"storageId": sid, "start": (now - timedelta(hours=1)).isoformat(), "end": now.isoformat()})
@@ -238,6 +239,34 @@ def seed_waybills(a: bola.Recorder, world: dict) -> None:
     second = a.call("post", "/api/waybill/Waybill/insert", json_body={**waybill, "expressNumber": "SF7700112244"})
     world["markers"] += [f"F{MARKER}", f"G{MARKER}", f"S{MARKER}", f"T{MARKER}"[:10], "SF7700112233", "13800138000"]
     world["waybill_id"] = second["id"]
+
+
+def seed_budgets(a: bola.Recorder, world: dict) -> None:
+    """A stability profile on A's waybill and a lot in A's cold storage, and every budget call."""
+    body = {
+        "name": f"P{MARKER}",
+        "rangeLow": 2.0,
+        "rangeHigh": 8.0,
+        "bands": [{"low": 8.0, "high": 25.0, "hours": 72}],
+        "alertPercent": 80,
+    }
+    profile = a.call("post", "/api/budget/StabilityProfile/insert", json_body=body)
+    a.call("put", "/api/budget/StabilityProfile/update", json_body={**body, "id": profile["id"]})
+    a.call("post", "/api/budget/StabilityProfile/page", json_body={})
+    a.call("get", f"/api/budget/StabilityProfile/detail/{profile['id']}")
+    waybill = world["waybill_id"]
+    assign = {"waybillId": waybill, "profileId": profile["id"]}
+    a.call("put", "/api/budget/WaybillBudget/assign", json_body=assign)
+    a.call("get", f"/api/budget/WaybillBudget/get?waybillId={waybill}")
+    placed = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
+    lot = {"storageId": world["storage_id"], "product": f"L{MARKER}", "quantity": 5, "placedAt": placed}
+    created = a.call("post", "/api/budget/Lot/insert", json_body={**lot, "profileId": profile["id"]})
+    a.call("put", "/api/budget/Lot/update", json_body={**lot, "id": created["id"], "profileId": profile["id"]})
+    a.call("post", "/api/budget/Lot/page", json_body={"storageId": world["storage_id"]})
+    a.call("get", f"/api/budget/Lot/detail/{created['id']}")
+    a.call("get", f"/api/budget/Lot/budget?id={created['id']}")
+    a.call("put", "/api/budget/Lot/dispose", json_body={"id": created["id"], "disposition": "released"})
+    world["markers"] += [f"P{MARKER}", f"L{MARKER}"]
 
 
 def seed_platforms_and_system_users(operator: bola.Recorder, world: dict) -> None:
@@ -476,6 +505,7 @@ SEEDERS: list[tuple[str, Callable[[bola.Recorder, dict], None]]] = [
     ("owner", seed_organizations_and_sharing),
     ("owner", seed_storages),
     ("owner", seed_waybills),
+    ("owner", seed_budgets),
     ("operator", seed_billing_catalogue),
     ("owner", seed_billing_orders),
     ("operator", seed_billing_admin),

@@ -63,6 +63,8 @@ EXPECTED_EXEMPT: dict[str, str] = {
     "POST /api/billing/Order/price": COMMERCE,
     "POST /api/billing/RechargeCard/redeem": COMMERCE,
     "POST /api/billing/ServicePackage/forDevices": COMMERCE,
+    "POST /api/budget/Lot/page": READ,
+    "POST /api/budget/StabilityProfile/page": READ,
     "POST /api/calibration/Application/page/ApplicationOrder": READ,
     "POST /api/calibration/Application/payOrder": COMMERCE,
     "POST /api/dataInterface/Delivery/queryPage": READ,

@@ -9770,6 +9770,928 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/budget/Lot/budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The budget of a lot: its storage's temperature probes, the worst of them per band; MKT. */
+        get: {
+            parameters: {
+                query: {
+                    id: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StabilityBudgetEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a lot of a storage this account may see */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budget/Lot/delete/{lot_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lot_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a lot. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    lot_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmptyEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a lot of a storage this account may see */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budget/Lot/detail/{lot_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lot_id: number;
+            };
+            cookie?: never;
+        };
+        /** One lot. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    lot_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StorageLotEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a lot of a storage this account may see */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budget/Lot/dispose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Record a lot's disposition (released, quarantined, rejected with a reason); signed in FDA mode. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["StorageLotDispose"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StorageLotEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a lot of a storage this account may see */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budget/Lot/insert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Place a lot in a storage (product, quantity, placed / removed, stability profile). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["StorageLotInput"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StorageLotEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budget/Lot/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A storage's lots, the latest placed first. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["StorageLotPageQuery"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StorageLotPageEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budget/Lot/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a lot. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["StorageLotUpdate"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StorageLotEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a lot of a storage this account may see */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budget/StabilityProfile/delete/{profile_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profile_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a stability profile (its goods and lots lose it). */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    profile_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmptyEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a stability profile of this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budget/StabilityProfile/detail/{profile_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profile_id: number;
+            };
+            cookie?: never;
+        };
+        /** One stability profile. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    profile_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StabilityProfileEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a stability profile of this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budget/StabilityProfile/insert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a stability profile: the labelled range, bands outside it with their allowed hours, an optional MKT limit and the alert threshold. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["StabilityProfileInput"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StabilityProfileEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budget/StabilityProfile/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The account's stability profiles. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["StabilityProfilePageQuery"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StabilityProfilePageEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budget/StabilityProfile/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a stability profile. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["StabilityProfileUpdate"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StabilityProfileEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a stability profile of this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budget/WaybillBudget/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Put a waybill's goods under a stability profile (null: none). */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WaybillBudgetAssign"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StabilityBudgetEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a waybill this account may see */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budget/WaybillBudget/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The budget of a waybill's goods: each band's used, allowed and remaining time, gaps, MKT. */
+        get: {
+            parameters: {
+                query: {
+                    waybillId: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StabilityBudgetEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a waybill this account may see */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/calibration/Application/applicationStatus": {
         parameters: {
             query?: never;
@@ -27409,7 +28331,7 @@ export interface components {
             /** @default true */
             activeDefault: boolean;
             /** @enum {string} */
-            alarmKind: "upper" | "lower" | "offline" | "battery" | "fault" | "fence";
+            alarmKind: "upper" | "lower" | "offline" | "battery" | "fault" | "fence" | "budget";
             /** @default 1 */
             alarmLevel: number;
             /** @default null */
@@ -27883,6 +28805,18 @@ export interface components {
             code: number;
             data?: (Record<string, never> | null) | components["schemas"]["Branding"];
             msg: string;
+        };
+        BudgetGap: {
+            /**
+             * Format: int64
+             * @description epoch ms
+             */
+            end?: number;
+            /**
+             * Format: int64
+             * @description epoch ms
+             */
+            start?: number;
         };
         Buyer: {
             company?: string | null;
@@ -29445,7 +30379,7 @@ export interface components {
              * @default null
              * @enum {string|null}
              */
-            kind: "upper" | "lower" | "offline" | "battery" | "fault" | "fence" | null;
+            kind: "upper" | "lower" | "offline" | "battery" | "fault" | "fence" | "budget" | null;
             /** @default 10 */
             pageSize: number;
             /**
@@ -31686,7 +32620,7 @@ export interface components {
             scheduleEnd?: string | null;
             scheduleStart?: string | null;
             readonly smsCount?: number;
-            urgentKinds?: ("upper" | "lower" | "offline" | "battery" | "fault" | "fence")[];
+            urgentKinds?: ("upper" | "lower" | "offline" | "battery" | "fault" | "fence" | "budget")[];
             readonly voiceCount?: number;
             /** @default null */
             webhookSecret: string | null;
@@ -32745,6 +33679,111 @@ export interface components {
             data?: (Record<string, never> | null) | components["schemas"]["SocialLoginResult"];
             msg: string;
         };
+        StabilityBand: {
+            /** @default null */
+            high: number | null;
+            hours: number;
+            /** @default null */
+            low: number | null;
+        };
+        StabilityBandUse: {
+            /** @description the profile's alert threshold is reached */
+            alert?: boolean;
+            allowedSeconds?: number;
+            exhausted?: boolean;
+            high?: number | null;
+            low?: number | null;
+            remainingSeconds?: number;
+            usedPercent?: number;
+            usedSeconds?: number;
+        };
+        StabilityBudget: {
+            alarmId?: number | null;
+            alert?: boolean;
+            /** @description the threshold alarm has been raised */
+            alerted?: boolean;
+            bands?: components["schemas"]["StabilityBandUse"][];
+            /** Format: date-time */
+            disposedAt?: string | null;
+            disposition?: string | null;
+            dispositionReason?: string | null;
+            /** @description a band is exhausted (or the MKT limit passed) and no disposition is recorded */
+            dispositionRequired?: boolean;
+            exhausted?: boolean;
+            gaps?: components["schemas"]["BudgetGap"][];
+            inRangeSeconds?: number;
+            mkt?: number | null;
+            mktExceeded?: boolean;
+            mktLimit?: number | null;
+            profile?: (Record<string, never> | null) | components["schemas"]["StabilityProfile"];
+            readings?: number;
+            unbandedSeconds?: number;
+            unknownSeconds?: number;
+            /** Format: date-time */
+            windowEnd?: string | null;
+            /** Format: date-time */
+            windowStart?: string | null;
+        };
+        StabilityBudgetEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["StabilityBudget"];
+            msg: string;
+        };
+        StabilityProfile: {
+            alertPercent?: number;
+            bands?: components["schemas"]["StabilityBand"][];
+            id?: number;
+            mktLimit?: number | null;
+            name?: string;
+            rangeHigh?: number;
+            rangeLow?: number;
+        };
+        StabilityProfileEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["StabilityProfile"];
+            msg: string;
+        };
+        StabilityProfileInput: {
+            /** @default 80 */
+            alertPercent: number;
+            bands: components["schemas"]["StabilityBand"][];
+            /** @default null */
+            mktLimit: number | null;
+            name: string;
+            rangeHigh: number;
+            rangeLow: number;
+        };
+        StabilityProfilePage: {
+            list: components["schemas"]["StabilityProfile"][];
+            total: number;
+        };
+        StabilityProfilePageEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["StabilityProfilePage"];
+            msg: string;
+        };
+        StabilityProfilePageQuery: {
+            /** @default null */
+            name: string | null;
+            /** @default 10 */
+            pageSize: number;
+            /**
+             * @description 1-based page
+             * @default 1
+             */
+            start: number;
+        };
+        StabilityProfileUpdate: {
+            /** @default 80 */
+            alertPercent: number;
+            bands: components["schemas"]["StabilityBand"][];
+            id: number;
+            /** @default null */
+            mktLimit: number | null;
+            name: string;
+            rangeHigh: number;
+            rangeLow: number;
+        };
         StaffRole: {
             permissions?: string[];
             staffRole?: string;
@@ -32991,6 +34030,86 @@ export interface components {
             /** @default null */
             volume: string | null;
         };
+        StorageLot: {
+            /** Format: date-time */
+            disposedAt?: string | null;
+            disposition?: string | null;
+            dispositionReason?: string | null;
+            id?: number;
+            lotNumber?: string | null;
+            /** Format: date-time */
+            placedAt?: string;
+            product?: string;
+            profileId?: number | null;
+            quantity?: number;
+            /** Format: date-time */
+            removedAt?: string | null;
+            storageId?: number;
+        };
+        StorageLotDispose: {
+            /** @enum {string} */
+            disposition: "released" | "quarantined" | "rejected";
+            id: number;
+            /** @default null */
+            reason: string | null;
+        };
+        StorageLotEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["StorageLot"];
+            msg: string;
+        };
+        StorageLotInput: {
+            /** @default null */
+            lotNumber: string | null;
+            /** Format: date-time */
+            placedAt: string;
+            product: string;
+            /** @default null */
+            profileId: number | null;
+            quantity: number;
+            /**
+             * Format: date-time
+             * @default null
+             */
+            removedAt: string | null;
+            storageId: number;
+        };
+        StorageLotPage: {
+            list: components["schemas"]["StorageLot"][];
+            total: number;
+        };
+        StorageLotPageEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["StorageLotPage"];
+            msg: string;
+        };
+        StorageLotPageQuery: {
+            /** @default 10 */
+            pageSize: number;
+            /**
+             * @description 1-based page
+             * @default 1
+             */
+            start: number;
+            storageId: number;
+        };
+        StorageLotUpdate: {
+            id: number;
+            /** @default null */
+            lotNumber: string | null;
+            /** Format: date-time */
+            placedAt: string;
+            product: string;
+            /** @default null */
+            profileId: number | null;
+            quantity: number;
+            /**
+             * Format: date-time
+             * @default null
+             */
+            removedAt: string | null;
+            storageId: number;
+        };
         StorageOverview: {
             alarm?: boolean;
             compressor?: boolean | null;
@@ -33106,7 +34225,7 @@ export interface components {
             scheduleStart?: string | null;
             readonly smsCount?: number;
             storageId: number;
-            urgentKinds?: ("upper" | "lower" | "offline" | "battery" | "fault" | "fence")[];
+            urgentKinds?: ("upper" | "lower" | "offline" | "battery" | "fault" | "fence" | "budget")[];
             readonly voiceCount?: number;
             /** @default null */
             webhookSecret: string | null;
@@ -33760,9 +34879,17 @@ export interface components {
             status?: string;
             value?: number | null;
         };
+        WaybillBudgetAssign: {
+            /**
+             * @description null: no profile
+             * @default null
+             */
+            profileId: number | null;
+            waybillId: number;
+        };
         WaybillDispose: {
             /** @enum {string} */
-            disposition: "released" | "rejected";
+            disposition: "released" | "quarantined" | "rejected";
             id: number;
             /** @default null */
             reason: string | null;

@@ -49,7 +49,7 @@ export interface Waybill extends WaybillInput {
   startedAt: string | null;
   armedAt: string | null;
   completedAt: string | null;
-  disposition: 'released' | 'rejected' | null;
+  disposition: 'released' | 'quarantined' | 'rejected' | null;
   dispositionReason: string | null;
   disposedAt: string | null;
   online: boolean;
@@ -195,7 +195,7 @@ export const deleteWaybill = (id: number) => del<null>(`${W}/Waybill/delete/${id
 export const startWaybill = (id: number, confirm = false) =>
   put<Waybill>(`${W}/Waybill/start/${id}`, { confirm }, { handleErrors: confirm });
 export const stopWaybill = (id: number) => put<Waybill>(`${W}/Waybill/stop/${id}`);
-export const disposeWaybill = (id: number, disposition: 'released' | 'rejected', reason?: string) =>
+export const disposeWaybill = (id: number, disposition: 'released' | 'quarantined' | 'rejected', reason?: string) =>
   put<Waybill>(`${W}/Waybill/dispose`, { id, disposition, reason });
 
 export const waybillReport = (id: number, fileType: 'pdf' | 'csv' | 'xlsx') =>

@@ -9,6 +9,7 @@ import { AlarmTab, ChartTab, EnergyTab, InfoTab, OverviewTab, ParamsTab, PushTab
 import { StorageStatusTag } from './StorageStatusTag';
 import { StorageReportButton } from './StorageReportButton';
 import { Permitted } from '@/components/ui/Permitted';
+import { StorageLotsTab } from '@/components/budget/LotsPanel';
 import { useRead } from '@/hooks/useRead';
 
 /**
@@ -43,6 +44,9 @@ export function StorageDetailView({ kind, storageId }: { kind: StorageKind; stor
       : []),
     ...(kind === 'storage' && storage.controller
       ? [{ key: 'energy', block: 'energy' as const, children: <EnergyTab storage={storage} /> }]
+      : []),
+    ...(kind === 'storage'
+      ? [{ key: 'lots', block: 'chart' as const, children: <StorageLotsTab storageId={storage.id} /> }]
       : []),
     { key: 'topUp', block: 'info', children: <TopUpTab storage={storage} /> },
     { key: 'info', block: 'info', children: <InfoTab storage={storage} /> },

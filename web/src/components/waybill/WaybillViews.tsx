@@ -42,6 +42,7 @@ import { Permitted } from '@/components/ui/Permitted';
 import { useDeviceOptions, useFenceChoices } from '@/hooks/resources';
 import { firstPageKey, usePagedQuery } from '@/hooks/usePagedQuery';
 import { useRead } from '@/hooks/useRead';
+import { WaybillBudgetTab } from '@/components/budget/BudgetPanel';
 import { AlarmTab, ChartTab, StateTag } from './StatusPanel';
 import { WaybillTrackStatus } from './TrackTemplates';
 import { SharesTab } from './WaybillShares';
@@ -414,7 +415,7 @@ function InfoTab({ waybill, onChanged }: { waybill: Waybill; onChanged: () => vo
         ))}
         <Descriptions.Item label={t('field.disposition')}>
           {waybill.disposition ? (
-            <Tag color={waybill.disposition === 'released' ? 'success' : 'error'}>
+            <Tag color={{ released: 'success', quarantined: 'warning', rejected: 'error' }[waybill.disposition]}>
               {t(`disposition.${waybill.disposition}`)} {waybill.dispositionReason ?? ''}
             </Tag>
           ) : (
@@ -449,6 +450,9 @@ function InfoTab({ waybill, onChanged }: { waybill: Waybill; onChanged: () => vo
             />
             <Button type="primary" onClick={() => disposeWaybill(waybill.id, 'released', reason).then(onChanged)}>
               {t('action.release')}
+            </Button>
+            <Button onClick={() => disposeWaybill(waybill.id, 'quarantined', reason).then(onChanged)}>
+              {t('action.quarantine')}
             </Button>
             <Button danger onClick={() => disposeWaybill(waybill.id, 'rejected', reason).then(onChanged)}>
               {t('action.reject')}
@@ -501,6 +505,7 @@ export function WaybillDetailDrawer({
             { key: 'chart', label: t('tab.chart'), children: <ChartTab status={status} /> },
             { key: 'alarm', label: t('tab.alarm'), children: <AlarmTab status={status} /> },
             { key: 'info', label: t('tab.info'), children: <InfoTab waybill={waybill} onChanged={changed} /> },
+            { key: 'budget', label: t('budget:tab'), children: <WaybillBudgetTab waybillId={waybill.id} /> },
             { key: 'share', label: t('tab.share'), children: <SharesTab waybill={waybill} /> },
           ]}
         />

@@ -1,7 +1,7 @@
 import { waybillListFirstRead, WaybillListView } from '@/components/waybill/WaybillViews';
 import { consolePageProps } from '@/server/pageProps';
 
-export const getServerSideProps = consolePageProps(['waybill', 'organization']);
+export const getServerSideProps = consolePageProps(['waybill', 'organization', 'budget']);
 
 export default function Page() {
   return <WaybillListView />;

@@ -2,7 +2,7 @@ import { useRouter } from 'next/router';
 import { StorageDetailView } from '@/components/storage/StorageDetailView';
 import { consolePageProps } from '@/server/pageProps';
 
-export const getServerSideProps = consolePageProps(['storage', 'alarm']);
+export const getServerSideProps = consolePageProps(['storage', 'alarm', 'budget']);
 
 /** A cold storage, or a virtual storage (`?kind=virtual`). */
 export default function StorageDetailPage() {
