@@ -80,7 +80,7 @@ def with_ack(alarm: Alarm, channel: Channel, body: str, address: str, lang: str 
             return body + " " + gettext("Press %(key)s to acknowledge.", key=KEY_TO_ACK)
         if channel == Channel.EMAIL:
             platform = db.session.get(Platform, alarm.platform_id)
-            link = public_url(platform, f"{ACK_PAGE}?token={link_token(alarm.id, address)}")
+            link = public_url(platform, f"{ACK_PAGE}?code={link_token(alarm.id, address)}")
             return body + "\n\n" + gettext("Acknowledge this alarm: %(link)s", link=link)
     return body
 

@@ -112,7 +112,7 @@ def test_the_email_link_acknowledges_once_and_refuses_forged_or_expired_tokens(
     alarm = excursion(app, client, owner, fridge)
     run_jobs()
     [mail] = inbox.bodies_to(EMAIL)
-    link = re.search(r"https?://\S+/alarm/ack\?token=(\S+)", mail)
+    link = re.search(r"https?://\S+/alarm/ack\?code=(\S+)", mail)
     token = unquote(link.group(1))
     view = client.get(f"{ALARM}/AlarmAck/view?token={quote(token)}", headers=EN).get_json()
     assert view["code"] == 0 and view["data"]["acknowledged"] is False and view["data"]["lastValue"] == 12.5

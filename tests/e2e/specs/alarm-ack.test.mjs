@@ -85,7 +85,7 @@ describe('alarm acknowledgement by the email link (issue 48)', () => {
     await upload(device, 14.5);
 
     const mail = await mailTo(RECIPIENT, since);
-    const link = mail.text.match(/https?:\/\/\S+\/alarm\/ack\?token=\S+/);
+    const link = mail.text.match(/https?:\/\/\S+\/alarm\/ack\?code=\S+/);
     assert.ok(link, mail.text);
     const url = new URL(link[0]);
 
@@ -112,7 +112,7 @@ describe('alarm acknowledgement by the email link (issue 48)', () => {
     assert.equal(alarm.ackBy, RECIPIENT);
 
     // A forged link: the localized message.
-    await page.goto(siteUrl('localhost', '/alarm/ack?token=forged.token.value'));
+    await page.goto(siteUrl('localhost', '/alarm/ack?code=forged.token.value'));
     await page.getByTestId('alarm-ack-problem').getByText('This acknowledgement link is not valid.').waitFor();
     assert.deepEqual(
       errors.filter((text) => !text.includes('404 (Not Found)') && !text.includes('403 (FORBIDDEN)') && !text.includes('status of 403')),

@@ -11,14 +11,15 @@ import { useRead } from '@/hooks/useRead';
 import { formatTime } from '@/lib/format';
 
 /**
- * /alarm/ack?token=: the link of an alarm's email. Public: it shows the alarm and an Acknowledge
+ * /alarm/ack?code=: the link of an alarm's email. Public: it shows the alarm and an Acknowledge
  * button; acknowledging stops the alarm's repeats and escalation. A used link shows who acknowledged
  * it and how; an expired or forged one gets the server's (localized) message.
  */
 export function AckLinkView() {
   const { t } = useTranslation('alarm');
   const router = useRouter();
-  const raw = router.query.token;
+  // `code`, not `token`: a `token` query parameter is taken as a sign-in token (api/session.ts).
+  const raw = router.query.code;
   const token = Array.isArray(raw) ? raw[0] : raw;
   const { data, error, isLoading, mutate } = useRead<AckLink>(token ? ackLinkKey(token) : null, {
     shouldRetryOnError: false,
