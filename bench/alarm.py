@@ -23,7 +23,7 @@ from werkzeug.wrappers import Request, Response
 
 from api.account.services import ensure_account
 from api.alarm import push
-from api.alarm.models import SensorLimit
+from api.alarm.models import Alarm, AlarmStatus, SensorLimit
 from api.device.catalogue import sync_catalogue
 from api.device.models import Device
 from api.device.services import claim, issue_guids
@@ -54,6 +54,18 @@ class TimedProvider(SmsProvider):
             self.arrived.append(time.perf_counter())
             self.changed.notify_all()
         return response
+
+    def wait_for_key(self, prefix: str, timeout: float = 30.0) -> dict:
+        """The message whose idempotency key starts with `prefix` (the alarm's first SMS: earlier
+        alarms' sends and back-in-range notices may still arrive after it was planned)."""
+
+        def found():
+            return next((m for m in self.received if m["idempotencyKey"].startswith(prefix)), None)
+
+        with self.changed:
+            if not self.changed.wait_for(found, timeout):
+                raise RuntimeError(f"no message {prefix!r} in {timeout}s")
+            return found()
 
     def wait_for(self, count: int, timeout: float = 30.0) -> float:
         with self.changed:
@@ -179,8 +191,7 @@ def _acks(app, guid: str, key: str, provider: TimedProvider, base: float) -> lis
     latencies = []
     for index in range(ACKS):
         send(base + index * 120, 12.5)  # an alarm opens; its SMS carries the code
-        provider.wait_for(WARMUP + EXCURSIONS + index + 1)
-        message = provider.received[WARMUP + EXCURSIONS + index]
+        message = provider.wait_for_key(f"alarm:{_open_alarm(app, guid)}:L1:sms:")
         code = re.search(r"Reply (\d{4}) to acknowledge", message["text"]).group(1)
         body, headers = provider.reply(message["to"], f"OK {code}")
         start = time.perf_counter()
@@ -190,6 +201,17 @@ def _acks(app, guid: str, key: str, provider: TimedProvider, base: float) -> lis
             raise RuntimeError(answer.get_json())
         send(base + index * 120 + 60, 5.0)  # back in range: closed
     return latencies
+
+
+def _open_alarm(app, guid: str) -> int:
+    with app.app_context():
+        return db.session.scalar(
+            select(Alarm.id)
+            .join(Device, Device.id == Alarm.device_id)
+            .where(Device.guid == guid, Alarm.status == AlarmStatus.OPEN)
+            .order_by(Alarm.id.desc())
+            .limit(1)
+        )
 
 
 def _excursions(app, guid: str, key: str, provider: TimedProvider, base: float) -> list[float]:
