@@ -12,8 +12,9 @@ from api.alarm import guests, holds, places
 from api.asset import hooks as asset_hooks
 from api.device import hooks as device_hooks
 from api.device import services as device_services
+from api.extensions import trail
 from api.hooks import Manifest
-from api.notify import delivery
+from api.notify import delivery, inbound
 from api.report import kinds
 from api.telemetry import ingest
 
@@ -60,6 +61,9 @@ def install_hooks(declared: tuple[Manifest, ...]) -> None:
     _set_registry(places.PLACE_FINDERS, [fn for m in declared for fn in m.alarm_places])
     _set_registry(holds.HOLD_FINDERS, [fn for m in declared for fn in m.alarm_holds])
     _set_registry(delivery.SEND_GUARDS, [fn for m in declared for fn in m.send_guards])
+    _set_registry(trail.RECORDERS, [fn for m in declared for fn in m.trail_recorders])
+    _set_registry(trail.GXP_MODES, [fn for m in declared for fn in m.gxp_modes])
+    _set_registry(inbound.HANDLERS, [fn for m in declared for fn in m.provider_inbound])
     _set_registry(guests.GUEST_SOURCES, [source for m in declared for source in m.alarm_guests])
     _set_registry(asset_hooks.SWITCH_HANDLERS, [fn for m in declared for fn in m.asset_switches])
     for kind in (k for m in declared for k in m.report_kinds):

@@ -97,6 +97,11 @@ class Manifest:
     alarm_holds: tuple[Callable[..., Any], ...] = ()
     # Guards that may withhold an outbox row when it is due (api/notify/delivery.py).
     send_guards: tuple[Callable[[Any], str | None], ...] = ()
+    # The audit trail's event writer and FDA mode's test of an account (api/extensions/trail.py).
+    trail_recorders: tuple[Callable[..., None], ...] = ()
+    gxp_modes: tuple[Callable[[int], bool], ...] = ()
+    # Handlers of the provider's SMS replies and key presses (api/notify/inbound.py).
+    provider_inbound: tuple[Callable[[dict, Any], str | None], ...] = ()
     # Handlers of an asset's devices switched off or on (api/asset/hooks.py).
     asset_switches: tuple[Callable[[list[int], bool], None], ...] = ()
     # The kinds of file the download centre makes (api/report/kinds.ReportKind).

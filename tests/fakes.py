@@ -94,11 +94,50 @@ class SmsProvider(HttpFake):
         if self.fail_next:
             self.fail_next -= 1
             return Response("busy", status=503)
-        self.received.append(json.loads(body))
-        return Response(json.dumps({"id": f"sms-{len(self.received)}"}), content_type="application/json")
+        message = json.loads(body)
+        message["id"] = f"sms-{len(self.received) + 1}"
+        message["idempotencyKey"] = request.headers.get("X-Idempotency-Key", "")
+        self.received.append(message)
+        return Response(json.dumps({"id": message["id"]}), content_type="application/json")
 
     def texts_to(self, phone: str) -> list[str]:
         return [m["text"] for m in self.received if m["to"] == phone]
+
+    # ---- callbacks, as the real provider sends them (api/notify/inbound.py) ---------------------------
+    # `post(path, data, headers)` delivers one: a Flask test client's post, or `requests.post` on a URL.
+
+    def callback(self, event: dict, *, timestamp: int | None = None, secret: str | None = None) -> tuple[bytes, dict]:
+        """The body and headers of a callback: signed over "timestamp.body" with the provider secret."""
+        event = {"id": f"evt-{secrets.token_hex(8)}", **event}
+        body = json.dumps(event).encode()
+        stamp = str(int(time.time()) if timestamp is None else timestamp)
+        headers = {
+            "Content-Type": "application/json",
+            "X-Timestamp": stamp,
+            "X-Signature": sign(self.secret if secret is None else secret, stamp, body),
+        }
+        return body, headers
+
+    def receipt(self, message: dict, status: str = "delivered") -> tuple[bytes, dict]:
+        return self.callback(
+            {"type": "receipt", "ref": message["id"], "idempotencyKey": message["idempotencyKey"], "status": status}
+        )
+
+    def reply(self, phone: str, text: str) -> tuple[bytes, dict]:
+        """An SMS the phone sent back."""
+        return self.callback({"type": "reply", "from": phone, "text": text})
+
+    def key_press(self, message: dict, digits: str) -> tuple[bytes, dict]:
+        """A key pressed during the call `message` (a voice message this fake received)."""
+        return self.callback(
+            {
+                "type": "keypress",
+                "ref": message["id"],
+                "idempotencyKey": message["idempotencyKey"],
+                "from": message["to"],
+                "digits": digits,
+            }
+        )
 
 
 class OAuthProvider(HttpFake):

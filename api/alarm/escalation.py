@@ -1,5 +1,7 @@
 """Who is told, when and how: levels at their minute marks after the alarm opened (plus the push
-delay), repeats at the interval, only while the alarm is open and unprocessed, only inside the
+delay), repeats at the interval (or, with `repeat_until_ack`, every level reached repeats until the
+alarm is acknowledged, at most ACK_REPEAT_LIMIT times), only while the alarm is open, unprocessed and
+unacknowledged, only inside the
 scheduled hours unless the alarm kind is marked urgent. Each send is an outbox row with a unique
 key (alarm, level, channel, recipient, repeat), so planning twice writes nothing twice."""
 
@@ -10,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import or_, select, update
 
+from api.alarm.ack import with_ack
 from api.alarm.guests import Guest, device_conditions, guests
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message, MessageType, ProcessState, PushSetting
 from api.alarm.rules import Rule, rules_for_type
@@ -22,6 +25,8 @@ from api.notify.services import add_message, give_up, send_after_commit
 MAX_LEVELS = 3
 WEBHOOK_SECRET = "push_setting"  # the outbox's secret_ref kind of alarm webhooks
 BALANCE = {Channel.SMS: "sms_count", Channel.VOICE: "voice_count"}
+# Repeat until acknowledged: at most this many repeats per level (288 at a 5-minute interval is a day).
+ACK_REPEAT_LIMIT = 288
 
 
 def in_schedule(setting: PushSetting, now: datetime, zone_name: str) -> bool:
@@ -37,7 +42,8 @@ def due_repeat(mark: datetime, now: datetime, setting: PushSetting) -> int | Non
     if now < mark:
         return None
     interval = timedelta(minutes=max(setting.interval_minutes, 1))
-    return min(setting.repeat_count, int((now - mark) / interval))
+    cap = ACK_REPEAT_LIMIT if setting.repeat_until_ack else setting.repeat_count
+    return min(cap, int((now - mark) / interval))
 
 
 def push_settings(device_ids: list[int]) -> dict[int, PushSetting]:
@@ -55,6 +61,8 @@ def plan_sends(alarm: Alarm, now: datetime, setting: PushSetting | object | None
     Guests (api/alarm/guests.py) are told at the first level's mark even when the device has no setting."""
     if alarm.status != AlarmStatus.OPEN or alarm.process_state != ProcessState.PENDING or alarm.opened_at is None:
         return []
+    if alarm.acknowledged_at is not None:
+        return []  # acknowledged: no more repeats, no further level
     if setting is _LOOK_UP:
         setting = db.session.get(PushSetting, alarm.device_id)
     if setting is not None and (not setting.enabled or not setting.channels):
@@ -181,6 +189,7 @@ def retired_device_send(message: OutboundMessage) -> str | None:
 
 def _write(alarm, device, channel, level, who, address, repeat, subject, body, lang=None) -> list[int]:
     key = f"alarm:{alarm.id}:L{level}:{channel.value}:{who}:R{repeat}"
+    body = with_ack(alarm, channel, body, address, lang)
     return _queue(alarm, device, channel, address, subject, body, lang, key, tell_balance=True)
 
 
@@ -285,6 +294,7 @@ def escalate(now: datetime, batch: int = 1000) -> int:
         .where(
             Alarm.status == AlarmStatus.OPEN,
             Alarm.process_state == ProcessState.PENDING,
+            Alarm.acknowledged_at.is_(None),
             or_(Alarm.device_id.in_(select(PushSetting.device_id)), *device_conditions(now)),
         )
         .join(Device, Device.id == Alarm.device_id)

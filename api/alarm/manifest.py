@@ -1,6 +1,7 @@
 """What the alarm area brings (api/hooks.py)."""
 
 from api.alarm import access_rules, limit_history, models
+from api.alarm.ack import on_provider_event
 from api.alarm.escalation import WEBHOOK_SECRET, refund_failed, retired_device_send, webhook_secret
 from api.alarm.evaluation import LIMITS_AND_ACTIVE_ALARMS, on_readings
 from api.alarm.lifecycle import close_retired, switch_off_alarms
@@ -26,6 +27,8 @@ MANIFEST = Manifest(
     # outbox for a disabled or scrapped device is withheld when it is due.
     device_retirements=(close_retired,),
     send_guards=(retired_device_send,),
+    # SMS replies carrying an alarm's code and key presses during its call acknowledge it.
+    provider_inbound=(on_provider_event,),
     periodic_jobs=(
         PeriodicJob("api.alarm.jobs.sweep_devices", interval=30, timeout=120),
         PeriodicJob("api.alarm.jobs.escalate_alarms", interval=30, timeout=120),

@@ -46,6 +46,15 @@ class CloseReason(enum.StrEnum):
     WAYBILL_COMPLETED = "waybill_completed"  # a trip's fence alarms, when its waybill completes
 
 
+class AckVia(enum.StrEnum):
+    """How an alarm was acknowledged."""
+
+    SMS = "sms"  # a reply carrying the alarm's code, from the phone it was sent to
+    VOICE = "voice"  # a key press during the alarm's call
+    EMAIL = "email"  # the signed link of the alarm's email
+    CONSOLE = "console"  # a signed-in user in the console
+
+
 class RuleClass(enum.StrEnum):
     ALARM = "alarm"
     WARNING = "warning"
@@ -156,6 +165,12 @@ class Alarm(TenantOwned, Model):
     level_reached: Mapped[int] = mapped_column(default=0)
     # Why it closed when that was not a recovery (CloseReason); NULL: the value came back within limits.
     close_reason: Mapped[str | None] = mapped_column(String(40))
+    # Acknowledged (api/alarm/ack.py): when, how (AckVia), by whom (an account, or the phone / email the
+    # alarm reached). Stops the alarm's repeats and escalation; set once (the first acknowledgement wins).
+    acknowledged_at: Mapped[datetime | None] = mapped_column()
+    ack_via: Mapped[str | None] = mapped_column(String(10))
+    ack_account_id: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="SET NULL"))
+    ack_by: Mapped[str | None] = mapped_column(String(254))
 
 
 class AlarmDisposition(Model):
@@ -206,6 +221,9 @@ class PushSetting(TimestampMixin, Model):
     level_minutes: Mapped[list[int]] = mapped_column(JSON, default=list)  # [level 1, level 2, level 3]
     channels: Mapped[list[str]] = mapped_column(JSON, default=list)
     repeat_count: Mapped[int] = mapped_column(default=0)  # extra sends per level while unprocessed
+    # Each level reached repeats at the interval until the alarm is acknowledged (repeat_count ignored,
+    # bounded by api.alarm.escalation.ACK_REPEAT_LIMIT).
+    repeat_until_ack: Mapped[bool] = mapped_column(default=False)
     interval_minutes: Mapped[int] = mapped_column(default=10)
     delay_minutes: Mapped[int] = mapped_column(default=0)
     schedule_start: Mapped[str | None] = mapped_column(String(5))  # "HH:MM" in the device's time zone

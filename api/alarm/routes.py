@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from api.alarm import services
+from api.alarm import services, timeline
+from api.alarm.ack_schemas import AckLinkQuerySchema, AckLinkSchema, AckSchema, AckStateSchema, TimelineEntrySchema
 from api.alarm.schemas import (
     AlarmPageQuerySchema,
     AlarmQuerySchema,
@@ -24,6 +25,7 @@ from api.alarm.schemas import (
     SensorLimitSchema,
     UnreadSchema,
 )
+from api.extensions.ratelimit import limiter
 from api.extensions.smorest import GXP_REASON, GXP_SIGNATURE, OPERATE, Blueprint, ErrorEnvelopeSchema
 
 blp = Blueprint("alarm", __name__, url_prefix="/api/alarm", description="Alarms, messages and push settings")
@@ -107,6 +109,57 @@ class AlarmNotifications(MethodView):
     def get(self, args):
         """The outbox record of one alarm: each send, its channel, recipient and outcome."""
         return services.notifications(args["alarmId"])
+
+
+@blp.route("/Alarm/acknowledge")
+class AlarmAcknowledge(MethodView):
+    @blp.requires("message.list.edit", alarm="alarmId", access=OPERATE, block="alarm")
+    @blp.arguments(AckSchema)
+    @blp.response(200, AckStateSchema)
+    @missing()
+    def put(self, args):
+        """Acknowledge an alarm in the console: stops its repeats and escalation (once: a second
+        acknowledgement records nothing)."""
+        return timeline.console_ack(services.owned_alarm(args["alarmId"]))
+
+
+@blp.route("/Alarm/timeline/<int:alarm_id>")
+class AlarmTimeline(MethodView):
+    @blp.requires("device.list.query", alarm="alarm_id", block="alarm")
+    @blp.response(200, TimelineEntrySchema(many=True))
+    @missing()
+    def get(self, alarm_id: int):
+        """Every step of one alarm, oldest first: opened, sends, deliveries, escalations, acknowledgement,
+        processing, closing."""
+        return timeline.timeline(services.owned_alarm(alarm_id))
+
+
+@blp.route("/AlarmAck/view")
+class AlarmAckView(MethodView):
+    decorators = [limiter.limit("30 per minute", methods=["GET"])]
+
+    @blp.public("the acknowledgement link of an alarm's email: the signed, expiring token is the credential")
+    @blp.arguments(AckLinkQuerySchema, location="query")
+    @blp.response(200, AckLinkSchema)
+    @blp.alt_response(410, schema=ErrorEnvelopeSchema, description="The link has expired")
+    @blp.alt_response(403, schema=ErrorEnvelopeSchema, description="The link is not valid")
+    def get(self, args):
+        """The alarm an email's acknowledgement link names (public)."""
+        return timeline.link_view(args["token"])
+
+
+@blp.route("/AlarmAck/confirm")
+class AlarmAckConfirm(MethodView):
+    decorators = [limiter.limit("30 per minute", methods=["POST"])]
+
+    @blp.public("the acknowledgement link of an alarm's email: the signed, expiring token is the credential")
+    @blp.arguments(AckLinkQuerySchema)
+    @blp.response(200, AckLinkSchema)
+    @blp.alt_response(410, schema=ErrorEnvelopeSchema, description="The link has expired")
+    @blp.alt_response(403, schema=ErrorEnvelopeSchema, description="The link is not valid")
+    def post(self, args):
+        """Acknowledge the alarm by its email's link (public), by the address it was sent to."""
+        return timeline.link_ack(args["token"])
 
 
 @blp.route("/PushSetting/get")

@@ -66,6 +66,11 @@ class AlarmSchema(Schema):
     processedBy = ma.fields.Function(lambda a: _details(a).get("processedBy"))
     processTime = LocalDateTime(attribute="processed_at", allow_none=True)
     levelReached = Integer(attribute="level_reached")
+    ackTime = LocalDateTime(attribute="acknowledged_at", allow_none=True)
+    ackVia = ma.fields.String(
+        attribute="ack_via", allow_none=True, metadata={"description": "sms, voice, email, console"}
+    )
+    ackBy = ma.fields.String(attribute="ack_by", allow_none=True, metadata={"description": "the user, phone or email"})
     messageId = ma.fields.Function(lambda a: _details(a).get("messageId"))
     # The probe's name, room · zone · probe, and the unit of the values (api/alarm/places.describe).
     sensorName = ma.fields.Function(lambda a: _details(a).get("sensorName"))
@@ -252,6 +257,10 @@ class PushSettingSchema(Schema):
     )
     channels = ma.fields.List(ma.fields.String(validate=validate.OneOf([c.value for c in Channel])))
     repeatCount = Integer(attribute="repeat_count", validate=validate.Range(0, 10))
+    repeatUntilAck = ma.fields.Boolean(
+        attribute="repeat_until_ack",
+        metadata={"description": "every level reached repeats at the interval until the alarm is acknowledged"},
+    )
     intervalMinutes = Integer(attribute="interval_minutes", validate=validate.Range(1, 1440))
     delayMinutes = Integer(attribute="delay_minutes", validate=validate.Range(0, 1440))
     scheduleStart = ma.fields.String(attribute="schedule_start", allow_none=True, validate=HHMM)

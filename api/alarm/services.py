@@ -29,6 +29,7 @@ from api.device.services import owned_device
 from api.extensions.db import db, paginate, utcnow
 from api.extensions.i18n import caller_zone
 from api.extensions.smorest import ApiError
+from api.extensions.trail import gxp_mode, record_event
 from api.identity.auth import owned, require_account
 from api.identity.models import Account
 from api.notify.models import OutboundMessage
@@ -217,6 +218,7 @@ def process(ids: list[int], state: str, result: str | None) -> dict:
         raise not_found()
     now, who = utcnow(), require_account().id
     comment = (result or "").strip() or None
+    closing_signed = fda_close_check(rows, state, comment)
     for message in rows:
         alarm = message.alarm
         db.session.add(
@@ -228,8 +230,29 @@ def process(ids: list[int], state: str, result: str | None) -> dict:
         alarm.result = comment
         alarm.processed_by, alarm.processed_at = who, now
         message.read_at = message.read_at or now
+        if closing_signed:
+            record_event(
+                require_account(),
+                f"Alarm closed in FDA mode ({state})",
+                target=f"alarm#{alarm.id}",
+                details={"alarmId": alarm.id, "state": state, "reason": comment},
+            )
     db.session.commit()
     return {"processed": len(rows)}
+
+
+FINAL_STATES = (ProcessState.AGREED.value, ProcessState.REJECTED.value)
+
+
+def fda_close_check(rows: list[Message], state: str, comment: str | None) -> bool:
+    """FDA mode: closing an alarm (a final state) is signed (the gate asked the e-signature of the
+    operation's gxp need) and states its reason in `result` (a localized 422 naming it). True when a
+    close in FDA mode: it then goes on the audit trail with its reason."""
+    if state not in FINAL_STATES or not any(gxp_mode(m.owner_account_id) for m in rows):
+        return False
+    if not comment:
+        raise push.field_error("result", gettext("FDA mode: closing an alarm needs a reason."))
+    return True
 
 
 # ---- a device's alarms -------------------------------------------------------------------------------

@@ -16,6 +16,8 @@ MANIFEST = Manifest(
     ),
     report_kinds=(export.AUDIT_TRAIL_KIND,),
     installers=(recorder.install_operation_recorder,),
+    # Areas below the trail write their events through api/extensions/trail.py.
+    trail_recorders=(recorder.record_event,),
     periodic_jobs=(
         # Audit trail (issue 23): the operation log's hash chain, checked hourly; a break alarms staff.
         PeriodicJob("api.audit.jobs.verify_audit_chain", cron="23 * * * *", timeout=600),

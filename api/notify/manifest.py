@@ -1,10 +1,12 @@
 """What the notification outbox brings (api/hooks.py)."""
 
-from api.hooks import Manifest, PeriodicJob, SessionEvent
+from api.hooks import Manifest, PeriodicJob, Placed, SessionEvent
 from api.notify import models, services
+from api.notify.routes import blp
 
 MANIFEST = Manifest(
     area="notify",
+    blueprints=(Placed(245, blp),),
     models=(models,),
     # Rows written inside another area's transaction are sent once it commits, dropped if it rolls back.
     session_events=(

@@ -25,6 +25,8 @@ class DeliveryStatus(enum.StrEnum):
     # Never sent: a sign-in or recovery code for an address no account has, written and queued
     # like a real one so that the answer and its cost do not tell (api/verification/services.py).
     SUPPRESSED = "suppressed"
+    # The provider's delivery receipt said it reached the phone (api/notify/inbound.py).
+    DELIVERED = "delivered"
 
 
 class OutboundMessage(Model):
@@ -52,8 +54,20 @@ class OutboundMessage(Model):
     lang: Mapped[str | None] = mapped_column(String(10))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     sent_at: Mapped[datetime | None] = mapped_column()
+    # When the provider's receipt said delivered (or failed: status failed, last_error its reason).
+    delivered_at: Mapped[datetime | None] = mapped_column()
     # A file to attach (email only): scheduled reports send their PDF (migration 0008, issue 8).
     attachment_path: Mapped[str | None] = mapped_column(String(500))
     # Where the delivery job finds the signing secret (webhooks), e.g. "push_setting:12": a resolver
     # registered by the owning area turns it into the secret; the secret itself is never stored here.
     secret_ref: Mapped[str | None] = mapped_column(String(100))
+
+
+class ProviderEvent(Model):
+    """A provider callback already handled (api/notify/inbound.py): the same event id again is ignored."""
+
+    __tablename__ = "provider_event"
+
+    event_id: Mapped[str] = mapped_column(String(100), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    received_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -228,9 +228,10 @@ class TestDelivery:
         save_push(client, owner, fridge[0], levels=levels)
         excursion(client, owner, fridge)
         run_jobs()
-        # {value} and {limit} carry the unit (issue 47)
-        assert inbox.bodies_to("ann@example.com")[0].strip() == "Fridge 温度 12.5 °C 超限 8 °C"
-        assert inbox.bodies_to("bob@example.com")[0].strip() == "Fridge at 12.5 °C, limit 8 °C"
+        # {value} and {limit} carry the unit (issue 47); the acknowledgement link follows (issue 48)
+        ann, bob = inbox.bodies_to("ann@example.com")[0], inbox.bodies_to("bob@example.com")[0]
+        assert ann.splitlines()[0].strip() == "Fridge 温度 12.5 °C 超限 8 °C" and "/alarm/ack?code=" in ann
+        assert bob.splitlines()[0].strip() == "Fridge at 12.5 °C, limit 8 °C" and "/alarm/ack?code=" in bob
 
     def test_sms_spends_the_balance_and_at_zero_is_not_sent(self, app, client, owner, fridge, run_jobs, providers):
         _inbox, sms = providers

@@ -50,7 +50,17 @@ export interface Alarm {
   unitCode: string | null;
   /** Every processing decision, oldest first; the latest is `processState`. */
   history?: AlarmDecision[];
+  /** Acknowledged (stops repeats and escalation): when, how and by whom (a user, phone or email). */
+  ackTime?: string | null;
+  ackVia?: AckVia | null;
+  ackBy?: string | null;
 }
+
+export type AckVia = 'sms' | 'voice' | 'email' | 'console';
+
+export type AckState = Schemas['AckState'];
+export type AckLink = Schemas['AckLink'];
+export type TimelineEntry = Schemas['TimelineEntry'];
 
 export interface AlarmDecision {
   state: ProcessState;
@@ -134,6 +144,8 @@ export interface PushSetting {
   levels: PushLevel[];
   channels: Channel[];
   repeatCount: number;
+  /** Every level reached repeats at the interval until the alarm is acknowledged. */
+  repeatUntilAck?: boolean;
   intervalMinutes: number;
   delayMinutes: number;
   scheduleStart: string | null;
@@ -201,6 +213,19 @@ export function alarmPage(query: {
 export const alarmNotificationsKey = (alarmId: number) => readKey(`${BASE}/Alarm/notifications`, { alarmId });
 export function alarmNotifications(alarmId: number): Promise<Notification[]> {
   return fetchRead<Notification[]>(alarmNotificationsKey(alarmId));
+}
+
+/** Acknowledge an alarm in the console (a second acknowledgement records nothing). */
+export function acknowledgeAlarm(alarmId: number): Promise<AckState> {
+  return put<AckState>(`${BASE}/Alarm/acknowledge`, { alarmId });
+}
+
+export const alarmTimelineKey = (alarmId: number) => readKey(`${BASE}/Alarm/timeline/${alarmId}`);
+
+/** The alarm an email's acknowledgement link names (public). */
+export const ackLinkKey = (token: string) => readKey(`${BASE}/AlarmAck/view`, { token });
+export function confirmAckLink(token: string, options?: RequestOptions): Promise<AckLink> {
+  return post<AckLink>(`${BASE}/AlarmAck/confirm`, { token }, options);
 }
 
 export const pushSettingKey = (deviceId: number) => readKey(`${BASE}/PushSetting/get`, { deviceId });

@@ -4,6 +4,76 @@
  */
 
 export interface paths {
+    "/api/alarm/Alarm/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Acknowledge an alarm in the console: stops its repeats and escalation (once: a second
+         *     acknowledgement records nothing). */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AckStateEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/alarm/Alarm/deviceStatus": {
         parameters: {
             query?: never;
@@ -201,6 +271,193 @@ export interface paths {
                 default: components["responses"]["DEFAULT_ERROR"];
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarm/Alarm/timeline/{alarm_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                alarm_id: number;
+            };
+            cookie?: never;
+        };
+        /** Every step of one alarm, oldest first: opened, sends, deliveries, escalations, acknowledgement,
+         *     processing, closing. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    alarm_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TimelineEntryListEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not found for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarm/AlarmAck/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Acknowledge the alarm by its email's link (public), by the address it was sent to. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AckLinkQuery"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AckLinkEnvelope"];
+                    };
+                };
+                /** @description The link is not valid */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The link has expired */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarm/AlarmAck/view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The alarm an email's acknowledgement link names (public). */
+        get: {
+            parameters: {
+                query: {
+                    token: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AckLinkEnvelope"];
+                    };
+                };
+                /** @description The link is not valid */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The link has expired */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -17550,6 +17807,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notify/provider/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Provider callback (public, signed): a delivery receipt, an SMS reply or a call's key press. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InboundResultEnvelope"];
+                    };
+                };
+                /** @description Unsigned, forged or stale callback */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/open/v1/alarms": {
         parameters: {
             query?: never;
@@ -28189,6 +28492,55 @@ export interface components {
             data?: (Record<string, never> | null) | components["schemas"]["AccountInfo"];
             msg: string;
         };
+        Ack: {
+            alarmId: number;
+        };
+        AckLink: {
+            /** @description the user, phone or email */
+            ackBy?: string | null;
+            /** Format: date-time */
+            ackTime?: string | null;
+            /** @description sms, voice, email, console */
+            ackVia?: string | null;
+            acknowledged?: boolean;
+            alarmId?: number;
+            deviceName?: string | null;
+            kindText?: string;
+            lastValue?: number | null;
+            limitValue?: number | null;
+            /** Format: date-time */
+            openTime?: string | null;
+            place?: string | null;
+            /** @description this call recorded the acknowledgement */
+            recorded?: boolean;
+            status?: string;
+            unit?: string | null;
+        };
+        AckLinkEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["AckLink"];
+            msg: string;
+        };
+        AckLinkQuery: {
+            token: string;
+        };
+        AckState: {
+            /** @description the user, phone or email */
+            ackBy?: string | null;
+            /** Format: date-time */
+            ackTime?: string | null;
+            /** @description sms, voice, email, console */
+            ackVia?: string | null;
+            acknowledged?: boolean;
+            alarmId?: number;
+            /** @description this call recorded the acknowledgement */
+            recorded?: boolean;
+        };
+        AckStateEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["AckState"];
+            msg: string;
+        };
         Activity: {
             accountIds?: number[];
             directional?: boolean;
@@ -28269,6 +28621,12 @@ export interface components {
             userName: string;
         };
         Alarm: {
+            /** @description the user, phone or email */
+            ackBy?: string | null;
+            /** Format: date-time */
+            ackTime?: string | null;
+            /** @description sms, voice, email, console */
+            ackVia?: string | null;
             /** @description why it closed without recovering: device_disabled, device_scrapped, asset_disabled, waybill_completed; null: recovered */
             closeReason?: string | null;
             /** Format: date-time */
@@ -30848,6 +31206,15 @@ export interface components {
             /** Format: binary */
             file?: string;
         };
+        InboundResult: {
+            /** @description delivered, failed, acknowledged, duplicate (seen before), ignored ... */
+            outcome?: string;
+        };
+        InboundResultEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["InboundResult"];
+            msg: string;
+        };
         Integrity: {
             currentHash?: string;
             currentReadings?: number;
@@ -32616,6 +32983,8 @@ export interface components {
             levels?: components["schemas"]["Level"][];
             multiLevel?: boolean;
             repeatCount?: number;
+            /** @description every level reached repeats at the interval until the alarm is acknowledged */
+            repeatUntilAck?: boolean;
             readonly saved?: boolean;
             scheduleEnd?: string | null;
             scheduleStart?: string | null;
@@ -34220,6 +34589,8 @@ export interface components {
             levels?: components["schemas"]["Level"][];
             multiLevel?: boolean;
             repeatCount?: number;
+            /** @description every level reached repeats at the interval until the alarm is acknowledged */
+            repeatUntilAck?: boolean;
             readonly saved?: boolean;
             scheduleEnd?: string | null;
             scheduleStart?: string | null;
@@ -34521,6 +34892,24 @@ export interface components {
         TimeZoneListEnvelope: {
             code: number;
             data?: components["schemas"]["TimeZone"][] | null;
+            msg: string;
+        };
+        TimelineEntry: {
+            by?: string;
+            channel?: string;
+            detail?: string;
+            /** @description opened, queued, sent, delivered, failed, escalated, acknowledged, processed, closed */
+            event?: string;
+            level?: number;
+            recipient?: string;
+            state?: string;
+            /** Format: date-time */
+            time?: string;
+            via?: string;
+        };
+        TimelineEntryListEnvelope: {
+            code: number;
+            data?: components["schemas"]["TimelineEntry"][] | null;
             msg: string;
         };
         Token: {

@@ -123,6 +123,7 @@ export const PUBLIC_ROUTES: RouteDef[] = [
   publicRoute('pcQuick.waybill', '/pcQuick/waybill'),
   publicRoute('share.waybill', '/share/waybill/:token'),
   publicRoute('fda.verify', '/fda/verify'),
+  publicRoute('alarm.ack', '/alarm/ack'),
   publicRoute('help.center', '/help/center'),
   publicRoute('mobile.help.list', '/mobile/help/list'),
   publicRoute('mobile.help.center', '/mobile/help/center'),

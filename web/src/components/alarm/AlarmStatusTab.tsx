@@ -10,6 +10,8 @@ import { formatTime, formatZoned } from '@/lib/format';
 import { useDeviceAlarmStatus } from '@/hooks/useAlarms';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { alarmValue, alarmValues, formatDuration, STATE_COLORS } from './format';
+import { AckButton } from './AckButton';
+import { AlarmTimeline } from './AlarmTimeline';
 import { NotificationList } from './NotificationList';
 import { ProcessModal } from './ProcessModal';
 
@@ -77,6 +79,7 @@ export function AlarmStatusTab({ device }: { device: DeviceDetail }) {
                 </Typography.Text>
                 <Space>
                   <Tag color={STATE_COLORS[alarm.processState]}>{t(`state.${alarm.processState}`)}</Tag>
+                  <AckButton alarm={alarm} onDone={refresh} />
                   {alarm.processState === 'pending' && alarm.messageId ? (
                     <Button size="small" type="link" onClick={() => setProcessing([alarm.messageId as number])}>
                       {t('action.process')}
@@ -99,7 +102,14 @@ export function AlarmStatusTab({ device }: { device: DeviceDetail }) {
           loading={history.loading}
           data={history.data}
           pagination={history.pagination}
-          expandable={{ expandedRowRender: (alarm) => <NotificationList alarmId={alarm.id} /> }}
+          expandable={{
+            expandedRowRender: (alarm) => (
+              <>
+                <AlarmTimeline alarmId={alarm.id} />
+                <NotificationList alarmId={alarm.id} />
+              </>
+            ),
+          }}
           columns={[
             {
               key: 'kind',

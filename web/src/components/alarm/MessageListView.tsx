@@ -19,6 +19,8 @@ import { formatZoned } from '@/lib/format';
 import { ALARM_REFRESH_MS } from '@/hooks/useAlarms';
 import { firstPageKey, usePagedQuery } from '@/hooks/usePagedQuery';
 import { alarmValues, STATE_COLORS } from './format';
+import { AckButton } from './AckButton';
+import { AlarmTimeline } from './AlarmTimeline';
 import { NotificationList } from './NotificationList';
 import { ProcessModal } from './ProcessModal';
 
@@ -148,7 +150,13 @@ export function MessageListView() {
         }}
         expandable={{
           rowExpandable: (row) => row.alarm !== null,
-          expandedRowRender: (row) => (row.alarm ? <NotificationList alarmId={row.alarm.id} /> : null),
+          expandedRowRender: (row) =>
+            row.alarm ? (
+              <>
+                <AlarmTimeline alarmId={row.alarm.id} />
+                <NotificationList alarmId={row.alarm.id} />
+              </>
+            ) : null,
         }}
         rowClassName={(row) => (row.read ? '' : 'unread')}
         columns={[
@@ -203,10 +211,20 @@ export function MessageListView() {
             key: 'actions',
             title: t('column.actions'),
             render: (_, row) =>
-              row.alarm?.processState === 'pending' ? (
-                <Button size="small" type="link" onClick={() => setProcessing([row.id])} data-testid="message-process">
-                  {t('action.process')}
-                </Button>
+              row.alarm ? (
+                <span style={{ whiteSpace: 'nowrap' }}>
+                  <AckButton alarm={row.alarm} onDone={refreshAll} />
+                  {row.alarm.processState === 'pending' ? (
+                    <Button
+                      size="small"
+                      type="link"
+                      onClick={() => setProcessing([row.id])}
+                      data-testid="message-process"
+                    >
+                      {t('action.process')}
+                    </Button>
+                  ) : null}
+                </span>
               ) : (
                 '-'
               ),

@@ -37,6 +37,7 @@ interface PushForm {
   levels: { minutes: number; recipients: Recipient[] }[];
   channels: Channel[];
   repeatCount: number;
+  repeatUntilAck: boolean;
   intervalMinutes: number;
   delayMinutes: number;
   schedule: [Dayjs, Dayjs] | null;
@@ -59,6 +60,7 @@ function toForm(setting: Omit<PushSetting, 'deviceId'>, lang: string): PushForm 
       : [{ minutes: 0, recipients: [emptyRecipient(lang)] }],
     channels: setting.channels,
     repeatCount: setting.repeatCount,
+    repeatUntilAck: setting.repeatUntilAck ?? false,
     intervalMinutes: setting.intervalMinutes,
     delayMinutes: setting.delayMinutes,
     schedule:
@@ -90,6 +92,7 @@ function fromForm(values: PushForm): PushSettingSave {
     levelCount: values.multiLevel ? levels.length : undefined,
     channels: values.channels,
     repeatCount: values.repeatCount ?? 0,
+    repeatUntilAck: values.repeatUntilAck ?? false,
     intervalMinutes: values.intervalMinutes ?? 10,
     delayMinutes: values.delayMinutes ?? 0,
     scheduleStart: values.schedule ? values.schedule[0].format('HH:mm') : null,
@@ -332,6 +335,14 @@ export function PushSettingForm({ data, onSave, disabled, testId = 'push-card', 
         <Space wrap size="large">
           <Form.Item name="repeatCount" label={t('push.repeatCount')} rules={rangeRules(t, 0, 10)}>
             <InputNumber />
+          </Form.Item>
+          <Form.Item
+            name="repeatUntilAck"
+            label={t('push.repeatUntilAck')}
+            valuePropName="checked"
+            extra={t('push.repeatUntilAckHint')}
+          >
+            <Switch data-testid="push-repeat-until-ack" />
           </Form.Item>
           <Form.Item name="intervalMinutes" label={t('push.interval')} rules={rangeRules(t, 1, 1440)}>
             <InputNumber suffix="min" />
