@@ -6,6 +6,7 @@ from flask_babel import gettext
 from sqlalchemy import select
 
 from api.alarm.models import AlarmRecipient, PushSetting, SensorLimit
+from api.alarm.recipients import CONTACT, ON_CALL, schedule_allowed
 from api.device.models import Device
 from api.extensions import outbound
 from api.extensions.db import db
@@ -30,7 +31,14 @@ def as_dict(device: Device, setting: PushSetting | None) -> dict:
     levels = []
     for number, minutes in enumerate(setting.level_minutes, 1):
         recipients = [
-            {"name": r.name, "phone": r.phone, "email": r.email, "lang": r.lang}
+            {
+                "kind": r.kind,
+                "schedule_id": r.schedule_id,
+                "name": r.name or None,
+                "phone": r.phone,
+                "email": r.email,
+                "lang": r.lang,
+            }
             for r in setting.recipients
             if r.level == number
         ]
@@ -108,7 +116,7 @@ def validate_levels(multi_level: bool, levels: list[dict], sent: list[dict] | No
         raise ApiError(gettext("Alarm time setting error"), code=4201)
     for index, level in enumerate(levels):
         for field in ("phone", "email"):
-            values = [r[field] for r in level["recipients"] if r.get(field)]
+            values = [r[field] for r in level["recipients"] if r.get(field) and r.get("kind") != ON_CALL]
             if len(values) != len(set(values)):
                 message = gettext("Each phone and email may appear only once per level.")
                 raise field_error(f"levels.{index}.recipients.{field}", message)
@@ -130,6 +138,7 @@ def save(device: Device, data: dict) -> PushSetting:
         raise field_error("scheduleEnd", message)
     if Channel.WEBHOOK.value in whole["channels"] and not whole["webhook_url"]:
         raise field_error("webhookUrl", gettext("This field is required."))
+    _check_on_call(device, whole["levels"])
     if setting is None:
         setting = PushSetting(device_id=device.id)
         db.session.add(setting)
@@ -142,18 +151,38 @@ def save(device: Device, data: dict) -> PushSetting:
     if setting.webhook_url and not setting.webhook_secret:
         raise field_error("webhookSecret", gettext("This field is required."))
     setting.recipients = [
-        AlarmRecipient(
-            level=level["level"],
-            name=r["name"],
-            phone=r.get("phone"),
-            email=r.get("email"),
-            lang=r.get("lang", "zh-CN"),
-        )
-        for level in whole["levels"]
-        for r in level["recipients"]
+        AlarmRecipient(level=level["level"], **_recipient(r)) for level in whole["levels"] for r in level["recipients"]
     ]
     db.session.flush()
     return setting
+
+
+def _recipient(r: dict) -> dict:
+    if r.get("kind") == ON_CALL:
+        # The person is resolved at each send; the entry keeps only the schedule (and a label).
+        return {
+            "kind": ON_CALL,
+            "schedule_id": r.get("schedule_id"),
+            "name": r.get("name") or "",
+            "lang": r.get("lang", "zh-CN"),
+        }
+    return {
+        "kind": CONTACT,
+        "name": r["name"],
+        "phone": r.get("phone"),
+        "email": r.get("email"),
+        "lang": r.get("lang", "zh-CN"),
+    }
+
+
+def _check_on_call(device: Device, levels: list[dict]) -> None:
+    """An on-call entry names one of the device owner's schedules, or none (the device's by scope)."""
+    for index, level in enumerate(levels):
+        for number, r in enumerate(level["recipients"]):
+            named = r.get("schedule_id") if r.get("kind") == ON_CALL else None
+            if named is not None and not schedule_allowed(device, named):
+                field = f"levels.{index}.recipients.{number}.scheduleId"
+                raise field_error(field, gettext("The requested resource does not exist."))
 
 
 # ---- sensor limits -----------------------------------------------------------------------------------
