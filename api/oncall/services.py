@@ -126,22 +126,22 @@ def _overrides(rows: list[dict], members: set[int]) -> list[dict]:
 
 
 def _scope(found: OnCallSchedule, args: dict) -> None:
+    """The scope's organisation or storage: required for that scope, and one of the account's (another's
+    is answered as missing, 404, as the gate answers objects out of reach)."""
     found.scope = Scope(args["scope"])
     found.organization_id = found.storage_id = None
+    if found.scope == Scope.SITE:
+        return
+    model, field = (Organization, "organizationId") if found.scope == Scope.ORGANIZATION else (ColdStorage, "storageId")
+    if args.get(field) is None:
+        raise field_error(field, gettext("This field is required."))
+    target = db.session.get(model, args[field])
+    if target is None or target.owner_account_id != manager_id() or target.platform_id != data_platform_id():
+        raise not_found()
     if found.scope == Scope.ORGANIZATION:
-        organization = db.session.get(Organization, args.get("organizationId") or 0)
-        if (
-            organization is None
-            or organization.owner_account_id != manager_id()
-            or organization.platform_id != data_platform_id()
-        ):
-            raise field_error("organizationId", gettext("The requested resource does not exist."))
-        found.organization_id = organization.id
-    elif found.scope == Scope.STORAGE:
-        storage = db.session.get(ColdStorage, args.get("storageId") or 0)
-        if storage is None or storage.owner_account_id != manager_id() or storage.platform_id != data_platform_id():
-            raise field_error("storageId", gettext("The requested resource does not exist."))
-        found.storage_id = storage.id
+        found.organization_id = target.id
+    else:
+        found.storage_id = target.id
 
 
 def save(args: dict) -> dict:

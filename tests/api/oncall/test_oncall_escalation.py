@@ -73,12 +73,16 @@ class TestSends:
         alarm = open_alarm(app, device_id)
         assert [m.recipient for m in outbox(app)] == ["ann@example.com"]  # level 1 with the alarm: Ann
         with app.app_context():
-            assert escalate(alarm.opened_at + timedelta(minutes=59)) == 0
-            assert escalate(alarm.opened_at + timedelta(minutes=60)) == 1  # repeat 1, after the hand-over
+            assert escalate(alarm.opened_at + timedelta(minutes=20)) == 0  # Ann is told already
+            # The first pass after the hand-over tells Bob (the key names his address), once.
+            assert escalate(later + timedelta(seconds=30)) == 1
+            assert escalate(later + timedelta(minutes=1)) == 0
+            assert escalate(alarm.opened_at + timedelta(minutes=60)) == 1  # repeat 1: Bob only
             assert escalate(alarm.opened_at + timedelta(minutes=61)) == 0  # a re-run writes nothing twice
         keys = [m.dedupe_key for m in outbox(app)]
         assert keys == [
             f"alarm:{alarm.id}:L1:email:ann@example.com:R0",
+            f"alarm:{alarm.id}:L1:email:bob@example.com:R0",
             f"alarm:{alarm.id}:L1:email:bob@example.com:R1",
         ]
 
