@@ -30,18 +30,7 @@ def as_dict(device: Device, setting: PushSetting | None) -> dict:
         }
     levels = []
     for number, minutes in enumerate(setting.level_minutes, 1):
-        recipients = [
-            {
-                "kind": r.kind,
-                "schedule_id": r.schedule_id,
-                "name": r.name or None,
-                "phone": r.phone,
-                "email": r.email,
-                "lang": r.lang,
-            }
-            for r in setting.recipients
-            if r.level == number
-        ]
+        recipients = [_recipient_shown(r) for r in setting.recipients if r.level == number]
         levels.append({"level": number, "minutes": minutes, "recipients": recipients})
     return {
         "device_id": device.id,
@@ -61,6 +50,13 @@ def as_dict(device: Device, setting: PushSetting | None) -> dict:
         "voice_count": device.voice_count,
         "saved": True,
     }
+
+
+def _recipient_shown(r: AlarmRecipient) -> dict:
+    """A contact as it always was (name, phone, email, lang); an on-call entry with its kind and schedule."""
+    if r.kind == ON_CALL:
+        return {"kind": ON_CALL, "schedule_id": r.schedule_id, "name": r.name or None, "lang": r.lang}
+    return {"name": r.name, "phone": r.phone, "email": r.email, "lang": r.lang}
 
 
 # What a first save starts from (the schema's former defaults); a later save starts from what is stored.
