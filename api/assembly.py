@@ -8,7 +8,7 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from api.account import services as account_services
-from api.alarm import guests, holds, places
+from api.alarm import guests, holds, places, recipients
 from api.asset import hooks as asset_hooks
 from api.device import hooks as device_hooks
 from api.device import services as device_services
@@ -65,6 +65,7 @@ def install_hooks(declared: tuple[Manifest, ...]) -> None:
     _set_registry(trail.GXP_MODES, [fn for m in declared for fn in m.gxp_modes])
     _set_registry(inbound.HANDLERS, [fn for m in declared for fn in m.provider_inbound])
     _set_registry(guests.GUEST_SOURCES, [source for m in declared for source in m.alarm_guests])
+    _set_registry(recipients.ON_CALL_SOURCES, [source for m in declared for source in m.alarm_on_call])
     _set_registry(asset_hooks.SWITCH_HANDLERS, [fn for m in declared for fn in m.asset_switches])
     for kind in (k for m in declared for k in m.report_kinds):
         kinds.register_kind(kind)

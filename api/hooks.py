@@ -89,6 +89,8 @@ class Manifest:
     delete_guards: tuple[Callable[[Any], None], ...] = ()
     # Who else an alarm tells for a while, beyond its device's push setting (api/alarm/guests.py).
     alarm_guests: tuple[Any, ...] = ()
+    # Who "the person on call" of a push-setting level is (api/alarm/recipients.py).
+    alarm_on_call: tuple[Any, ...] = ()
     # Handlers of a device disabled or scrapped, in its transaction (api/device/hooks.py).
     device_retirements: tuple[Callable[[int, str], None], ...] = ()
     # Where an alarm's probe is (room, zone, name) and what holds a limit alarm back (defrost, door):

@@ -23,7 +23,15 @@ TREE: tuple[tuple[str, tuple[str, ...], tuple], ...] = (
     ("home", (), ()),
     ("message.list", ("query", "edit", "delete"), ()),
     ("device.list", (*CRUD, "enable", "disable", "export", "share", "transfer"), ()),
-    ("alarm", (), (("alarm.limit", ("query", "edit"), ()), ("alarm.push", ("query", "edit"), ()))),
+    (
+        "alarm",
+        (),
+        (
+            ("alarm.limit", ("query", "edit"), ()),
+            ("alarm.push", ("query", "edit"), ()),
+            ("alarm.oncall", CRUD, ()),  # on-call schedules (issue 48)
+        ),
+    ),
     ("storage.list", (*CRUD, "export"), ()),
     ("freezer.list", (*CRUD, "export"), ()),
     (

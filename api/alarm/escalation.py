@@ -15,6 +15,7 @@ from sqlalchemy import or_, select, update
 from api.alarm.ack import with_ack
 from api.alarm.guests import Guest, device_conditions, guests
 from api.alarm.models import Alarm, AlarmKind, AlarmStatus, Message, MessageType, ProcessState, PushSetting
+from api.alarm.recipients import level_recipients
 from api.alarm.rules import Rule, rules_for_type
 from api.alarm.texts import render, render_back_in_range, webhook_body
 from api.device.models import Device
@@ -97,7 +98,7 @@ def _plan_setting(alarm: Alarm, device: Device, rule: Rule, setting: PushSetting
         if repeat is None:
             continue
         alarm.level_reached = max(alarm.level_reached, level)
-        recipients = [r for r in setting.recipients if r.level == level]
+        recipients = level_recipients(setting, level, device, now)
         for value in setting.channels:
             channel = Channel(value)
             if channel == Channel.WEBHOOK:

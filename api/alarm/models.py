@@ -247,3 +247,7 @@ class AlarmRecipient(Model):
     phone: Mapped[str | None] = mapped_column(String(20))
     email: Mapped[str | None] = mapped_column(String(254))
     lang: Mapped[str] = mapped_column(String(10), default="zh-CN")
+    # "contact" (name, phone, email as entered) or "onCall": the person on call of a schedule at each
+    # send (api/alarm/recipients.py); `schedule_id` names it, None picks the device's by scope.
+    kind: Mapped[str] = mapped_column(String(10), default="contact", server_default="contact")
+    schedule_id: Mapped[int | None] = mapped_column()

@@ -6,6 +6,7 @@ from flask_babel import gettext
 from sqlalchemy import select
 
 from api.alarm.models import AlarmRecipient, PushSetting, SensorLimit
+from api.alarm.recipients import CONTACT, ON_CALL, schedule_allowed
 from api.device.models import Device
 from api.extensions import outbound
 from api.extensions.db import db
@@ -29,11 +30,7 @@ def as_dict(device: Device, setting: PushSetting | None) -> dict:
         }
     levels = []
     for number, minutes in enumerate(setting.level_minutes, 1):
-        recipients = [
-            {"name": r.name, "phone": r.phone, "email": r.email, "lang": r.lang}
-            for r in setting.recipients
-            if r.level == number
-        ]
+        recipients = [_recipient_shown(r) for r in setting.recipients if r.level == number]
         levels.append({"level": number, "minutes": minutes, "recipients": recipients})
     return {
         "device_id": device.id,
@@ -54,6 +51,13 @@ def as_dict(device: Device, setting: PushSetting | None) -> dict:
         "voice_count": device.voice_count,
         "saved": True,
     }
+
+
+def _recipient_shown(r: AlarmRecipient) -> dict:
+    """A contact as it always was (name, phone, email, lang); an on-call entry with its kind and schedule."""
+    if r.kind == ON_CALL:
+        return {"kind": ON_CALL, "schedule_id": r.schedule_id, "name": r.name or None, "lang": r.lang}
+    return {"name": r.name, "phone": r.phone, "email": r.email, "lang": r.lang}
 
 
 # What a first save starts from (the schema's former defaults); a later save starts from what is stored.
@@ -110,7 +114,7 @@ def validate_levels(multi_level: bool, levels: list[dict], sent: list[dict] | No
         raise ApiError(gettext("Alarm time setting error"), code=4201)
     for index, level in enumerate(levels):
         for field in ("phone", "email"):
-            values = [r[field] for r in level["recipients"] if r.get(field)]
+            values = [r[field] for r in level["recipients"] if r.get(field) and r.get("kind") != ON_CALL]
             if len(values) != len(set(values)):
                 message = gettext("Each phone and email may appear only once per level.")
                 raise field_error(f"levels.{index}.recipients.{field}", message)
@@ -132,6 +136,7 @@ def save(device: Device, data: dict) -> PushSetting:
         raise field_error("scheduleEnd", message)
     if Channel.WEBHOOK.value in whole["channels"] and not whole["webhook_url"]:
         raise field_error("webhookUrl", gettext("This field is required."))
+    _check_on_call(device, whole["levels"])
     if setting is None:
         setting = PushSetting(device_id=device.id)
         db.session.add(setting)
@@ -144,18 +149,38 @@ def save(device: Device, data: dict) -> PushSetting:
     if setting.webhook_url and not setting.webhook_secret:
         raise field_error("webhookSecret", gettext("This field is required."))
     setting.recipients = [
-        AlarmRecipient(
-            level=level["level"],
-            name=r["name"],
-            phone=r.get("phone"),
-            email=r.get("email"),
-            lang=r.get("lang", "zh-CN"),
-        )
-        for level in whole["levels"]
-        for r in level["recipients"]
+        AlarmRecipient(level=level["level"], **_recipient(r)) for level in whole["levels"] for r in level["recipients"]
     ]
     db.session.flush()
     return setting
+
+
+def _recipient(r: dict) -> dict:
+    if r.get("kind") == ON_CALL:
+        # The person is resolved at each send; the entry keeps only the schedule (and a label).
+        return {
+            "kind": ON_CALL,
+            "schedule_id": r.get("schedule_id"),
+            "name": r.get("name") or "",
+            "lang": r.get("lang", "zh-CN"),
+        }
+    return {
+        "kind": CONTACT,
+        "name": r["name"],
+        "phone": r.get("phone"),
+        "email": r.get("email"),
+        "lang": r.get("lang", "zh-CN"),
+    }
+
+
+def _check_on_call(device: Device, levels: list[dict]) -> None:
+    """An on-call entry names one of the device owner's schedules, or none (the device's by scope)."""
+    for index, level in enumerate(levels):
+        for number, r in enumerate(level["recipients"]):
+            named = r.get("schedule_id") if r.get("kind") == ON_CALL else None
+            if named is not None and not schedule_allowed(device, named):
+                field = f"levels.{index}.recipients.{number}.scheduleId"
+                raise field_error(field, gettext("The requested resource does not exist."))
 
 
 # ---- sensor limits -----------------------------------------------------------------------------------

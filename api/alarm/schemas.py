@@ -216,7 +216,12 @@ class SensorLimitPeriodSchema(Schema):
 
 
 class RecipientSchema(Schema):
-    name = ma.fields.String(required=True, validate=validate.Length(min=1, max=50))
+    """A contact (name, phone and / or email) or, with `kind: onCall`, the person on call of a schedule
+    at each send (`scheduleId`; omitted: the device's schedule by scope, api/alarm/recipients.py)."""
+
+    kind = ma.fields.String(load_default="contact", validate=validate.OneOf(("contact", "onCall")))
+    scheduleId = Integer(attribute="schedule_id", load_default=None, allow_none=True)
+    name = ma.fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=50))
     phone = Phone(load_default=None, allow_none=True)
     email = LowerEmail(load_default=None, allow_none=True)
     lang = ma.fields.String(load_default="zh-CN", validate=validate.OneOf(LANGS))
@@ -229,6 +234,10 @@ class RecipientSchema(Schema):
 
     @ma.validates_schema
     def _reachable(self, data, **kwargs):
+        if data.get("kind") == "onCall":
+            return
+        if not data.get("name"):
+            raise ma.ValidationError(gettext("This field is required."), "name")
         if not data.get("phone") and not data.get("email"):
             raise ma.ValidationError(gettext("Enter at least one of phone or email."), "phone")
 

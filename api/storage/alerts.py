@@ -14,6 +14,7 @@ from flask_babel import force_locale, gettext
 
 from api.alarm.escalation import MAX_LEVELS, WEBHOOK_SECRET, due_repeat, in_schedule, spend_unit
 from api.alarm.models import PushSetting
+from api.alarm.recipients import level_recipients
 from api.device.models import Device
 from api.extensions.db import db
 from api.extensions.i18n import local_text
@@ -98,7 +99,7 @@ def plan_sends(alarm: StorageAlarm, storage: ColdStorage, now: datetime) -> list
                     key = f"storage-alarm:{alarm.id}:L{level}:webhook:R{repeat}"
                     created += _write(storage, device, channel, setting.webhook_url, None, body, key, None)
                 continue
-            for recipient in (r for r in setting.recipients if r.level == level):
+            for recipient in level_recipients(setting, level, device, now):
                 address = recipient.email if channel == Channel.EMAIL else recipient.phone
                 if not address:
                     continue

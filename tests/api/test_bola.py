@@ -191,6 +191,27 @@ def seed_storages(a: bola.Recorder, world: dict) -> None:
         json_body={"storageId": storage, "action": "light", "value": 1, "confirmOffline": True},
     )
     a.call("get", f"/api/storage/CloudControl/list?storageId={storage}")
+    seed_on_call(a, world, storage)
+
+
+def seed_on_call(a: bola.Recorder, world: dict, storage: int) -> None:
+    """A storage's on-call schedule (issue 48) and every on-call call."""
+    person = {"name": f"P{MARKER}", "email": "oncall@example.com"}
+    body = {
+        "name": f"OC{MARKER}",
+        "timeZone": "Europe/Berlin",
+        "scope": "storage",
+        "storageId": storage,
+        "rota": [{"weekday": 1, "time": "08:00", "person": person}],
+        "overrides": [{"start": "2026-12-24", "end": "2026-12-26", "person": person}],
+    }
+    schedule = a.call("post", "/api/alarm/OnCallSchedule/insert", json_body=body)["id"]
+    a.call("put", "/api/alarm/OnCallSchedule/update", json_body={**body, "id": schedule})
+    a.call("post", "/api/alarm/OnCallSchedule/page", json_body={})
+    a.call("get", f"/api/alarm/OnCallSchedule/detail/{schedule}")
+    a.call("get", f"/api/alarm/OnCallSchedule/who?id={schedule}")
+    a.call("get", "/api/alarm/OnCallSchedule/people")
+    world["markers"] += [f"OC{MARKER}", f"P{MARKER}"]
 
 
 def seed_waybills(a: bola.Recorder, world: dict) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-from api.alarm import guests, holds, places
+from api.alarm import guests, holds, places, recipients
 from api.assembly import blueprints_in_order, ingest_steps_in_order
 from api.asset import hooks as asset_hooks
 from api.device import hooks as device_hooks
@@ -63,6 +63,7 @@ def test_create_app_installs_exactly_the_declared_hooks(app):
     assert [fn for m in declared for fn in m.alarm_holds] == holds.HOLD_FINDERS
     assert [fn for m in declared for fn in m.send_guards] == delivery.SEND_GUARDS
     assert [source for m in declared for source in m.alarm_guests] == guests.GUEST_SOURCES
+    assert [source for m in declared for source in m.alarm_on_call] == recipients.ON_CALL_SOURCES
     kinds = [kind for m in declared for kind in m.report_kinds]
     assert all(REPORT_KINDS[kind.key] is kind for kind in kinds)
     assert set(REPORT_KINDS) == {kind.key for kind in kinds}
@@ -98,7 +99,7 @@ def test_the_periodic_jobs_are_the_manifests_rows():
 IMPORT_ONLY = """
 from api.hooks import manifests
 from api.access import gate, reach
-from api.alarm import guests, holds, places
+from api.alarm import guests, holds, places, recipients
 from api.asset import hooks as asset_hooks
 from api.device import hooks as device_hooks
 from api.device import hooks as device_hooks
@@ -118,6 +119,7 @@ leftovers = {
     "assets": asset_hooks.SWITCH_HANDLERS,
     "devices retired": device_hooks.RETIRE_HANDLERS,
     "alarm places, holds and guests": places.PLACE_FINDERS + holds.HOLD_FINDERS + guests.GUEST_SOURCES,
+    "alarm on call": recipients.ON_CALL_SOURCES,
     "send guards": delivery.SEND_GUARDS,
     "report kinds": list(REPORT_KINDS),
     "object kinds": list(gate.KINDS),

@@ -125,7 +125,10 @@ export interface Notification {
 }
 
 export interface Recipient {
-  name: string;
+  /** 'onCall': the person on call of `scheduleId` (null: the device's schedule by scope) at each send. */
+  kind?: 'contact' | 'onCall';
+  scheduleId?: number | null;
+  name: string | null;
   phone?: string | null;
   email?: string | null;
   lang: RecipientLang;

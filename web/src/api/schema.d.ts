@@ -1010,6 +1010,457 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/alarm/OnCallSchedule/delete/{schedule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a schedule (push-setting levels naming it lose that entry). */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    schedule_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmptyEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a schedule of this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarm/OnCallSchedule/detail/{schedule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: number;
+            };
+            cookie?: never;
+        };
+        /** One schedule: rota, overrides, the person on call now. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    schedule_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OnCallScheduleEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a schedule of this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarm/OnCallSchedule/insert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a schedule (zone, weekly rota, overrides). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OnCallScheduleInput"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OnCallScheduleEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarm/OnCallSchedule/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** On-call schedules with the person on call now. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OnCallSchedulePageQuery"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OnCallSchedulePageEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarm/OnCallSchedule/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The users a rota may name. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PersonListEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarm/OnCallSchedule/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a schedule as one object. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OnCallScheduleUpdate"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OnCallScheduleEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a schedule of this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarm/OnCallSchedule/who": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is on call now, or at `at`, and since when. */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the schedule */
+                    id: number;
+                    /** @description an instant with its offset; omitted: now */
+                    at?: string | null;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OnCallNowEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a schedule of this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/alarm/PushSetting/get": {
         parameters: {
             query?: never;
@@ -31959,6 +32410,95 @@ export interface components {
             phone: string | null;
             userName: string;
         };
+        OnCallNow: {
+            /** Format: date-time */
+            at?: string;
+            person?: (Record<string, never> | null) | components["schemas"]["Person"];
+            scheduleId?: number;
+            /** Format: date-time */
+            since?: string | null;
+            /** @description rota or override */
+            source?: string | null;
+        };
+        OnCallNowEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["OnCallNow"];
+            msg: string;
+        };
+        OnCallSchedule: {
+            /** Format: date-time */
+            gmtCreate?: string;
+            id?: number;
+            name?: string;
+            onCallNow?: components["schemas"]["OnCallNow"];
+            organizationId?: number | null;
+            overrides?: components["schemas"]["Override"][];
+            rota?: components["schemas"]["RotaEntry"][];
+            scope?: string;
+            storageId?: number | null;
+            timeZone?: string;
+        };
+        OnCallScheduleEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["OnCallSchedule"];
+            msg: string;
+        };
+        OnCallScheduleInput: {
+            name: string;
+            /** @default null */
+            organizationId: number | null;
+            overrides?: components["schemas"]["Override"][];
+            rota?: components["schemas"]["RotaEntry"][];
+            /**
+             * @default site
+             * @enum {string}
+             */
+            scope: "site" | "organization" | "storage";
+            /** @default null */
+            storageId: number | null;
+            timeZone: string;
+        };
+        OnCallSchedulePage: {
+            list: components["schemas"]["OnCallSchedule"][];
+            total: number;
+        };
+        OnCallSchedulePageEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["OnCallSchedulePage"];
+            msg: string;
+        };
+        OnCallSchedulePageQuery: {
+            /** @default null */
+            name: string | null;
+            /** @default 10 */
+            pageSize: number;
+            /**
+             * @default null
+             * @enum {string|null}
+             */
+            scope: "site" | "organization" | "storage" | null;
+            /**
+             * @description 1-based page
+             * @default 1
+             */
+            start: number;
+        };
+        OnCallScheduleUpdate: {
+            id: number;
+            name: string;
+            /** @default null */
+            organizationId: number | null;
+            overrides?: components["schemas"]["Override"][];
+            rota?: components["schemas"]["RotaEntry"][];
+            /**
+             * @default site
+             * @enum {string}
+             */
+            scope: "site" | "organization" | "storage";
+            /** @default null */
+            storageId: number | null;
+            timeZone: string;
+        };
         OpenAlarm: {
             deviceGuid?: string;
             /** Format: date-time */
@@ -32355,6 +32895,12 @@ export interface components {
             code: number;
             data?: components["schemas"]["Outbox"][] | null;
             msg: string;
+        };
+        Override: {
+            /** @description an end date includes its day */
+            end: string;
+            person: components["schemas"]["Person"];
+            start: string;
         };
         Package: {
             currency?: string;
@@ -32817,6 +33363,29 @@ export interface components {
             data?: components["schemas"]["PermissionNode"][] | null;
             msg: string;
         };
+        Person: {
+            /** @default null */
+            accountId: number | null;
+            /**
+             * Format: email
+             * @default null
+             */
+            email: string | null;
+            /**
+             * @default zh-CN
+             * @enum {string|null}
+             */
+            lang: "zh-CN" | "en-US" | null;
+            /** @default null */
+            name: string | null;
+            /** @default null */
+            phone: string | null;
+        };
+        PersonListEnvelope: {
+            code: number;
+            data?: components["schemas"]["Person"][] | null;
+            msg: string;
+        };
         Photo: {
             /** @description URL of the stored photo */
             accountPhoto: string;
@@ -33136,13 +33705,21 @@ export interface components {
              */
             email: string | null;
             /**
+             * @default contact
+             * @enum {string}
+             */
+            kind: "contact" | "onCall";
+            /**
              * @default zh-CN
              * @enum {string}
              */
             lang: "zh-CN" | "en-US";
-            name: string;
+            /** @default null */
+            name: string | null;
             /** @default null */
             phone: string | null;
+            /** @default null */
+            scheduleId: number | null;
         };
         RecordVersion: {
             /** Format: date-time */
@@ -33446,6 +34023,13 @@ export interface components {
              * @enum {string|null}
              */
             status: "running" | "completed" | "stopped" | "cancelled" | null;
+        };
+        RotaEntry: {
+            person: components["schemas"]["Person"];
+            /** @description hand-over, HH:MM local */
+            time: string;
+            /** @description 1 Monday .. 7 Sunday */
+            weekday: number;
         };
         ScheduledReport: {
             /** Format: date-time */

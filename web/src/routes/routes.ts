@@ -44,6 +44,7 @@ export const CONSOLE_ROUTES: RouteDef[] = [
   consoleRoute('home', '/home'),
   consoleRoute('home.organization', '/home/organization', 'home'),
   consoleRoute('message.list', '/message/list'),
+  consoleRoute('alarm.oncall', '/alarm/oncall'),
   consoleRoute('device.list', '/device/list'),
   consoleRoute('device.detail', '/device/detail/:deviceId', 'device.list'),
   consoleRoute('storage.list', '/storage/list'),

@@ -29,6 +29,7 @@ import {
 } from '@/api/alarm';
 import { useFormSubmit } from '@/hooks/useFormSubmit';
 import { levelTimesRise, MAX_LEVELS } from './push';
+import { RecipientFields } from './RecipientFields';
 import { rangeRules } from '@/components/ui/rangeRules';
 
 interface PushForm {
@@ -47,7 +48,7 @@ interface PushForm {
 
 /** A new recipient is told in the language of the page that adds them (they can pick the other). */
 function emptyRecipient(lang: string): Recipient {
-  return { name: '', phone: '', email: '', lang: lang === 'en-US' ? 'en-US' : 'zh-CN' };
+  return { kind: 'contact', name: '', phone: '', email: '', lang: lang === 'en-US' ? 'en-US' : 'zh-CN' };
 }
 
 /** The form shows what is stored: nothing saved is "off" with nothing ticked (and a hint says so). */
@@ -77,12 +78,17 @@ function fromForm(values: PushForm): PushSettingSave {
   const levels = (values.multiLevel ? values.levels : values.levels.slice(0, 1)).map((level, index) => ({
     level: index + 1,
     minutes: level.minutes ?? 0,
-    recipients: level.recipients.map((recipient) => ({
-      name: recipient.name.trim(),
-      phone: recipient.phone?.trim() || null,
-      email: recipient.email?.trim() || null,
-      lang: recipient.lang,
-    })),
+    recipients: level.recipients.map((recipient) =>
+      recipient.kind === 'onCall'
+        ? { kind: 'onCall' as const, scheduleId: recipient.scheduleId ?? null, name: null, lang: recipient.lang }
+        : {
+            kind: 'contact' as const,
+            name: (recipient.name ?? '').trim(),
+            phone: recipient.phone?.trim() || null,
+            email: recipient.email?.trim() || null,
+            lang: recipient.lang,
+          },
+    ),
   }));
   return {
     enabled: values.enabled,
@@ -221,38 +227,12 @@ export function PushSettingForm({ data, onSave, disabled, testId = 'push-card', 
                       <>
                         {recipients.map((recipient, recipientIndex) => (
                           <Space key={recipient.key} wrap align="start">
-                            <Form.Item
-                              name={[recipient.name, 'name']}
-                              rules={[
-                                { required: true, whitespace: true, message: t('push.nameRequired') },
-                                { max: 50 },
-                              ]}
-                            >
-                              <Input
-                                placeholder={t('push.name')}
-                                maxLength={50}
-                                data-testid={`recipient-name-${levelIndex + 1}-${recipientIndex + 1}`}
-                              />
-                            </Form.Item>
-                            <Form.Item
-                              name={[recipient.name, 'phone']}
-                              rules={recipientRules(levelIndex, recipientIndex)}
-                              dependencies={[['levels', levelIndex, 'recipients', recipientIndex, 'email']]}
-                            >
-                              <Input
-                                placeholder={t('push.phone')}
-                                data-testid={`recipient-phone-${levelIndex + 1}-${recipientIndex + 1}`}
-                              />
-                            </Form.Item>
-                            <Form.Item
-                              name={[recipient.name, 'email']}
-                              rules={[{ type: 'email', message: t('push.emailInvalid') }]}
-                            >
-                              <Input
-                                placeholder={t('push.email')}
-                                data-testid={`recipient-email-${levelIndex + 1}-${recipientIndex + 1}`}
-                              />
-                            </Form.Item>
+                            <RecipientFields
+                              field={recipient.name}
+                              path={['levels', levelIndex, 'recipients', recipientIndex]}
+                              testId={`${levelIndex + 1}-${recipientIndex + 1}`}
+                              contactRules={recipientRules(levelIndex, recipientIndex)}
+                            />
                             <Form.Item name={[recipient.name, 'lang']}>
                               <Select
                                 style={{ width: 110 }}

@@ -3,6 +3,7 @@ import {
   ApiOutlined,
   AppstoreOutlined,
   BellOutlined,
+  ScheduleOutlined,
   BgColorsOutlined,
   CarOutlined,
   CloudOutlined,
@@ -24,6 +25,7 @@ import type { ReactNode } from 'react';
 export const MENU_ICONS: Record<string, ReactNode> = {
   home: <HomeOutlined />,
   bell: <BellOutlined />,
+  schedule: <ScheduleOutlined />,
   device: <HddOutlined />,
   storage: <DatabaseOutlined />,
   freezer: <InboxOutlined />,

@@ -1,0 +1,1 @@
+"""On-call schedules: who answers an alarm at an instant (a weekly rota with holidays and overrides)."""
