@@ -15,6 +15,7 @@ from api.device import services as device_services
 from api.hooks import Manifest
 from api.notify import delivery
 from api.report import kinds
+from api.telemetry import calibration as probe_calibration
 from api.telemetry import ingest
 
 
@@ -59,6 +60,7 @@ def install_hooks(declared: tuple[Manifest, ...]) -> None:
     _set_registry(device_hooks.RETIRE_HANDLERS, [fn for m in declared for fn in m.device_retirements])
     _set_registry(places.PLACE_FINDERS, [fn for m in declared for fn in m.alarm_places])
     _set_registry(holds.HOLD_FINDERS, [fn for m in declared for fn in m.alarm_holds])
+    _set_registry(probe_calibration.CALIBRATION_FINDERS, [fn for m in declared for fn in m.probe_calibrations])
     _set_registry(delivery.SEND_GUARDS, [fn for m in declared for fn in m.send_guards])
     _set_registry(guests.GUEST_SOURCES, [source for m in declared for source in m.alarm_guests])
     _set_registry(asset_hooks.SWITCH_HANDLERS, [fn for m in declared for fn in m.asset_switches])

@@ -95,6 +95,9 @@ class Manifest:
     # api/alarm/places.py and api/alarm/holds.py.
     alarm_places: tuple[Callable[..., Any], ...] = ()
     alarm_holds: tuple[Callable[..., Any], ...] = ()
+    # Each probe's calibration certificates, for the overdue marks of charts, exports and reports
+    # (api/telemetry/calibration.py).
+    probe_calibrations: tuple[Callable[..., Any], ...] = ()
     # Guards that may withhold an outbox row when it is due (api/notify/delivery.py).
     send_guards: tuple[Callable[[Any], str | None], ...] = ()
     # Handlers of an asset's devices switched off or on (api/asset/hooks.py).
