@@ -228,7 +228,9 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
             convert = {s.probe: presentation.units.converter(s) for s in subject.sensors}
             stats = {s.probe: series_stats(subject, s) for s in subject.sensors}
             options = stream_options(subject)
+            # The overdue mark: the next edge of the spans and the state up to it, kept in locals.
             marks = marks_of(subject, list(convert))
+            edge, overdue = marks.edge, marks.inside
             if len(probes) == 1:
                 (probe,) = probes
                 conv, add = convert[probe], stats[probe].add
@@ -238,7 +240,8 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
                         if value is not None:
                             add(ms, value)
                         text = "" if value is None else conv(value)
-                        overdue = marks.advance(ms) if ms >= marks.edge else marks.inside
+                        if ms >= edge:
+                            overdue, edge = marks.advance(ms), marks.edge
                         lines.append(
                             f"{prefix}{fmt(ms)},{text},{late if backfilled else ''},{over if overdue else ''}\r\n"
                         )
@@ -255,7 +258,8 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
                         cells.append("" if value is None or probe not in convert else convert[probe](value))
                         if value is not None and probe in stats:
                             stats[probe].add(ms, value)
-                    overdue = marks.advance(ms) if ms >= marks.edge else marks.inside
+                    if ms >= edge:
+                        overdue, edge = marks.advance(ms), marks.edge
                     marks_text = f"{late if backfilled else ''},{over if overdue else ''}"
                     lines.append(f"{prefix}{fmt(ms)},{','.join(cells)},{marks_text}\r\n")
                     pending += len(values)
