@@ -72,7 +72,7 @@ describe('probe calibration', () => {
     await page.getByTestId('chart-range').getByText('7 days').click();
     await page.getByTestId('sensor-chart').locator('.apexcharts-series path').first().waitFor();
     await page.getByTestId('sensor-chart').getByText('Calibration overdue').first().waitFor();
-    assert.deepEqual(errors().filter((text) => !text.includes('404 (Not Found)')), []);
+    assert.deepEqual(errors.filter((text) => !text.includes('404 (Not Found)')), []);
     await context.close();
   });
 });
