@@ -16,6 +16,7 @@ from api.extensions import trail
 from api.hooks import Manifest
 from api.notify import delivery, inbound
 from api.report import kinds
+from api.telemetry import calibration as probe_calibration
 from api.telemetry import ingest
 
 
@@ -60,6 +61,7 @@ def install_hooks(declared: tuple[Manifest, ...]) -> None:
     _set_registry(device_hooks.RETIRE_HANDLERS, [fn for m in declared for fn in m.device_retirements])
     _set_registry(places.PLACE_FINDERS, [fn for m in declared for fn in m.alarm_places])
     _set_registry(holds.HOLD_FINDERS, [fn for m in declared for fn in m.alarm_holds])
+    _set_registry(probe_calibration.CALIBRATION_FINDERS, [fn for m in declared for fn in m.probe_calibrations])
     _set_registry(delivery.SEND_GUARDS, [fn for m in declared for fn in m.send_guards])
     _set_registry(trail.RECORDERS, [fn for m in declared for fn in m.trail_recorders])
     _set_registry(trail.GXP_MODES, [fn for m in declared for fn in m.gxp_modes])

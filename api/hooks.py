@@ -97,6 +97,9 @@ class Manifest:
     # api/alarm/places.py and api/alarm/holds.py.
     alarm_places: tuple[Callable[..., Any], ...] = ()
     alarm_holds: tuple[Callable[..., Any], ...] = ()
+    # Each probe's calibration certificates, for the overdue marks of charts, exports and reports
+    # (api/telemetry/calibration.py).
+    probe_calibrations: tuple[Callable[..., Any], ...] = ()
     # Guards that may withhold an outbox row when it is due (api/notify/delivery.py).
     send_guards: tuple[Callable[[Any], str | None], ...] = ()
     # The audit trail's event writer and FDA mode's test of an account (api/extensions/trail.py).

@@ -42,8 +42,14 @@ SYSTEM_TEXT = {
     # api/sharing/transfers.py: a device offered to this account.
     "transfer.offered": "%(sender)s offers to transfer the device %(device)s to you. Accept or refuse it under User "
     "Center > Sharer management > Transfers.",
+    # api/calibration/reminders.py: a probe certificate falls due in 30, 7 or 1 days.
+    "calibration.due": "The calibration certificate %(number)s of %(device)s is due in %(days)s days. Order its "
+    "calibration: %(link)s",
 }
 _MARKERS = (
+    lambda: gettext(
+        "The calibration certificate %(number)s of %(device)s is due in %(days)s days. Order its calibration: %(link)s"
+    ),
     lambda: gettext(
         "The SMS balance of %(device)s is used up: alarm %(alarm)s was not sent by SMS. Add email or "
         "webhook in the device's notification settings, or ask your service provider for more SMS."
@@ -93,6 +99,7 @@ def _render(message: Message, device_name: str | None, guid: str | None) -> dict
         pattern = SYSTEM_TEXT.get(message.code)
         params = message.params
         values = {"device": device, "alarm": params.get("alarmId", ""), "sender": params.get("sender", "")}
+        values |= {key: params.get(key, "") for key in ("number", "days", "link")}
         content = gettext(pattern, **values) if pattern else message.code
     return {"message": message, "device_name": device_name, "device_guid": guid, "title": title, "content": content}
 

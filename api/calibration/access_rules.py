@@ -13,7 +13,8 @@ from sqlalchemy import select
 from api.access.gate import register_kind
 from api.access.keys import register_extra_keys
 from api.calibration import services
-from api.calibration.models import Application
+from api.calibration.models import Application, ProbeCalibration
+from api.device.access_rules import load_device
 from api.extensions.db import db
 from api.tenancy import data_platform_id
 
@@ -24,6 +25,20 @@ def load_application(application_id: int) -> Application | None:
     )
 
 
+def load_probe_certificate(record_id: int) -> ProbeCalibration | None:
+    return db.session.scalar(
+        select(ProbeCalibration).where(
+            ProbeCalibration.id == record_id, ProbeCalibration.platform_id == data_platform_id()
+        )
+    )
+
+
+def _device_of_probe_certificate(row: ProbeCalibration):
+    return load_device(row.device_id)
+
+
 def register() -> None:
     register_kind("calibration_application", load_application)
+    # An outside lab's certificate is its device's: who may change the device's records may change it.
+    register_kind("probe_certificate", load_probe_certificate, device_of=_device_of_probe_certificate)
     register_extra_keys("calibration", services.lab_keys)

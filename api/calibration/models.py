@@ -234,3 +234,39 @@ class QuickOrder(TenantOwned, TimestampMixin, Model):
     status: Mapped[QuickOrderStatus] = mapped_column(str_enum(QuickOrderStatus), default=QuickOrderStatus.PENDING)
     handle_note: Mapped[str | None] = mapped_column(String(200))
     handled_by: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="SET NULL"))
+
+
+class ProbeCalibration(TenantOwned, Model):
+    """A certificate of an outside lab the customer uploaded (issue 48), bound to probes of one of
+    their devices. The platform's own lab's certificates are not copied here: they are read from
+    `calibration_certificate` (the item's device, the probes of the item's unit; api/calibration/probes.py)."""
+
+    __tablename__ = "calibration_probe_certificate"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    device_id: Mapped[int] = mapped_column(ForeignKey("device.id", ondelete="CASCADE"), index=True)
+    sensors: Mapped[list[int]] = mapped_column(JSON, default=list)  # the probes (sensor numbers) it covers
+    number: Mapped[str] = mapped_column(String(40))
+    issuer: Mapped[str] = mapped_column(String(100))
+    calibrated_at: Mapped[datetime] = mapped_column()
+    due_at: Mapped[datetime] = mapped_column()
+    points: Mapped[list[dict]] = mapped_column(JSON, default=list)  # [{reference, measured, deviation}]
+    passed: Mapped[bool] = mapped_column()
+    file_name: Mapped[str | None] = mapped_column(String(100))
+    content: Mapped[bytes | None] = mapped_column(LargeBinary)  # the certificate's PDF
+    sha256: Mapped[str | None] = mapped_column(String(64))
+    uploaded_by: Mapped[int | None] = mapped_column(ForeignKey("account.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class CalibrationReminder(Model):
+    """A reminder sent (30, 7 or 1 days before a due date): one row per certificate and threshold, so
+    the periodic job sends each once whatever how often it runs."""
+
+    __tablename__ = "calibration_reminder"
+    __table_args__ = (UniqueConstraint("cert_key", "days"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    cert_key: Mapped[str] = mapped_column(String(40))  # "lab-<certificate id>" or "probe-<record id>"
+    days: Mapped[int] = mapped_column()
+    sent_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -9,12 +9,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import pairwise
 
-from sqlalchemy import select
-
-from api.calibration.models import Application, ApplicationItem, Certificate
 from api.device.history import IdentityPeriod, identity_periods
-from api.extensions.db import db
 from api.report.kinds import Sensor, Subject
+from api.telemetry.calibration import overdue_since, probe_certificates
 
 # A certificate falling due within this many days of the report is "due soon".
 DUE_SOON = timedelta(days=30)
@@ -38,6 +35,8 @@ class Calibration:
     calibrated_at: datetime | None
     due_at: datetime | None
     status: str
+    issuer: str = ""
+    overdue_since: datetime | None = None
 
 
 def calibration_status(due_at: datetime, passed: bool, at: datetime) -> str:
@@ -51,32 +50,26 @@ def calibration_status(due_at: datetime, passed: bool, at: datetime) -> str:
 
 
 def calibrations(subject: Subject, at: datetime) -> list[Calibration]:
-    """Per sensor, every certificate of its device for the sensor's unit issued before the period's
-    end that was in force during it (due after the period's start), and the newest one whatever its
-    age, oldest first; a sensor without any certificate gets one row with status "none"."""
-    rows = db.session.execute(
-        select(Certificate, ApplicationItem.unit, Application.calibrated_at)
-        .join(ApplicationItem, ApplicationItem.id == Certificate.item_id)
-        .join(Application, Application.id == Certificate.application_id)
-        .where(ApplicationItem.device_id == subject.device.id, Certificate.issued_at < subject.end)
-        .order_by(Certificate.issued_at, Certificate.id)
-    ).all()
+    """Per sensor, every certificate of the probe (the calibration area answers, api/telemetry/calibration)
+    calibrated before the period's end that was in force during it (due after the period's start), and
+    the newest one whatever its age, oldest first; a sensor without any certificate gets one row with
+    status "none". `overdue_since`: when the newest became overdue, if it is at `at`."""
+    certificates = probe_certificates(subject.device.id, [s.probe for s in subject.sensors])
     found: list[Calibration] = []
     for sensor in subject.sensors:
-        mine = [(cert, calibrated) for cert, unit, calibrated in rows if unit == sensor.unit]
+        mine = [c for c in certificates.get(sensor.probe, []) if c.calibrated_at < subject.end]
         if not mine:
             found.append(Calibration(sensor, None, None, None, CalibrationStatus.NONE))
             continue
-        newest = mine[-1][0]
-        for cert, calibrated in mine:
-            if cert is not newest and cert.next_due_at <= subject.start:
+        newest = mine[-1]
+        for cert in mine:
+            if cert is not newest and cert.due_at <= subject.start:
                 continue  # lapsed before the period: not in force in it
-            status = (
-                calibration_status(cert.next_due_at, cert.passed, at)
-                if cert is newest
-                else CalibrationStatus.SUPERSEDED
-            )
-            found.append(Calibration(sensor, cert.number, calibrated or cert.issued_at, cert.next_due_at, status))
+            status = CalibrationStatus.SUPERSEDED
+            if cert is newest:
+                status = calibration_status(cert.due_at, cert.passed, at)
+            since = overdue_since(mine, at) if cert is newest else None
+            found.append(Calibration(sensor, cert.number, cert.calibrated_at, cert.due_at, status, cert.issuer, since))
     return found
 
 

@@ -15,6 +15,7 @@ from sqlalchemy import text
 from api.alarm.limit_history import LimitPeriod, schedule
 from api.extensions.db import db, utcnow
 from api.report.alarm_list import alarm_table
+from api.report.calibration_marks import LEGEND, OVERDUE, OVERDUE_HEADER, calibration_rows, marks_of
 from api.report.completeness import completeness
 from api.report.kinds import Sensor, Subject
 from api.report.present import LocalTime, Units, neutralise
@@ -44,6 +45,10 @@ class Presentation:
     def __post_init__(self):
         self.local_time = LocalTime(self.zone)
         self.as_of = self.generated_at or utcnow()
+
+    def moment(self, when: datetime) -> str:
+        """A UTC time in the file's zone with its offset."""
+        return self.local_time.with_offset(int(when.timestamp() * 1000))
 
 
 class Progress:
@@ -206,7 +211,15 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
     probes = list(columns)
     fmt = presentation.local_time.with_offset
     late = csv_field(gettext("back-filled"))
-    header = [gettext("Device name"), "GUID", time_header(presentation), *columns.values(), gettext("Back-filled")]
+    over = csv_field(gettext(OVERDUE))
+    header = [
+        gettext("Device name"),
+        "GUID",
+        time_header(presentation),
+        *columns.values(),
+        gettext("Back-filled"),
+        gettext(OVERDUE_HEADER),
+    ]
     all_stats: list[tuple[Subject, Sensor, SeriesStats]] = []
     with open(path, "w", encoding="utf-8-sig", newline="", buffering=1 << 20) as out:
         out.write(",".join(csv_field(h) for h in header) + "\r\n")
@@ -215,6 +228,9 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
             convert = {s.probe: presentation.units.converter(s) for s in subject.sensors}
             stats = {s.probe: series_stats(subject, s) for s in subject.sensors}
             options = stream_options(subject)
+            # The overdue mark: the next edge of the spans and the state up to it, kept in locals.
+            marks = marks_of(subject, list(convert))
+            edge, overdue = marks.edge, marks.inside
             if len(probes) == 1:
                 (probe,) = probes
                 conv, add = convert[probe], stats[probe].add
@@ -224,7 +240,11 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
                         if value is not None:
                             add(ms, value)
                         text = "" if value is None else conv(value)
-                        lines.append(f"{prefix}{fmt(ms)},{text},{late if backfilled else ''}\r\n")
+                        if ms >= edge:
+                            overdue, edge = marks.advance(ms), marks.edge
+                        lines.append(
+                            f"{prefix}{fmt(ms)},{text},{late if backfilled else ''},{over if overdue else ''}\r\n"
+                        )
                     out.write("".join(lines))
                     progress.tick(len(chunk))
             else:
@@ -238,7 +258,10 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
                         cells.append("" if value is None or probe not in convert else convert[probe](value))
                         if value is not None and probe in stats:
                             stats[probe].add(ms, value)
-                    lines.append(f"{prefix}{fmt(ms)},{','.join(cells)},{late if backfilled else ''}\r\n")
+                    if ms >= edge:
+                        overdue, edge = marks.advance(ms), marks.edge
+                    marks_text = f"{late if backfilled else ''},{over if overdue else ''}"
+                    lines.append(f"{prefix}{fmt(ms)},{','.join(cells)},{marks_text}\r\n")
                     pending += len(values)
                     if pending >= TICK_READINGS:
                         out.write("".join(lines))
@@ -251,6 +274,11 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
         out.write("\r\n")
         for row in summary_rows(all_stats, presentation):
             out.write(",".join(csv_field("" if cell is None else str(cell)) for cell in row) + "\r\n")
+        # Each probe's certificate and due date, and what the overdue mark means.
+        out.write("\r\n" + csv_field(gettext("Calibration")) + "\r\n")
+        for row in calibration_rows(subjects, presentation.moment, presentation.as_of):
+            out.write(",".join(csv_field(str(cell)) for cell in row) + "\r\n")
+        out.write(csv_field(gettext(LEGEND)) + "\r\n")
         # The alarm list, as the PDF has it.
         out.write("\r\n" + csv_field(gettext("Alarms")) + "\r\n")
         for row in alarm_table(subjects, presentation.local_time.with_offset, presentation.units):
@@ -277,7 +305,7 @@ def write_xlsx(path, subjects: list[Subject], presentation: Presentation, progre
     book = Workbook(write_only=True)
     summary = book.create_sheet(sheet_title(gettext("Summary"), taken := set()))
     all_stats: list[tuple[Subject, Sensor, SeriesStats]] = []
-    late = gettext("back-filled")
+    late, over = gettext("back-filled"), gettext(OVERDUE)
     local = presentation.local_time
     for subject in subjects:
         sheet = book.create_sheet(sheet_title(subject.device.name or subject.device.guid, taken))
@@ -287,9 +315,11 @@ def write_xlsx(path, subjects: list[Subject], presentation: Presentation, progre
                 gettext("UTC offset"),
                 *(sensor_header(s, units) for s in subject.sensors),
                 gettext("Back-filled"),
+                gettext(OVERDUE_HEADER),
             ]
         )
         stats = {s.probe: series_stats(subject, s) for s in subject.sensors}
+        marks = marks_of(subject)
         order = {s.probe: i for i, s in enumerate(subject.sensors)}
         sensors = {s.probe: s for s in subject.sensors}
         width = len(order)
@@ -297,7 +327,9 @@ def write_xlsx(path, subjects: list[Subject], presentation: Presentation, progre
         for ms, values, backfilled in stream_rows(
             subject.device.id, list(order), subject.start, subject.end, **stream_options(subject)
         ):
-            row: list = [local.datetime(ms), local.offset_text(ms)] + [None] * width + [late if backfilled else None]
+            overdue = marks.advance(ms) if ms >= marks.edge else marks.inside
+            row: list = [local.datetime(ms), local.offset_text(ms), *([None] * width)]
+            row += [late if backfilled else None, over if overdue else None]
             for probe, value in values.items():
                 if value is None:
                     continue
@@ -313,6 +345,10 @@ def write_xlsx(path, subjects: list[Subject], presentation: Presentation, progre
         all_stats.extend((subject, s, stats[s.probe].finish()) for s in subject.sensors)
     for row in summary_rows(all_stats, presentation):
         summary.append(row)
+    calibration = book.create_sheet(sheet_title(gettext("Calibration"), taken))
+    for row in calibration_rows(subjects, presentation.moment, presentation.as_of):
+        calibration.append(row)
+    calibration.append([gettext(LEGEND)])
     alarms = book.create_sheet(sheet_title(gettext("Alarms"), taken))
     for row in alarm_table(subjects, local.with_offset, units):
         alarms.append(row)

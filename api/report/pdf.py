@@ -31,6 +31,7 @@ from reportlab.platypus import KeepTogether, PageBreak, Paragraph, SimpleDocTemp
 from api.device.catalogue import catalogue_text
 from api.extensions.db import utcnow
 from api.extensions.pdf_fonts import font_name
+from api.report.calibration_marks import marks_of
 from api.report.evidence import Identity, identity
 from api.report.formats import TICK_READINGS, Presentation, Progress, series_stats, stream_options
 from api.report.kinds import Subject, alarm_records
@@ -38,6 +39,7 @@ from api.report.pdf_chart import chart_drawings
 from api.report.pdf_evidence import calibration_section, conflict_section, identity_section
 from api.report.pdf_tables import (
     ALARM_WIDTHS,
+    OVERDUE_NOTE,
     alarm_rows,
     gap_rows,
     limit_change_rows,
@@ -110,15 +112,18 @@ class Report:
     def collect(self, subject: Subject, stats: dict[int, SeriesStats], step_ms: int):
         """One pass over the readings: the statistics, and every reading while they fit (else None),
         and per print interval the min and max of each sensor."""
-        every: list[tuple[int, dict, bool]] | None = []
+        every: list[tuple[int, dict, bool, bool]] | None = []
         buckets: dict[int, dict] = {}
         pending = 0
         device = subject.device
+        marks = marks_of(subject, list(stats))
         for ms, values, backfilled in stream_rows(
             device.id, list(stats), subject.start, subject.end, **stream_options(subject)
         ):
-            bucket = buckets.setdefault(ms // step_ms * step_ms, {"late": False})
+            overdue = marks.advance(ms) if ms >= marks.edge else marks.inside
+            bucket = buckets.setdefault(ms // step_ms * step_ms, {"late": False, "overdue": False})
             bucket["late"] = bucket["late"] or backfilled
+            bucket["overdue"] = bucket["overdue"] or overdue
             for probe, value in values.items():
                 if value is None:
                     continue
@@ -126,7 +131,7 @@ class Report:
                 low, high = bucket.get(probe, (value, value))
                 bucket[probe] = (min(low, value), max(high, value))
             if every is not None:
-                every.append((ms, values, backfilled))
+                every.append((ms, values, backfilled, overdue))
                 if len(every) > MAX_TABLE_ROWS:
                     every = None
             pending += len(values)
@@ -232,6 +237,7 @@ class Report:
                 minutes=step_ms // 60_000,
             )
         story.append(Paragraph(note, self.styles["small"]))
+        story.append(Paragraph(gettext(OVERDUE_NOTE), self.styles["small"]))
         story.append(readings_table(self, subject, every, buckets))
         story.append(Spacer(1, 6 * mm))
         story.append(KeepTogether(signature_block(self, subject)))

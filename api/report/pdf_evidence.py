@@ -11,6 +11,7 @@ from reportlab.platypus import Paragraph
 
 from api.extensions.db import utcnow
 from api.extensions.i18n import N_
+from api.report.calibration_marks import status_text
 from api.report.evidence import CalibrationStatus, calibrations
 from api.report.kinds import Subject
 from api.telemetry.conflicts import conflicts_in
@@ -52,7 +53,7 @@ def calibration_section(report: Report, subject: Subject) -> list:
             row.number or "-",
             report.local(row.calibrated_at) if row.calibrated_at else "-",
             report.local(row.due_at) if row.due_at else "-",
-            gettext(CALIBRATION_STATUSES[row.status]),
+            status_text(row.status, row.overdue_since, report.local),
         ]
         rows.append([report.cell(text) for text in cells])
     note = gettext("Status on %(date)s; due soon: within 30 days.", date=report.local(at))

@@ -13,6 +13,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, Table, TableStyle
 
+from api.extensions.i18n import N_
 from api.report.alarm_list import PRINTED, alarm_cells, alarm_headers, duration_text
 from api.report.completeness import Completeness, completeness
 from api.report.formats import has_limit, limit_text
@@ -24,6 +25,12 @@ if TYPE_CHECKING:
 
 FRAME_WIDTH = A4[0] - 30 * mm  # 15 mm margins on both sides
 MAX_GAP_ROWS = 100
+# The readings table's mark of a reading taken while its probe's calibration was overdue (issue 48).
+OVERDUE_SIGN = " #"
+OVERDUE_NOTE = N_(
+    "# marks a reading taken while its probe's calibration was overdue (after the due date of its latest "
+    "certificate, before its next calibration); a probe without any certificate is never marked."
+)
 
 
 def completeness_text(counted: Completeness | None) -> str:
@@ -153,8 +160,8 @@ def readings_table(report: Report, subject: Subject, every, buckets: dict[int, d
         value_width = 15 * mm
         header = [gettext("Time")] + [f"{s.name} ({units.label(s)})" for s in sensors]
         cells = []
-        for ms, values, backfilled in every:
-            row = [local(ms) + (" *" if backfilled else "")]
+        for ms, values, backfilled, overdue in every:
+            row = [local(ms) + (" *" if backfilled else "") + (OVERDUE_SIGN if overdue else "")]
             for s in sensors:
                 value = values.get(s.probe)
                 row.append(fmt(units.value(s, value), s.precision) if value is not None else "")
@@ -169,7 +176,7 @@ def readings_table(report: Report, subject: Subject, every, buckets: dict[int, d
         cells = []
         for start in sorted(buckets):
             bucket = buckets[start]
-            row = [local(start) + (" *" if bucket["late"] else "")]
+            row = [local(start) + (" *" if bucket["late"] else "") + (OVERDUE_SIGN if bucket["overdue"] else "")]
             for s in sensors:
                 low, high = bucket.get(s.probe, (None, None))
                 row.append(fmt(units.value(s, low), s.precision) if low is not None else "")

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import BigInteger, Integer, cast, func, select
 
 from api.extensions.db import db
+from api.telemetry.calibration import OverdueMarks, overdue_ms
 from api.telemetry.models import DeviceSample, ReadingHourly
 from api.telemetry.readings import SOURCE_PYFORMAT, packed_days, reading_source
 
@@ -80,8 +81,9 @@ def _epoch(column):
 
 
 def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, interval_s: int) -> dict:
-    """Points per sensor; a back-filled raw reading carries "b": true; gaps are null points in the
-    series and listed per sensor under "gaps"."""
+    """Points per sensor; a back-filled raw reading carries "b": true, one taken while its probe's
+    calibration was overdue "o": true; gaps are null points in the series and listed per sensor under
+    "gaps"; the overdue spans per sensor under "overdue" (epoch ms, clipped to the range)."""
     width = bucket_seconds(start, end, interval_s)
     series: dict[int, list] = defaultdict(list)
     if width == 0:
@@ -93,9 +95,14 @@ def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, in
             .where(r.c.device_id == device_id, r.c.sensor.in_(sensors), r.c.ts >= start, r.c.ts < end)
             .order_by(r.c.sensor, r.c.ts)
         )
+        overdue = overdue_ms(device_id, sensors, start, end)
+        walkers = {sensor: OverdueMarks(spans) for sensor, spans in overdue.items() if spans}
         for sensor, ms, value, late in rows:
-            series[sensor].append({"t": ms, "v": value, "b": True} if late else {"t": ms, "v": value})
-        return _finish_chart(0, series, sensors, gap_after_s(interval_s))
+            point = {"t": ms, "v": value, "b": True} if late else {"t": ms, "v": value}
+            if sensor in walkers and walkers[sensor](ms):
+                point["o"] = True
+            series[sensor].append(point)
+        return _finish_chart(0, series, sensors, gap_after_s(interval_s), overdue)
     hourly = width >= 3600 and (end - start) > RAW_BUCKETS_UP_TO
     table = ReadingHourly if hourly else reading_source(start, end).c
     time_column = ReadingHourly.bucket if hourly else table.ts
@@ -118,14 +125,16 @@ def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, in
     for sensor, index, low, high, avg in rows:
         # Epoch ms, as raw points: one form of "t" whatever the range (the web maps it unparsed).
         series[sensor].append({"t": round((origin + int(index) * width) * 1000), "min": low, "max": high, "v": avg})
-    return _finish_chart(width, series, sensors, max(gap_after_s(interval_s), 2 * width))
+    overdue = overdue_ms(device_id, sensors, start, end)
+    return _finish_chart(width, series, sensors, max(gap_after_s(interval_s), 2 * width), overdue)
 
 
-def _finish_chart(width: int, series: dict, sensors: list[int], gap_s: float) -> dict:
+def _finish_chart(width: int, series: dict, sensors: list[int], gap_s: float, overdue: dict) -> dict:
     out, gaps = {}, {}
     for sensor in sensors:
         out[sensor], gaps[sensor] = with_gaps(series.get(sensor, []), gap_s)
-    return {"bucketSeconds": width, "series": out, "gaps": gaps, "gapSeconds": gap_s}
+    spans = {sensor: [{"start": lo, "end": hi} for lo, hi in overdue.get(sensor, [])] for sensor in sensors}
+    return {"bucketSeconds": width, "series": out, "gaps": gaps, "gapSeconds": gap_s, "overdue": spans}
 
 
 def track(device_id: int, start: datetime, end: datetime, limit: int = MAX_POINTS) -> list:

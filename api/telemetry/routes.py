@@ -214,6 +214,7 @@ class Chart(MethodView):
             "series": {str(s): points for s, points in data["series"].items()},
             "gaps": {str(s): gaps for s, gaps in data["gaps"].items()},
             "gapSeconds": data["gapSeconds"],
+            "overdue": {str(s): spans for s, spans in data["overdue"].items()},
         }
 
 

@@ -86,7 +86,8 @@ class ChartSchema(Schema):
     series = ma.fields.Raw(
         metadata={
             "description": 'sensor -> [{"t": epoch ms, "v": value or bucket average, "min": ..., "max": ..., '
-            '"b": true when back-filled}]; inside a gap one point with "v": null (no line across it)',
+            '"b": true when back-filled, "o": true when taken while the probe\'s calibration was overdue}]; '
+            'inside a gap one point with "v": null (no line across it)',
             "type": "object",
         }
     )
@@ -97,6 +98,13 @@ class ChartSchema(Schema):
         }
     )
     gapSeconds = ma.fields.Float(metadata={"description": "no data for longer than this is a gap"})
+    overdue = ma.fields.Raw(
+        metadata={
+            "description": 'sensor -> [{"start": epoch ms, "end": epoch ms}]: the probe\'s calibration was '
+            "overdue (after its latest certificate's due date, before its next calibration), clipped to the range",
+            "type": "object",
+        }
+    )
 
 
 class LatestSchema(Schema):

@@ -501,6 +501,35 @@ def seed_calibration_downloads(a: bola.Recorder, world: dict) -> None:
     a.call("get", f"{CAL}/Certificate/device?deviceId={world['device_id']}")
 
 
+def seed_probe_certificates(a: bola.Recorder, world: dict) -> None:
+    """An outside lab's certificate of A's logger, with its PDF (issue 48)."""
+    device_id = world["device_id"]
+    body = {
+        "deviceId": device_id,
+        "sensors": [1],
+        "number": f"P{MARKER}",
+        "issuer": f"L{MARKER}",
+        "calibratedAt": "2026-01-10",
+        "dueAt": "2027-01-10",
+        "points": [{"reference": 0, "measured": 0.1}],
+    }
+    record = a.call("post", f"{CAL}/ProbeCertificate/add", json_body=body)
+    a.call("get", f"{CAL}/ProbeCertificate/list?deviceId={device_id}")
+    response = a.client.post(
+        f"{CAL}/ProbeCertificate/upload?id={record['id']}", data={"file": (io.BytesIO(PDF), "c.pdf")}, headers=a.headers
+    )
+    assert response.get_json()["code"] == 0
+    a.templates["POST /api/calibration/ProbeCertificate/upload"] = bola.Recorded(
+        f"{CAL}/ProbeCertificate/upload", {"id": str(record["id"])}, None, {}
+    )
+    response = a.client.get(f"{CAL}/ProbeCertificate/download?id={record['id']}", headers=a.headers)
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    a.templates["GET /api/calibration/ProbeCertificate/download"] = bola.Recorded(
+        f"{CAL}/ProbeCertificate/download", {"id": str(record["id"])}, None, {}
+    )
+    world["markers"] += [f"P{MARKER}", f"L{MARKER}"]
+
+
 def seed_upgrades(operator: bola.Recorder, world: dict) -> None:
     """A series, a firmware for the TH-2 loggers and an upgrade of A's logger (issue 22)."""
     series = operator.call("post", f"{PRODUCT}/DeviceSeries/insert", json_body={"seriesName": f"S{MARKER}"})
@@ -538,6 +567,7 @@ SEEDERS: list[tuple[str, Callable[[bola.Recorder, dict], None]]] = [
     ("owner", seed_calibration_shipping),
     ("operator", seed_calibration_results),
     ("owner", seed_calibration_downloads),
+    ("owner", seed_probe_certificates),
     ("operator", seed_upgrades),
 ]
 

@@ -19,6 +19,7 @@ from api.extensions.db import db
 from api.hooks import manifests, periodic_jobs
 from api.notify import delivery
 from api.report.kinds import REPORT_KINDS
+from api.telemetry import calibration as probe_calibration
 from api.telemetry import ingest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,6 +62,7 @@ def test_create_app_installs_exactly_the_declared_hooks(app):
     assert [fn for m in declared for fn in m.device_retirements] == device_hooks.RETIRE_HANDLERS
     assert [fn for m in declared for fn in m.alarm_places] == places.PLACE_FINDERS
     assert [fn for m in declared for fn in m.alarm_holds] == holds.HOLD_FINDERS
+    assert [fn for m in declared for fn in m.probe_calibrations] == probe_calibration.CALIBRATION_FINDERS
     assert [fn for m in declared for fn in m.send_guards] == delivery.SEND_GUARDS
     assert [source for m in declared for source in m.alarm_guests] == guests.GUEST_SOURCES
     assert [source for m in declared for source in m.alarm_on_call] == recipients.ON_CALL_SOURCES
@@ -107,6 +109,7 @@ from api.device import services as device_services
 from api.notify import delivery
 from api.report.kinds import REPORT_KINDS
 from api.telemetry import ingest
+from api.telemetry.calibration import CALIBRATION_FINDERS
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
@@ -121,6 +124,7 @@ leftovers = {
     "alarm places, holds and guests": places.PLACE_FINDERS + holds.HOLD_FINDERS + guests.GUEST_SOURCES,
     "alarm on call": recipients.ON_CALL_SOURCES,
     "send guards": delivery.SEND_GUARDS,
+    "probe calibrations": CALIBRATION_FINDERS,
     "report kinds": list(REPORT_KINDS),
     "object kinds": list(gate.KINDS),
     "reach": reach._rules,

@@ -160,15 +160,17 @@ def test_csv_export_in_the_requesters_zone_and_unit(app, client, owner, guids, f
     raw, rows = read_csv(client, owner, row["id"])
     assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 BOM: Excel reads Chinese correctly
     # One language per file: the catalogue's parameter names too.
-    assert rows[0] == ["设备名称", "GUID", "时间 (America/New_York)", "'@probe (°F)", "湿度 (%RH)", "补传"]
+    assert rows[0] == ["设备名称", "GUID", "时间 (America/New_York)", "'@probe (°F)", "湿度 (%RH)", "补传", "校准过期"]
     # 06:00 UTC on 8 March is 01:00 EST; 07:00 UTC is 03:00 EDT (the clocks went forward at 02:00).
-    assert rows[1] == ["'=cmd|' /C calc", guids["th_a"][0], "2026-03-08 01:00:00 -05:00", "39.2", "55.0", ""]
-    assert rows[2][2:] == ["2026-03-08 03:00:00 -04:00", "-0.4", "56.0", ""]
-    assert rows[3][2:] == ["2026-03-08 04:00:00 -04:00", "77.9", "57.0", ""]
+    assert rows[1] == ["'=cmd|' /C calc", guids["th_a"][0], "2026-03-08 01:00:00 -05:00", "39.2", "55.0", "", ""]
+    assert rows[2][2:] == ["2026-03-08 03:00:00 -04:00", "-0.4", "56.0", "", ""]
+    assert rows[3][2:] == ["2026-03-08 04:00:00 -04:00", "77.9", "57.0", "", ""]
     assert rows[4] == []  # then the summary per sensor
     assert rows[5][:5] == ["设备名称", "GUID", "传感器", "单位", "数据记录"]
-    assert rows[8] == [] and len(rows[9]) == 1 and len(rows[10]) == 10  # then the alarm list (none here)
-    assert len(rows) == 11
+    # Then each probe's calibration (none here) and what the overdue mark means, then the alarm list.
+    assert rows[8] == [] and rows[9] == ["校准"] and [r[3] for r in rows[11:13]] == ["无证书", "无证书"]
+    assert rows[14] == [] and len(rows[15]) == 1 and len(rows[16]) == 10
+    assert len(rows) == 17
 
 
 def test_export_of_chosen_sensors_in_celsius(app, make_client, owner, guids, files_dir, run_jobs):
@@ -180,8 +182,15 @@ def test_export_of_chosen_sensors_in_celsius(app, make_client, owner, guids, fil
     assert body["code"] == 0, body
     run_jobs()
     _, rows = read_csv(client, owner, body["data"]["id"])
-    assert rows[0] == ["Device name", "GUID", "Time (Asia/Shanghai)", "Temperature (°C)", "Back-filled"]
-    assert rows[1][2:] == ["2026-03-07 08:00:00 +08:00", "4.0", ""]
+    assert rows[0] == [
+        "Device name",
+        "GUID",
+        "Time (Asia/Shanghai)",
+        "Temperature (°C)",
+        "Back-filled",
+        "Calibration overdue",
+    ]
+    assert rows[1][2:] == ["2026-03-07 08:00:00 +08:00", "4.0", "", ""]
 
 
 def test_xlsx_export_has_a_summary_and_a_sheet_per_device(app, client, owner, guids, files_dir, run_jobs):
@@ -197,7 +206,7 @@ def test_xlsx_export_has_a_summary_and_a_sheet_per_device(app, client, owner, gu
     response = client.get(f"{REPORT}/ExportFile/download/{body['data']['id']}", headers=owner)
     assert response.status_code == 200
     book = load_workbook(io.BytesIO(response.data), read_only=True)
-    assert book.sheetnames[1:] == ["Fridge A", "Fridge B", "报警记录"]  # then the alarm list
+    assert book.sheetnames[1:] == ["Fridge A", "Fridge B", "校准", "报警记录"]  # then the alarm list
     rows = list(book["Fridge A"].iter_rows(values_only=True))
     assert len(rows) == 11
     assert rows[1][:3] == (datetime(2026, 3, 7, 0, 0), "+00:00", 5.0)  # local time, its offset, value

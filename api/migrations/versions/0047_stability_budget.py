@@ -2,7 +2,7 @@
 profile and disposition (issue 48)
 
 Revision ID: 0047
-Revises: 0045
+Revises: 0046
 Create Date: 2026-11-28 21:34:23.108853
 
 """
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = "0047"
-down_revision = "0045"
+down_revision = "0046"
 branch_labels = None
 depends_on = None
 

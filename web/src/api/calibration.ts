@@ -1,5 +1,6 @@
 /** Calibration service calls (business-domain section 7: /calibration/PriceConf, Application, ResultInfo). */
-import { get, getBlob, post, put, request, type BlobAnswer, type RequestOptions } from './client';
+import { del, get, getBlob, post, put, request, type BlobAnswer, type RequestOptions } from './client';
+import type { Schemas } from './generated';
 import { readKey } from './read';
 
 const BASE = '/calibration';
@@ -286,3 +287,16 @@ export function itemPrice(prices: Price[] | undefined, item: Pick<ItemInput, 'le
   if (!conf) return 0;
   return (conf.basePrice + Math.max(0, item.points.length - conf.includedPoints) * conf.pointPrice) * item.quantity;
 }
+
+/** A device's probe certificates (issue 48): the lab's and outside labs', per probe, with the overdue state. */
+export type DeviceCalibration = Schemas['DeviceCalibration'];
+export type ProbeCalibration = Schemas['ProbeCalibration'];
+export type ProbeCertificate = Schemas['ProbeCertificate'];
+export type ProbeCertificateInput = Schemas['ProbeCertificateInput'];
+const PROBE = `${BASE}/ProbeCertificate`;
+export const probeCertificatesKey = (deviceId: number) => readKey(`${PROBE}/list`, { deviceId });
+export const addProbeCertificate = (body: ProbeCertificateInput, options?: RequestOptions) =>
+  post<ProbeCertificate>(`${PROBE}/add`, body, options);
+export const uploadProbeCertificate = (id: number, file: File) => upload(`${PROBE}/upload`, { id }, file);
+export const downloadProbeCertificate = (id: number): Promise<BlobAnswer> => getBlob(`${PROBE}/download`, { id });
+export const deleteProbeCertificate = (id: number) => del<unknown>(`${PROBE}/delete/${id}`);

@@ -123,6 +123,14 @@ export interface ChartPoint {
   max?: number | null;
   /** true: a back-filled reading (received long after its time). */
   b?: boolean;
+  /** true: taken while its probe's calibration was overdue (issue 48). */
+  o?: boolean;
+}
+
+/** A span (epoch ms) during which a probe's calibration was overdue: after its latest certificate's due date. */
+export interface ChartOverdue {
+  start: number;
+  end: number;
 }
 
 export interface ChartGap {
@@ -140,6 +148,7 @@ export interface ChartAnswer {
   series: Record<string, ChartPoint[]>;
   gaps?: Record<string, ChartGap[]>;
   gapSeconds?: number;
+  overdue?: Record<string, ChartOverdue[]>;
 }
 
 export interface TrackPoint {

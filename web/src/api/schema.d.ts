@@ -12966,6 +12966,367 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/calibration/ProbeCertificate/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add an outside lab's certificate of probes of the device (its PDF through upload). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ProbeCertificateInput"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ProbeCertificateEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not an application this account sees */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calibration/ProbeCertificate/delete/{record_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                record_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an outside lab's certificate (the lab's own are kept with their orders). */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    record_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmptyEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not an application this account sees */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calibration/ProbeCertificate/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The PDF of an outside lab's certificate. */
+        get: {
+            parameters: {
+                query: {
+                    id: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The certificate's PDF */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmptyEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not an application this account sees */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calibration/ProbeCertificate/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per probe of a device: its certificates (the lab's and outside labs'), newest first, its
+         *     status (none, valid, due_soon, overdue, failed) and since when it is overdue. */
+        get: {
+            parameters: {
+                query: {
+                    deviceId: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeviceCalibrationEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not an application this account sees */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calibration/ProbeCertificate/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Attach (or replace) the PDF of an outside lab's certificate. */
+        post: {
+            parameters: {
+                query: {
+                    id: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": components["schemas"]["FileUpload"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ProbeFileAnswerEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not an application this account sees */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description The file is too large (10 MB) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not a PDF (checked by content) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/calibration/ResultInfo/importCert": {
         parameters: {
             query?: never;
@@ -29635,6 +29996,15 @@ export interface components {
             /** @description from enterprise invoice details */
             taxId?: string | null;
         };
+        CalibrationPoint: {
+            deviation?: number;
+            measured?: number;
+            reference?: number;
+        };
+        CalibrationPointInput: {
+            measured: number;
+            reference: number;
+        };
         CancelApply: {
             applicationId: number;
             reason: string;
@@ -29712,7 +30082,9 @@ export interface components {
             gapSeconds?: number;
             /** @description sensor -> [{"start": epoch ms, "end": epoch ms, "seconds": n}]: no data in between */
             gaps?: Record<string, never>;
-            /** @description sensor -> [{"t": epoch ms, "v": value or bucket average, "min": ..., "max": ..., "b": true when back-filled}]; inside a gap one point with "v": null (no line across it) */
+            /** @description sensor -> [{"start": epoch ms, "end": epoch ms}]: the probe's calibration was overdue (after its latest certificate's due date, before its next calibration), clipped to the range */
+            overdue?: Record<string, never>;
+            /** @description sensor -> [{"t": epoch ms, "v": value or bucket average, "min": ..., "max": ..., "b": true when back-filled, "o": true when taken while the probe's calibration was overdue}]; inside a gap one point with "v": null (no line across it) */
             series?: Record<string, never>;
             unit?: string;
         };
@@ -30336,6 +30708,15 @@ export interface components {
         DeviceAlarmStatusEnvelope: {
             code: number;
             data?: (Record<string, never> | null) | components["schemas"]["DeviceAlarmStatus"];
+            msg: string;
+        };
+        DeviceCalibration: {
+            deviceId?: number;
+            probes?: components["schemas"]["ProbeCalibration"][];
+        };
+        DeviceCalibrationEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["DeviceCalibration"];
             msg: string;
         };
         DeviceCertificate: {
@@ -33438,6 +33819,60 @@ export interface components {
             recommended: boolean;
             /** @description cents */
             serviceFee: number;
+        };
+        ProbeCalibration: {
+            certificates?: components["schemas"]["ProbeCertificate"][];
+            /** Format: date-time */
+            overdueSince?: string | null;
+            sensor?: number;
+            /** @enum {string} */
+            status?: "none" | "valid" | "due_soon" | "overdue" | "failed";
+            unit?: string;
+        };
+        ProbeCertificate: {
+            /** Format: date-time */
+            calibratedAt?: string;
+            deviceId?: number;
+            /** Format: date-time */
+            dueAt?: string;
+            hasFile?: boolean;
+            /** @description an outside lab's record; null for the lab's own */
+            id?: number | null;
+            issuer?: string;
+            number?: string;
+            ownLab?: boolean;
+            passed?: boolean;
+            points?: components["schemas"]["CalibrationPoint"][];
+            sensors?: number[];
+        };
+        ProbeCertificateEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["ProbeCertificate"];
+            msg: string;
+        };
+        ProbeCertificateInput: {
+            /** Format: date */
+            calibratedAt: string;
+            deviceId: number;
+            /** Format: date */
+            dueAt: string;
+            issuer: string;
+            number: string;
+            /** @default true */
+            passed: boolean;
+            points?: components["schemas"]["CalibrationPointInput"][];
+            sensors: number[];
+        };
+        ProbeFileAnswer: {
+            fileName?: string;
+            id?: number;
+            sha256?: string;
+            size?: number;
+        };
+        ProbeFileAnswerEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["ProbeFileAnswer"];
+            msg: string;
         };
         Process: {
             ids: number[];

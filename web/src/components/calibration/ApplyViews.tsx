@@ -157,6 +157,16 @@ export function ApplyForm() {
     const draft = readDraft();
     if (draft) form.setFieldsValue(fromDraft(draft));
   }, [form]);
+  // The one-click link of a calibration due reminder (issue 48): /calibration/form?deviceGuid=<GUID>
+  // opens the form with that device as its instrument.
+  const deviceGuid = typeof router.query.deviceGuid === 'string' ? router.query.deviceGuid.slice(0, 50) : '';
+  useEffect(() => {
+    if (!deviceGuid) return;
+    const items: ItemValues[] = form.getFieldValue('items') ?? [];
+    if (!items.some((item) => item.serial === deviceGuid)) {
+      form.setFieldsValue({ items: [...items.filter((item) => item.serial), { ...NEW_ITEM, serial: deviceGuid }] });
+    }
+  }, [deviceGuid, form]);
   useEffect(() => {
     if (lastInvoice && !form.getFieldValue('invoiceTitle')) {
       form.setFieldsValue({

@@ -133,6 +133,7 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
         loading={isLoading}
         limitSteps={limitSteps}
         timeZone={device.timeZone}
+        overdue={data?.overdue}
       />
     </Space>
   );

@@ -7,6 +7,7 @@ import { useDeviceDetail } from '@/hooks/resources';
 import { AlarmStatusTab } from '@/components/alarm/AlarmStatusTab';
 import { TopUpTab } from '@/components/billing/TopUpTab';
 import { DeviceCalibration } from '@/components/calibration/DeviceCalibration';
+import { ProbeCalibrationTab } from '@/components/calibration/ProbeCalibrationTab';
 import { PushSettingsTab } from '@/components/alarm/PushSettingsTab';
 import { ExportButton } from '@/components/report/ExportDialog';
 import { useShareDialogs } from '@/components/organization/DeviceShareActions';
@@ -15,7 +16,7 @@ import { Permitted } from '@/components/ui/Permitted';
 import { devicePermissionState } from '@/routes/permissions';
 import { ChartTab } from './ChartTab';
 import { EnergyTab, InfoTab, LogTab, ParamsTab, RealtimeTab } from './DetailTabs';
-import { hasEnergy } from './helpers';
+import { hasEnergy, sensorParams } from './helpers';
 import { RecordsTab } from './RecordsTab';
 import { StatusTag } from './StatusTag';
 import { TrackTab } from './TrackTab';
@@ -54,9 +55,26 @@ export function DeviceDetailView({ deviceId }: { deviceId: number | null }) {
       : []),
     { key: 'log', label: t('tabs.log'), children: <LogTab device={device} /> },
     { key: 'records', label: t('tabs.records'), children: <RecordsTab deviceId={device.id} /> },
+    {
+      key: 'calibration',
+      label: t('tabs.calibration'),
+      children: (
+        <ProbeCalibrationTab
+          deviceId={device.id}
+          deviceGuid={device.deviceGuid}
+          probes={sensorParams(device.params).map((param) => ({
+            sensor: param.probeId ?? 0,
+            name: param.paramName,
+          }))}
+        />
+      ),
+    },
     ...(device.shareFlag ? [] : [{ key: 'topUp', label: t('tabs.topUp'), children: <TopUpTab device={device} /> }]),
     // A shared device shows only the blocks its permission template lets the account see.
-  ].filter((item) => devicePermissionState(device.permissions, item.key) !== 'hidden');
+    // The probes' certificates are the device's records (the api gates them as the records block).
+  ].filter(
+    (item) => devicePermissionState(device.permissions, item.key === 'calibration' ? 'records' : item.key) !== 'hidden',
+  );
   const owned = !device.shareFlag && !device.permissions;
   const active = items.find((item) => item.key === tab) ?? items[0];
 

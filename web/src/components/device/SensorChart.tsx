@@ -3,10 +3,10 @@ import { Empty, Spin, theme as antdTheme } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo } from 'react';
 import { useTheme } from 'styled-components';
-import type { ChartPoint, DeviceParam, TemperatureUnit } from '@/api/device';
+import type { ChartOverdue, ChartPoint, DeviceParam, TemperatureUnit } from '@/api/device';
 import { ApexChart } from './ApexChart';
 import { chartLocale, legendName, limitAxisIndex, seriesUnits, timeAxis, unitAxes } from './chartAxes';
-import { sensorSeries, unitLabel, type ApexSeries } from './helpers';
+import { overdueBands, sensorSeries, unitLabel, type ApexSeries } from './helpers';
 import type { LimitStep } from './limitSteps';
 import { displayZone, zonedEpoch } from '@/lib/format';
 
@@ -25,6 +25,8 @@ interface SensorChartProps {
   limitSteps?: LimitStep[];
   /** The zone the time axis and tooltip read in (the device's); the account's when not given. */
   timeZone?: string | null;
+  /** Per sensor, the spans its calibration was overdue: shaded behind the lines (issue 48). */
+  overdue?: Record<string, ChartOverdue[]>;
 }
 
 const NO_STEPS: LimitStep[] = [];
@@ -42,6 +44,7 @@ export function SensorChart({
   height = 380,
   limitSteps = NO_STEPS,
   timeZone,
+  overdue,
 }: SensorChartProps) {
   const zone = timeZone || displayZone();
   const { t, i18n } = useTranslation('device');
@@ -113,6 +116,15 @@ export function SensorChart({
       xaxis: timeAxis(i18n.language, zone),
       yaxis: unitAxes(chartSeries, units),
       annotations: {
+        // Readings taken while a shown probe's calibration was overdue: a shaded, labelled band.
+        xaxis: overdueBands(params, overdue).map((span) => ({
+          x: zonedEpoch(span.start, zone),
+          x2: zonedEpoch(span.end, zone),
+          fillColor: token.colorWarning,
+          opacity: 0.12,
+          borderColor: token.colorWarning,
+          label: { text: t('chart.overdue'), style: { color: token.colorText, background: 'transparent' } },
+        })),
         // Each limit value labelled where it starts to apply, on its unit's axis.
         points: limitSteps.flatMap((step) => {
           const color = step.kind === 'upper' ? token.colorError : token.colorInfo;
@@ -133,7 +145,7 @@ export function SensorChart({
       },
       tooltip: { shared: true, x: { format: 'yyyy-MM-dd HH:mm' } },
     }),
-    [colors, chartSeries, sensorLines.length, theme, units, limitSteps, token, i18n.language, zone],
+    [colors, chartSeries, sensorLines.length, theme, units, limitSteps, token, i18n.language, zone, params, overdue, t],
   );
 
   if (loading && !hasPoints)

@@ -3,7 +3,7 @@
  * 12 hours, 24 hours, half hour, 7, 15, 30 days), Celsius / Fahrenheit, value formatting and the
  * parameter groups of a device.
  */
-import type { ChartPoint, DeviceParam, DeviceStatus, SensorValues, TemperatureUnit } from '@/api/device';
+import type { ChartOverdue, ChartPoint, DeviceParam, DeviceStatus, SensorValues, TemperatureUnit } from '@/api/device';
 
 /** antd Tag / Badge preset status of each device state (no hard-coded colours). */
 export type StatusTone = 'success' | 'processing' | 'default' | 'error' | 'warning';
@@ -149,4 +149,19 @@ export const GUID_PATTERN = /^\d+$/;
 /** Devices that reported a position (what the maps can plot). */
 export function positioned<T extends { lat: number | null; lng: number | null }>(devices: T[]): T[] {
   return devices.filter((device) => device.lat !== null && device.lng !== null);
+}
+
+/** The overdue spans of the shown sensors, merged (a span shaded once however many probes it covers). */
+export function overdueBands(
+  params: DeviceParam[],
+  overdue: Record<string, ChartOverdue[]> | undefined,
+): ChartOverdue[] {
+  const spans = params.flatMap((param) => overdue?.[String(param.probeId)] ?? []).sort((a, b) => a.start - b.start);
+  const merged: ChartOverdue[] = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  return merged;
 }
