@@ -157,14 +157,20 @@ export async function confirmDialog(page, name) {
 }
 
 /**
- * Click an entry of an open dropdown menu (user menu, context menu). The menu's opening motion is
- * waited out first: a click during it lands outside the menu, which then closes.
+ * The open dropdown menu (user menu, context menu, a button's menu), once its opening motion has ended:
+ * rc-motion keeps its `-appear` / `-enter` classes on the menu while it moves, and a click during the
+ * motion lands outside the menu, which then closes (the calibration order menu's first item was lost
+ * that way under load). Playwright waits until the menu matches, so no fixed pause is needed.
  */
+export function openDropdown(page) {
+  return page.locator(
+    '.ant-dropdown:not(.ant-dropdown-hidden):not([class*="-appear"]):not([class*="-enter"]):not([class*="-leave"])',
+  );
+}
+
+/** Click an entry of an open dropdown menu by its name (see openDropdown). */
 export async function chooseMenuItem(page, name) {
-  const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name });
-  await item.waitFor();
-  await page.waitForTimeout(300);
-  await item.click();
+  await openDropdown(page).getByRole('menuitem', { name }).click();
 }
 
 /**

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { api, apiLogin, collectErrors, contextFor, launch, screenshot, signInWithForm, siteUrl, useToken, API_PORT } from './browser.mjs';
+import { api, apiLogin, collectErrors, contextFor, launch, openDropdown, screenshot, signInWithForm, siteUrl, useToken, API_PORT } from './browser.mjs';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const FAKE_PORT = Number(API_PORT) + 710; // WeChat Pay (Alipay and PayPal on the next two); billing's spec uses +700
@@ -81,7 +81,7 @@ describe('calibration service (issue 25)', () => {
       await page.getByTestId('calibration-search').waitFor();
       await screenshot(page, `calibration-mobile-home-${lang}-390`);
       await page.getByTestId('calibration-new-order').click();
-      await page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item').first().click();
+      await openDropdown(page).locator('.ant-dropdown-menu-item').first().click();
       await page.waitForURL(/\/mobile\/calibration\/apply/);
       // An empty item list is refused in the form.
       await page.getByTestId('calibration-remove-item-0').click();

@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { API_PORT, WEB_PORT, api, apiLogin, closeMobileMenu, collectErrors, contextFor, launch, screenshot, signInWithForm, siteUrl } from './browser.mjs';
+import { API_PORT, WEB_PORT, api, apiLogin, closeMobileMenu, collectErrors, contextFor, launch, openDropdown, screenshot, signInWithForm, siteUrl } from './browser.mjs';
 import { startPaymentFakes } from './payments.mjs';
 import { issueGuid, publishReadings } from './fleet.mjs';
 import { text } from './journey.mjs';
@@ -112,7 +112,7 @@ describe('calibration journeys (issue 47)', () => {
         await page.waitForURL(/\/mobile\/calibration\/home/);
         await page.getByTestId('calibration-mobile-orders').waitFor();
         await page.getByTestId('calibration-new-order').click();
-        await page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item').first().click();
+        await openDropdown(page).locator('.ant-dropdown-menu-item').first().click();
         await page.waitForURL(/\/mobile\/calibration\/apply/);
       } else {
         // At the desk: the console's sign-in; the logger's page shows its reading and offers a calibration.

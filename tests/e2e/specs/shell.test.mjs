@@ -11,6 +11,7 @@ import {
   collectErrors,
   contextFor,
   launch,
+  openDropdown,
   screenshot,
   signInWithForm,
   siteUrl,
@@ -143,10 +144,7 @@ describe('multi-tab bar', () => {
       // One context menu at a time: the previous one has finished closing.
       await page.waitForFunction(() => !document.querySelector('.ant-dropdown:not(.ant-dropdown-hidden)'));
       await page.locator('[data-testid="tabs-bar"] .tab-label', { hasText: label }).click({ button: 'right' });
-      const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByText(action, { exact: true });
-      await item.waitFor();
-      await page.waitForTimeout(300); // the menu's opening motion: a click during it lands outside and closes it
-      await item.click();
+      await openDropdown(page).getByText(action, { exact: true }).click();
     };
     const notice = async (text) => {
       await page.locator('.ant-message-notice', { hasText: text }).waitFor();
