@@ -41,6 +41,7 @@ EXPECTED_EXEMPT: dict[str, str] = {
     "DELETE /api/report/ScheduledReport/delete/{report_id}": COPY,
     "POST /api/alarm/Alarm/page": READ,
     "POST /api/alarm/AlarmMessage/page": READ,
+    "POST /api/alarm/OnCallSchedule/page": READ,
     "POST /api/base/BaseAccount/acceptInvite": OWN,
     "POST /api/base/BaseAccount/bindEmail": OWN,
     "POST /api/base/BaseAccount/bindPhone": OWN,
