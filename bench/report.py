@@ -43,6 +43,7 @@ from bench._util import BENCH_DATABASE_URL, BENCH_REDIS_URL, bench_app, report, 
 DEVICES = sized(int(os.environ.get("BENCH_REPORT_DEVICES", "10")), 2)
 MINUTES = sized(525_600, 2 * 1440)
 START = datetime(2025, 1, 1, tzinfo=UTC)
+CORRECTED = os.environ.get("BENCH_REPORT_CORRECTED") == "1"
 END = START + timedelta(minutes=MINUTES)
 LOAD_BATCH = min(262_800, MINUTES)  # half a year of one device per COPY
 WORKER_CLASS = "api.jobs.worker.AppWorker"
@@ -65,6 +66,8 @@ def run() -> None:
             claim(device, account.id, f"F{guid[-6:]}", "UTC")
             device_ids.append(device.id)
         db.session.commit()
+        if CORRECTED:
+            correct(device_ids)
         load(device_ids)
         platform_id, account_id = platform.id, account.id
     try:
@@ -74,6 +77,34 @@ def run() -> None:
         report("report_pdf_30d_s", bench_pdf(app, platform_id, account_id, device_ids[0]), "s")
     finally:
         shutil.rmtree(files, ignore_errors=True)  # a 250 MB CSV
+
+
+def correct(device_ids: list[int]) -> None:
+    """BENCH_REPORT_CORRECTED=1: each device applies its calibration correction, one outside certificate
+    (two points) covering the whole range: the corrected path's cost (issue 48), beside the plain one."""
+    from api.calibration.models import ProbeCalibration
+
+    points = [
+        {"reference": 0.0, "measured": 0.2, "deviation": 0.2},
+        {"reference": 10.0, "measured": 9.9, "deviation": -0.1},
+    ]
+    for device_id in device_ids:
+        device = db.session.get(Device, device_id)
+        device.calibration_correction = True
+        db.session.add(
+            ProbeCalibration(
+                platform_id=device.platform_id,
+                device_id=device_id,
+                sensors=[1],
+                number="BENCH-1",
+                issuer="Bench lab",
+                calibrated_at=START - timedelta(days=1),
+                due_at=START + timedelta(days=400),
+                points=points,
+                passed=True,
+            )
+        )
+    db.session.commit()
 
 
 def load(device_ids: list[int]) -> None:

@@ -1,5 +1,6 @@
 """A device's probe certificates (issue 48), on the calibration blueprint: `/api/calibration/ProbeCertificate/`
-list (every probe's certificates, status, overdue since), add (an outside lab's certificate), upload (its
+list (every probe's certificates, status, overdue since, the correction setting), correction (apply
+the certificates' correction to displayed and exported values), add (an outside lab's certificate), upload (its
 PDF), download and delete. Reading needs the device's view; changing it, operating its records."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from flask.views import MethodView
 
 from api.calibration import probes
 from api.calibration.probe_schemas import (
+    CorrectionSettingSchema,
     DeviceCalibrationSchema,
     ProbeCertificateIdSchema,
     ProbeCertificateInputSchema,
@@ -75,3 +77,15 @@ class ProbeCertificateDelete(MethodView):
     def delete(self, record_id: int):
         """Delete an outside lab's certificate (the lab's own are kept with their orders)."""
         probes.delete(record_id)
+
+
+@blp.route("/ProbeCertificate/correction")
+class ProbeCorrectionSetting(MethodView):
+    @blp.requires("device.list.edit", device="deviceId", access=OPERATE, block="records")
+    @blp.arguments(CorrectionSettingSchema)
+    @blp.response(200, CorrectionSettingSchema)
+    @missing()
+    def post(self, args):
+        """Turn the device's calibration correction on or off: charts and exports then show values
+        corrected by each probe's valid certificate (raw values stay stored and are exported beside)."""
+        return probes.set_correction(args["deviceId"], args["enabled"])

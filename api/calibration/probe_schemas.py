@@ -70,6 +70,9 @@ class ProbeCalibrationSchema(Schema):
 
 class DeviceCalibrationSchema(Schema):
     deviceId = Integer()
+    correction = ma.fields.Boolean(
+        metadata={"description": "charts and exports show values corrected by each probe's valid certificate"}
+    )
     probes = ma.fields.List(ma.fields.Nested(ProbeCalibrationSchema))
 
 
@@ -82,3 +85,11 @@ class ProbeFileAnswerSchema(Schema):
     fileName = ma.fields.String()
     size = Integer()
     sha256 = ma.fields.String()
+
+
+class CorrectionSettingSchema(Schema):
+    """Apply the probes' calibration correction to the device's displayed and exported values (raw
+    values are always stored and exported beside)."""
+
+    deviceId = Integer(required=True)
+    enabled = ma.fields.Boolean(required=True)

@@ -152,7 +152,17 @@ def listing(device_id: int) -> dict:
                 "certificates": [_certificate_dict(c, outside.get(c.key)) for c in reversed(certificates)],
             }
         )
-    return {"deviceId": device_id, "probes": probes}
+    device = db.session.get(Device, device_id)
+    return {"deviceId": device_id, "correction": bool(device and device.calibration_correction), "probes": probes}
+
+
+def set_correction(device_id: int, enabled: bool) -> dict:
+    """Apply (or not) the probes' certificates' correction to the device's displayed and exported values.
+    The device row's change is on the audit trail with the call's reason (FDA mode asks for one)."""
+    device = db.session.get(Device, device_id)
+    device.calibration_correction = enabled
+    db.session.commit()
+    return {"deviceId": device.id, "enabled": device.calibration_correction}
 
 
 def _certificate_dict(cert: ProbeCertificate, row: ProbeCalibration | None) -> dict:

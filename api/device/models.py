@@ -232,6 +232,9 @@ class Device(TenantOwned, TimestampMixin, Model):
     # Quick-search flag (business-domain section 3): the public quick query answers for this device
     # only when its owner turned it on; off by default, so a GUID alone reveals nothing.
     quick_search: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    # Show and export this device's readings corrected by each probe's valid calibration certificate
+    # (issue 48; raw values stay stored and are exported beside; api/telemetry/calibration.Corrections).
+    calibration_correction: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     claimed_at: Mapped[datetime | None] = mapped_column()
     service_expires_at: Mapped[datetime | None] = mapped_column(index=True)
     data_expires_at: Mapped[datetime | None] = mapped_column()

@@ -15,8 +15,19 @@ from sqlalchemy import text
 from api.alarm.limit_history import LimitPeriod, schedule
 from api.extensions.db import db, utcnow
 from api.report.alarm_list import alarm_table
-from api.report.calibration_marks import LEGEND, OVERDUE, OVERDUE_HEADER, calibration_rows, marks_of
+from api.report.calibration_marks import (
+    CORRECTED_HEADER,
+    CORRECTION_LEGEND,
+    LEGEND,
+    OVERDUE,
+    OVERDUE_HEADER,
+    calibration_rows,
+    corrections_of,
+    corrects,
+    marks_of,
+)
 from api.report.completeness import completeness
+from api.report.corrected_rows import write_corrected_csv
 from api.report.kinds import Sensor, Subject
 from api.report.present import LocalTime, Units, neutralise
 from api.report.stats import SeriesStats
@@ -209,6 +220,10 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
         for sensor in subject.sensors:
             columns.setdefault(sensor.probe, sensor_header(sensor, presentation.units))
     probes = list(columns)
+    # A device of the file applies its calibration correction: a corrected column beside each raw one.
+    corrected = any(corrects(s) for s in subjects)
+    if corrected:
+        columns = {p: f"{csv_field(h)},{csv_field(gettext(CORRECTED_HEADER, sensor=h))}" for p, h in columns.items()}
     fmt = presentation.local_time.with_offset
     late = csv_field(gettext("back-filled"))
     over = csv_field(gettext(OVERDUE))
@@ -216,13 +231,14 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
         gettext("Device name"),
         "GUID",
         time_header(presentation),
-        *columns.values(),
         gettext("Back-filled"),
         gettext(OVERDUE_HEADER),
     ]
+    header = [csv_field(h) for h in header]
+    header[3:3] = [h if corrected else csv_field(h) for h in columns.values()]
     all_stats: list[tuple[Subject, Sensor, SeriesStats]] = []
     with open(path, "w", encoding="utf-8-sig", newline="", buffering=1 << 20) as out:
-        out.write(",".join(csv_field(h) for h in header) + "\r\n")
+        out.write(",".join(header) + "\r\n")
         for subject in subjects:
             prefix = f"{csv_field(neutralise(subject.device.name))},{csv_field(subject.device.guid)},"
             convert = {s.probe: presentation.units.converter(s) for s in subject.sensors}
@@ -231,7 +247,23 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
             # The overdue mark: the next edge of the spans and the state up to it, kept in locals.
             marks = marks_of(subject, list(convert))
             edge, overdue = marks.edge, marks.inside
-            if len(probes) == 1:
+            if corrected:
+                write_corrected_csv(
+                    out,
+                    subject,
+                    probes,
+                    convert,
+                    stats,
+                    marks,
+                    prefix=prefix,
+                    fmt=fmt,
+                    late=late,
+                    over=over,
+                    progress=progress,
+                    options=options,
+                    tick=TICK_READINGS,
+                )
+            elif len(probes) == 1:
                 (probe,) = probes
                 conv, add = convert[probe], stats[probe].add
                 for chunk in stream_chunks(subject.device.id, [probe], subject.start, subject.end, **options):
@@ -279,6 +311,8 @@ def write_csv(path, subjects: list[Subject], presentation: Presentation, progres
         for row in calibration_rows(subjects, presentation.moment, presentation.as_of):
             out.write(",".join(csv_field(str(cell)) for cell in row) + "\r\n")
         out.write(csv_field(gettext(LEGEND)) + "\r\n")
+        if corrected:
+            out.write(csv_field(gettext(CORRECTION_LEGEND)) + "\r\n")
         # The alarm list, as the PDF has it.
         out.write("\r\n" + csv_field(gettext("Alarms")) + "\r\n")
         for row in alarm_table(subjects, presentation.local_time.with_offset, presentation.units):
@@ -309,11 +343,17 @@ def write_xlsx(path, subjects: list[Subject], presentation: Presentation, progre
     local = presentation.local_time
     for subject in subjects:
         sheet = book.create_sheet(sheet_title(subject.device.name or subject.device.guid, taken))
+        # The device applies its calibration correction: a corrected column beside each raw one.
+        corrected = corrects(subject)
+        fixes, stride = corrections_of(subject), 2 if corrected else 1
+        headers = [sensor_header(s, units) for s in subject.sensors]
+        if corrected:
+            headers = [h for raw in headers for h in (raw, gettext(CORRECTED_HEADER, sensor=raw))]
         sheet.append(
             [
                 time_header(presentation),
                 gettext("UTC offset"),
-                *(sensor_header(s, units) for s in subject.sensors),
+                *headers,
                 gettext("Back-filled"),
                 gettext(OVERDUE_HEADER),
             ]
@@ -328,14 +368,16 @@ def write_xlsx(path, subjects: list[Subject], presentation: Presentation, progre
             subject.device.id, list(order), subject.start, subject.end, **stream_options(subject)
         ):
             overdue = marks.advance(ms) if ms >= marks.edge else marks.inside
-            row: list = [local.datetime(ms), local.offset_text(ms), *([None] * width)]
+            row: list = [local.datetime(ms), local.offset_text(ms), *([None] * (width * stride))]
             row += [late if backfilled else None, over if overdue else None]
             for probe, value in values.items():
                 if value is None:
                     continue
                 sensor = sensors[probe]
-                row[2 + order[probe]] = round(units.value(sensor, value), sensor.precision)
+                row[2 + stride * order[probe]] = round(units.value(sensor, value), sensor.precision)
                 stats[probe].add(ms, value)
+                if corrected and probe in fixes and (fix := fixes[probe](ms)) is not None:
+                    row[3 + 2 * order[probe]] = round(units.value(sensor, fix(value)), sensor.precision)
             sheet.append(row)
             pending += len(values)
             if pending >= TICK_READINGS:
@@ -349,6 +391,8 @@ def write_xlsx(path, subjects: list[Subject], presentation: Presentation, progre
     for row in calibration_rows(subjects, presentation.moment, presentation.as_of):
         calibration.append(row)
     calibration.append([gettext(LEGEND)])
+    if any(corrects(s) for s in subjects):
+        calibration.append([gettext(CORRECTION_LEGEND)])
     alarms = book.create_sheet(sheet_title(gettext("Alarms"), taken))
     for row in alarm_table(subjects, local.with_offset, units):
         alarms.append(row)

@@ -31,7 +31,7 @@ from reportlab.platypus import KeepTogether, PageBreak, Paragraph, SimpleDocTemp
 from api.device.catalogue import catalogue_text
 from api.extensions.db import utcnow
 from api.extensions.pdf_fonts import font_name
-from api.report.calibration_marks import marks_of
+from api.report.calibration_marks import correction_note, corrections_of, corrects, marks_of
 from api.report.evidence import Identity, identity
 from api.report.formats import TICK_READINGS, Presentation, Progress, series_stats, stream_options
 from api.report.kinds import Subject, alarm_records
@@ -117,17 +117,25 @@ class Report:
         pending = 0
         device = subject.device
         marks = marks_of(subject, list(stats))
+        fixes = corrections_of(subject, list(stats))  # printed corrected; statistics of the raw readings
         for ms, values, backfilled in stream_rows(
             device.id, list(stats), subject.start, subject.end, **stream_options(subject)
         ):
             overdue = marks.advance(ms) if ms >= marks.edge else marks.inside
+            if fixes:
+                raw, values = values, dict(values)
+                for probe, walker in fixes.items():
+                    if values.get(probe) is not None and (fix := walker(ms)) is not None:
+                        values[probe] = fix(values[probe])
+            else:
+                raw = values
             bucket = buckets.setdefault(ms // step_ms * step_ms, {"late": False, "overdue": False})
             bucket["late"] = bucket["late"] or backfilled
             bucket["overdue"] = bucket["overdue"] or overdue
             for probe, value in values.items():
                 if value is None:
                     continue
-                stats[probe].add(ms, value)
+                stats[probe].add(ms, raw[probe])
                 low, high = bucket.get(probe, (value, value))
                 bucket[probe] = (min(low, value), max(high, value))
             if every is not None:
@@ -238,6 +246,8 @@ class Report:
             )
         story.append(Paragraph(note, self.styles["small"]))
         story.append(Paragraph(gettext(OVERDUE_NOTE), self.styles["small"]))
+        if corrects(subject):
+            story.append(Paragraph(escape(correction_note(subject, corrections_of(subject))), self.styles["small"]))
         story.append(readings_table(self, subject, every, buckets))
         story.append(Spacer(1, 6 * mm))
         story.append(KeepTogether(signature_block(self, subject)))

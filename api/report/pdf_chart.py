@@ -14,6 +14,7 @@ from reportlab.graphics.shapes import Drawing, Line, Rect, String
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 
+from api.report.calibration_marks import corrects
 from api.report.kinds import Sensor, Subject
 from api.report.pdf_tables import FRAME_WIDTH
 from api.report.stats import SeriesStats
@@ -60,6 +61,7 @@ def chart_drawings(report: Report, subject: Subject, stats: dict[int, SeriesStat
         subject.start,
         subject.end,
         subject.device.interval_s,
+        correct=corrects(subject),
     )
     runs: dict[int, list[list[tuple[float, float]]]] = {}
     for sensor in subject.sensors:

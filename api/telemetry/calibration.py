@@ -168,3 +168,71 @@ def correction(points: tuple[CalibrationPoint, ...]) -> Callable[[float], float]
         return value - pts[-1].deviation
 
     return correct
+
+
+# ---- the optional correction (a device's `calibration_correction`) ----------------------------------
+
+
+def correction_intervals(certificates: list[ProbeCertificate]) -> list[tuple[datetime, datetime, ProbeCertificate]]:
+    """[start, end) spans in which a certificate's correction applies: a passed certificate with points,
+    from its calibration date to its due date or the next certificate's calibration date, whichever
+    comes first (`certificates` sorted by calibration date). No correction before a probe's first
+    certificate, while it is overdue, or under a failed certificate."""
+    spans = []
+    for i, cert in enumerate(certificates):
+        end = cert.due_at
+        if i + 1 < len(certificates):
+            end = min(end, certificates[i + 1].calibrated_at)
+        if cert.passed and cert.points and cert.calibrated_at < end:
+            spans.append((cert.calibrated_at, end, cert))
+    return spans
+
+
+@dataclass
+class Corrections:
+    """The correction in force at a time (epoch ms, asked in ascending order) for one probe: walked like
+    `OverdueMarks`, so a file costs one comparison per reading and a function call per corrected value;
+    `spans` are [start, end) with their certificate, sorted and disjoint."""
+
+    spans: list[tuple[int, int, ProbeCertificate]]
+    functions: list[Callable[[float], float]] = field(init=False)
+    index: int = field(init=False, default=0)
+    current: Callable[[float], float] | None = field(init=False, default=None)
+    certificate: ProbeCertificate | None = field(init=False, default=None)
+    edge: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.functions = [correction(cert.points) for _lo, _hi, cert in self.spans]
+        self.edge = self.spans[0][0] if self.spans else math.inf
+
+    def advance(self, ms: int) -> Callable[[float], float] | None:
+        while self.index < len(self.spans) and ms >= self.spans[self.index][1]:
+            self.index += 1
+        self.current = self.certificate = None
+        if self.index == len(self.spans):
+            self.edge = math.inf
+        elif ms >= self.spans[self.index][0]:
+            self.current, self.certificate = self.functions[self.index], self.spans[self.index][2]
+            self.edge = self.spans[self.index][1]
+        else:
+            self.edge = self.spans[self.index][0]
+        return self.current
+
+    def __call__(self, ms: int) -> Callable[[float], float] | None:
+        return self.advance(ms) if ms >= self.edge else self.current
+
+
+def corrections(device_id: int, sensors: Iterable[int], start: datetime, end: datetime) -> dict[int, Corrections]:
+    """Per sensor, the walker over its certificates' correction spans clipped to [start, end) (one
+    finder call for all sensors; a sensor without any span is left out)."""
+    start_ms, end_ms = _ms(start), _ms(end)
+    out: dict[int, Corrections] = {}
+    for sensor, certificates in probe_certificates(device_id, sensors).items():
+        spans = []
+        for lo, hi, cert in correction_intervals(certificates):
+            lo_ms, hi_ms = max(_ms(lo), start_ms), min(_ms(hi), end_ms)
+            if lo_ms < hi_ms:
+                spans.append((lo_ms, hi_ms, cert))
+        if spans:
+            out[sensor] = Corrections(spans)
+    return out

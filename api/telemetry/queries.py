@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import BigInteger, Integer, cast, func, select
 
 from api.extensions.db import db
-from api.telemetry.calibration import OverdueMarks, overdue_ms
+from api.telemetry.calibration import Corrections, OverdueMarks, corrections, overdue_ms
 from api.telemetry.models import DeviceSample, ReadingHourly
 from api.telemetry.readings import SOURCE_PYFORMAT, packed_days, reading_source
 
@@ -80,12 +80,18 @@ def _epoch(column):
     return cast(func.strftime("%s", column), Integer)
 
 
-def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, interval_s: int) -> dict:
+def chart(
+    device_id: int, sensors: list[int], start: datetime, end: datetime, interval_s: int, correct: bool = False
+) -> dict:
     """Points per sensor; a back-filled raw reading carries "b": true, one taken while its probe's
     calibration was overdue "o": true; gaps are null points in the series and listed per sensor under
-    "gaps"; the overdue spans per sensor under "overdue" (epoch ms, clipped to the range)."""
+    "gaps"; the overdue spans per sensor under "overdue" (epoch ms, clipped to the range).
+    `correct` (the device's calibration correction): a value its probe's valid certificate covers is
+    corrected ("c": true, the raw value as "r"; a bucket by the certificate in force at its start), and
+    the spans per sensor with their certificate are under "corrections"."""
     width = bucket_seconds(start, end, interval_s)
     series: dict[int, list] = defaultdict(list)
+    fixes = corrections(device_id, sensors, start, end) if correct else {}
     if width == 0:
         # Core (not ORM) rows and epoch milliseconds computed by the database: this is the hot loop.
         r = reading_source(start, end)
@@ -102,7 +108,9 @@ def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, in
             if sensor in walkers and walkers[sensor](ms):
                 point["o"] = True
             series[sensor].append(point)
-        return _finish_chart(0, series, sensors, gap_after_s(interval_s), overdue)
+        if fixes:
+            _correct_points(series, fixes)
+        return _finish_chart(0, series, sensors, gap_after_s(interval_s), overdue, fixes if correct else None)
     hourly = width >= 3600 and (end - start) > RAW_BUCKETS_UP_TO
     table = ReadingHourly if hourly else reading_source(start, end).c
     time_column = ReadingHourly.bucket if hourly else table.ts
@@ -125,16 +133,45 @@ def chart(device_id: int, sensors: list[int], start: datetime, end: datetime, in
     for sensor, index, low, high, avg in rows:
         # Epoch ms, as raw points: one form of "t" whatever the range (the web maps it unparsed).
         series[sensor].append({"t": round((origin + int(index) * width) * 1000), "min": low, "max": high, "v": avg})
+    if fixes:
+        _correct_points(series, fixes)
     overdue = overdue_ms(device_id, sensors, start, end)
-    return _finish_chart(width, series, sensors, max(gap_after_s(interval_s), 2 * width), overdue)
+    gap_s = max(gap_after_s(interval_s), 2 * width)
+    return _finish_chart(width, series, sensors, gap_s, overdue, fixes if correct else None)
 
 
-def _finish_chart(width: int, series: dict, sensors: list[int], gap_s: float, overdue: dict) -> dict:
+def _correct_points(series: dict[int, list], fixes: dict[int, Corrections]) -> None:
+    """Each point (in time order per sensor) its certificate covers: corrected values, "c": true, the raw
+    value as "r" (a bucket's min, max and average each corrected)."""
+    for sensor, walker in fixes.items():
+        for point in series.get(sensor, ()):
+            fix = walker(point["t"])
+            if fix is None or point["v"] is None:
+                continue
+            point["r"] = point["v"]
+            for key in ("v", "min", "max"):
+                if point.get(key) is not None:
+                    point[key] = fix(point[key])
+            point["c"] = True
+
+
+def _finish_chart(
+    width: int, series: dict, sensors: list[int], gap_s: float, overdue: dict, fixes: dict | None = None
+) -> dict:
     out, gaps = {}, {}
     for sensor in sensors:
         out[sensor], gaps[sensor] = with_gaps(series.get(sensor, []), gap_s)
     spans = {sensor: [{"start": lo, "end": hi} for lo, hi in overdue.get(sensor, [])] for sensor in sensors}
-    return {"bucketSeconds": width, "series": out, "gaps": gaps, "gapSeconds": gap_s, "overdue": spans}
+    answer = {"bucketSeconds": width, "series": out, "gaps": gaps, "gapSeconds": gap_s, "overdue": spans}
+    if fixes is not None:
+        answer["corrected"] = True
+        answer["corrections"] = {
+            sensor: [{"start": lo, "end": hi, "certificate": cert.number} for lo, hi, cert in fixes[sensor].spans]
+            if sensor in fixes
+            else []
+            for sensor in sensors
+        }
+    return answer
 
 
 def track(device_id: int, start: datetime, end: datetime, limit: int = MAX_POINTS) -> list:

@@ -201,11 +201,12 @@ class Chart(MethodView):
         require_block(device, "chart")
         probes = {sensor["probeId"]: sensor for sensor in visible_sensors(device)}
         sensors = [s for s in (args.get("sensors") or sorted(probes)) if s in probes]
-        data = queries.chart(device.id, sensors, args["start"], args["end"], device.interval_s)
+        correct = device.calibration_correction
+        data = queries.chart(device.id, sensors, args["start"], args["end"], device.interval_s, correct=correct)
         for sensor, points in data["series"].items():
             unit = probes[sensor]["unitCode"]
             for point in points:
-                for key in ("v", "min", "max"):
+                for key in ("v", "min", "max", "r"):
                     if point.get(key) is not None:
                         point[key] = to_unit(point[key], unit, args["unit"])
         return {
@@ -215,6 +216,8 @@ class Chart(MethodView):
             "gaps": {str(s): gaps for s, gaps in data["gaps"].items()},
             "gapSeconds": data["gapSeconds"],
             "overdue": {str(s): spans for s, spans in data["overdue"].items()},
+            "corrected": correct,
+            "corrections": {str(s): spans for s, spans in data.get("corrections", {}).items()},
         }
 
 

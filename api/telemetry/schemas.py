@@ -86,7 +86,8 @@ class ChartSchema(Schema):
     series = ma.fields.Raw(
         metadata={
             "description": 'sensor -> [{"t": epoch ms, "v": value or bucket average, "min": ..., "max": ..., '
-            '"b": true when back-filled, "o": true when taken while the probe\'s calibration was overdue}]; '
+            '"b": true when back-filled, "o": true when taken while the probe\'s calibration was overdue, '
+            '"c": true when corrected by the probe\'s certificate with "r" the raw value}]; '
             'inside a gap one point with "v": null (no line across it)',
             "type": "object",
         }
@@ -102,6 +103,17 @@ class ChartSchema(Schema):
         metadata={
             "description": 'sensor -> [{"start": epoch ms, "end": epoch ms}]: the probe\'s calibration was '
             "overdue (after its latest certificate's due date, before its next calibration), clipped to the range",
+            "type": "object",
+        }
+    )
+    corrected = ma.fields.Boolean(
+        metadata={"description": "the device applies its probes' calibration correction to displayed values"}
+    )
+    corrections = ma.fields.Raw(
+        metadata={
+            "description": 'sensor -> [{"start": epoch ms, "end": epoch ms, "certificate": number}]: values '
+            "corrected by that certificate (a passed one with points, from its calibration to its due date or "
+            "the next calibration), clipped to the range",
             "type": "object",
         }
     )

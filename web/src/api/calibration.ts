@@ -300,3 +300,7 @@ export const addProbeCertificate = (body: ProbeCertificateInput, options?: Reque
 export const uploadProbeCertificate = (id: number, file: File) => upload(`${PROBE}/upload`, { id }, file);
 export const downloadProbeCertificate = (id: number): Promise<BlobAnswer> => getBlob(`${PROBE}/download`, { id });
 export const deleteProbeCertificate = (id: number) => del<unknown>(`${PROBE}/delete/${id}`);
+export type CorrectionSetting = Schemas['CorrectionSetting'];
+/** Apply (or not) the certificates' correction to the device's displayed and exported values. */
+export const setProbeCorrection = (body: CorrectionSetting, options?: RequestOptions) =>
+  post<CorrectionSetting>(`${PROBE}/correction`, body, options);

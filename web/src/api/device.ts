@@ -125,6 +125,16 @@ export interface ChartPoint {
   b?: boolean;
   /** true: taken while its probe's calibration was overdue (issue 48). */
   o?: boolean;
+  /** true: corrected by its probe's valid certificate (the device applies the correction); `r` is the raw value. */
+  c?: boolean;
+  r?: number | null;
+}
+
+/** A span (epoch ms) whose values a certificate corrected (the device's calibration correction, issue 48). */
+export interface ChartCorrection {
+  start: number;
+  end: number;
+  certificate: string;
 }
 
 /** A span (epoch ms) during which a probe's calibration was overdue: after its latest certificate's due date. */
@@ -149,6 +159,9 @@ export interface ChartAnswer {
   gaps?: Record<string, ChartGap[]>;
   gapSeconds?: number;
   overdue?: Record<string, ChartOverdue[]>;
+  /** The device applies its probes' calibration correction to displayed values. */
+  corrected?: boolean;
+  corrections?: Record<string, ChartCorrection[]>;
 }
 
 export interface TrackPoint {

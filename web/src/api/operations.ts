@@ -91,6 +91,7 @@ export const REQUEST_SHAPES: Record<string, RequestShape> = {
   "POST /api/calibration/Application/page/ApplicationOrder": ["keyword","orderNo","pageSize","start","status"],
   "POST /api/calibration/Application/payOrder": ["applicationId"],
   "POST /api/calibration/ProbeCertificate/add": {"fields":{"calibratedAt":true,"deviceId":true,"dueAt":true,"issuer":true,"number":true,"passed":true,"points":{"items":["measured","reference"]},"sensors":true}},
+  "POST /api/calibration/ProbeCertificate/correction": ["deviceId","enabled"],
   "POST /api/calibration/ResultInfo/insert": {"fields":{"itemId":true,"results":{"items":["error","passed","pointNo","reading","reference","uncertainty"]}}},
   "POST /api/dataInterface/Connector/delete": ["connectorId"],
   "POST /api/dataInterface/Connector/insert": ["appId","enabled","endpoint","intervalMinutes","name","secret"],

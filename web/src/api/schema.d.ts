@@ -13035,6 +13035,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/calibration/ProbeCertificate/correction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn the device's calibration correction on or off: charts and exports then show values
+         *     corrected by each probe's valid certificate (raw values stay stored and are exported beside). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CorrectionSetting"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CorrectionSettingEnvelope"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Permission key not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Not an application this account sees */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                422: components["responses"]["UNPROCESSABLE_ENTITY"];
+                default: components["responses"]["DEFAULT_ERROR"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/calibration/ProbeCertificate/delete/{record_id}": {
         parameters: {
             query?: never;
@@ -30078,13 +30148,17 @@ export interface components {
         Chart: {
             /** @description 0: raw readings; else bucket width (min/max/avg) */
             bucketSeconds?: number;
+            /** @description the device applies its probes' calibration correction to displayed values */
+            corrected?: boolean;
+            /** @description sensor -> [{"start": epoch ms, "end": epoch ms, "certificate": number}]: values corrected by that certificate (a passed one with points, from its calibration to its due date or the next calibration), clipped to the range */
+            corrections?: Record<string, never>;
             /** @description no data for longer than this is a gap */
             gapSeconds?: number;
             /** @description sensor -> [{"start": epoch ms, "end": epoch ms, "seconds": n}]: no data in between */
             gaps?: Record<string, never>;
             /** @description sensor -> [{"start": epoch ms, "end": epoch ms}]: the probe's calibration was overdue (after its latest certificate's due date, before its next calibration), clipped to the range */
             overdue?: Record<string, never>;
-            /** @description sensor -> [{"t": epoch ms, "v": value or bucket average, "min": ..., "max": ..., "b": true when back-filled, "o": true when taken while the probe's calibration was overdue}]; inside a gap one point with "v": null (no line across it) */
+            /** @description sensor -> [{"t": epoch ms, "v": value or bucket average, "min": ..., "max": ..., "b": true when back-filled, "o": true when taken while the probe's calibration was overdue, "c": true when corrected by the probe's certificate with "r" the raw value}]; inside a gap one point with "v": null (no line across it) */
             series?: Record<string, never>;
             unit?: string;
         };
@@ -30266,6 +30340,15 @@ export interface components {
         ConvertResultEnvelope: {
             code: number;
             data?: (Record<string, never> | null) | components["schemas"]["ConvertResult"];
+            msg: string;
+        };
+        CorrectionSetting: {
+            deviceId: number;
+            enabled: boolean;
+        };
+        CorrectionSettingEnvelope: {
+            code: number;
+            data?: (Record<string, never> | null) | components["schemas"]["CorrectionSetting"];
             msg: string;
         };
         Coupon: {
@@ -30711,6 +30794,8 @@ export interface components {
             msg: string;
         };
         DeviceCalibration: {
+            /** @description charts and exports show values corrected by each probe's valid certificate */
+            correction?: boolean;
             deviceId?: number;
             probes?: components["schemas"]["ProbeCalibration"][];
         };

@@ -22,6 +22,7 @@ import {
   deleteProbeCertificate,
   downloadProbeCertificate,
   probeCertificatesKey,
+  setProbeCorrection,
   uploadProbeCertificate,
   type DeviceCalibration,
   type ProbeCalibration,
@@ -217,6 +218,18 @@ export function ProbeCalibrationTab({
   const { modal } = App.useApp();
   const { data, mutate } = useRead<DeviceCalibration>(probeCertificatesKey(deviceId));
   const [adding, setAdding] = useState(false);
+  const [switching, setSwitching] = useState(false);
+  const switchCorrection = async (enabled: boolean) => {
+    setSwitching(true);
+    try {
+      await setProbeCorrection({ deviceId, enabled });
+      await mutate();
+    } catch {
+      // Shown by the request client (refused, or FDA mode asked a reason the user withheld).
+    } finally {
+      setSwitching(false);
+    }
+  };
   const nameOf = (sensor?: number) => probes.find((p) => p.sensor === sensor)?.name ?? `#${sensor}`;
   const remove = (certificate: ProbeCertificate) =>
     modal.confirm({
@@ -279,6 +292,19 @@ export function ProbeCalibrationTab({
         </Button>
         <Link href={`/calibration/form?deviceGuid=${encodeURIComponent(deviceGuid)}`}>{t('certificate.order')}</Link>
       </Space>
+      <div style={{ marginBottom: 12 }}>
+        <Space>
+          <Switch
+            checked={Boolean(data?.correction)}
+            loading={switching}
+            disabled={!data}
+            onChange={(enabled) => void switchCorrection(enabled)}
+            data-testid="probe-correction"
+          />
+          <span>{t('probes.correction')}</span>
+        </Space>
+        <div style={{ opacity: 0.65, fontSize: 12, marginTop: 4 }}>{t('probes.correctionHelp')}</div>
+      </div>
       {(data?.probes ?? []).map((probe) => (
         <div key={probe.sensor} style={{ marginBottom: 16 }} data-testid={`probe-calibration-${probe.sensor}`}>
           <Space style={{ marginBottom: 4 }}>

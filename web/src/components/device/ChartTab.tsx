@@ -1,4 +1,4 @@
-import { Checkbox, DatePicker, Segmented, Space, Typography } from 'antd';
+import { Checkbox, DatePicker, Segmented, Space, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'next-i18next/pages';
 import { useMemo, useState } from 'react';
@@ -7,7 +7,7 @@ import { limitHistoryKey, type SensorLimitPeriod } from '@/api/alarm';
 import { chartDataKey, type ChartAnswer, type DeviceDetail, type TemperatureUnit } from '@/api/device';
 import { useSensorLimits } from '@/hooks/useAlarms';
 import { useRead } from '@/hooks/useRead';
-import { presetRange, RANGE_PRESETS, sensorParams, type RangePreset } from './helpers';
+import { correctedBy, presetRange, RANGE_PRESETS, sensorParams, type RangePreset } from './helpers';
 import { isoWithOffset } from '@/lib/format';
 import { limitStepsOf, type LimitStep } from './limitSteps';
 import { SensorChart } from './SensorChart';
@@ -124,6 +124,11 @@ export function ChartTab({ device }: { device: DeviceDetail }) {
         <Typography.Text type="secondary">
           {t('chart.bucketed', { minutes: Math.round(data.bucketSeconds / 60) })}
         </Typography.Text>
+      ) : null}
+      {data?.corrected ? (
+        <Tag color="blue" data-testid="chart-corrected">
+          {t('chart.corrected', { certificates: correctedBy(data.corrections) || '-' })}
+        </Tag>
       ) : null}
       <SensorChart
         params={shown}

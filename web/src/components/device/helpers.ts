@@ -3,7 +3,15 @@
  * 12 hours, 24 hours, half hour, 7, 15, 30 days), Celsius / Fahrenheit, value formatting and the
  * parameter groups of a device.
  */
-import type { ChartOverdue, ChartPoint, DeviceParam, DeviceStatus, SensorValues, TemperatureUnit } from '@/api/device';
+import type {
+  ChartCorrection,
+  ChartOverdue,
+  ChartPoint,
+  DeviceParam,
+  DeviceStatus,
+  SensorValues,
+  TemperatureUnit,
+} from '@/api/device';
 
 /** antd Tag / Badge preset status of each device state (no hard-coded colours). */
 export type StatusTone = 'success' | 'processing' | 'default' | 'error' | 'warning';
@@ -164,4 +172,10 @@ export function overdueBands(
     else merged.push({ ...span });
   }
   return merged;
+}
+
+/** The certificates whose correction the chart's values carry (the device's calibration correction), each once. */
+export function correctedBy(corrections: Record<string, ChartCorrection[]> | undefined): string {
+  const numbers = Object.values(corrections ?? {}).flatMap((spans) => spans.map((span) => span.certificate));
+  return [...new Set(numbers)].join(', ');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceParam } from '@/api/device';
-import { overdueBands } from './helpers';
+import { correctedBy, overdueBands } from './helpers';
 
 // Issue 48: the chart shades the spans a shown probe's calibration was overdue, once per span.
 describe('overdue bands', () => {
@@ -24,5 +24,21 @@ describe('overdue bands', () => {
   it('shades nothing without spans (a probe without a certificate is never overdue)', () => {
     expect(overdueBands(params, undefined)).toEqual([]);
     expect(overdueBands(params, { '1': [] })).toEqual([]);
+  });
+});
+
+// Issue 48: the chart's "corrected" label names each certificate whose correction its values carry once.
+describe('corrected by', () => {
+  it('lists the certificates of every sensor once, none without corrections', () => {
+    const corrections = {
+      '1': [
+        { start: 0, end: 10, certificate: 'EXT-A' },
+        { start: 10, end: 20, certificate: 'CAL-2' },
+      ],
+      '2': [{ start: 0, end: 20, certificate: 'EXT-A' }],
+    };
+    expect(correctedBy(corrections)).toBe('EXT-A, CAL-2');
+    expect(correctedBy(undefined)).toBe('');
+    expect(correctedBy({ '1': [] })).toBe('');
   });
 });
