@@ -7,7 +7,7 @@ from api.oncall.sources import SOURCE
 
 MANIFEST = Manifest(
     area="oncall",
-    blueprints=(Placed(245, blp),),
+    blueprints=(Placed(242, blp),),
     models=(models,),
     # Push-setting levels may name "the person on call" (api/alarm/recipients.py).
     alarm_on_call=(SOURCE,),
