@@ -172,7 +172,7 @@ def check_budgets(now: datetime | None = None) -> int:
         )
     ).all()
     for assignment_id in waybill_ids:
-        raised += _check_waybill(assignment_id, now)
+        raised += check_waybill(assignment_id, now)
     lot_ids = db.session.scalars(
         select(StorageLot.id).where(
             StorageLot.profile_id.is_not(None),
@@ -185,7 +185,8 @@ def check_budgets(now: datetime | None = None) -> int:
     return raised
 
 
-def _check_waybill(assignment_id: int, now: datetime) -> int:
+def check_waybill(assignment_id: int, now: datetime) -> int:
+    """One assignment's check (the periodic pass, and an upload's queued job): 1 if it raised the alarm."""
     assignment = db.session.scalar(_locked(select(WaybillBudget).where(WaybillBudget.id == assignment_id)))
     if assignment is None or assignment.alerted_at is not None:
         db.session.rollback()
