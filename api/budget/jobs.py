@@ -11,3 +11,9 @@ from api.jobs import DEFAULT, job
 def check_budgets() -> int:
     """Raise the threshold alarm of each waybill's goods and lot that reached it (once each)."""
     return services.check_budgets(utcnow())
+
+
+@job(DEFAULT, timeout=120)
+def check_waybill_budget(assignment_id: int) -> int:
+    """Raise one waybill's threshold alarm if its budget reached it (queued by an upload; once only)."""
+    return services.check_waybill(assignment_id, utcnow())

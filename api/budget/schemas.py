@@ -107,6 +107,10 @@ class StabilityBudgetSchema(Schema):
     profile = ma.fields.Nested(StabilityProfileSchema, allow_none=True)
     windowStart = LocalDateTime(allow_none=True)
     windowEnd = LocalDateTime(allow_none=True)
+    timeZone = ma.fields.String(
+        allow_none=True,
+        metadata={"description": "the zone the window is shown in: the device's (a lot: its storage's)"},
+    )
     bands = ma.fields.List(ma.fields.Nested(StabilityBandUseSchema))
     inRangeSeconds = Integer()
     unbandedSeconds = Integer()

@@ -38,8 +38,10 @@ def probe_budget(profile: Profile, device: Device, sensor: int, start: datetime,
     return run.result()
 
 
-def _answer(profile: StabilityProfile | None, start, end, figures: dict | None, disposition: dict) -> dict:
-    base = {"profile": profile, "windowStart": start, "windowEnd": end, "bands": [], "gaps": []}
+def _answer(
+    profile: StabilityProfile | None, start, end, figures: dict | None, disposition: dict, zone: str | None = None
+) -> dict:
+    base = {"profile": profile, "windowStart": start, "windowEnd": end, "timeZone": zone, "bands": [], "gaps": []}
     if figures is not None:
         base |= figures
     required = bool(figures and figures["exhausted"]) and disposition.get("disposition") is None
@@ -65,7 +67,8 @@ def waybill_figures(waybill: Waybill, profile: StabilityProfile, now: datetime) 
 
 
 def waybill_budget(waybill_id: int, now: datetime | None = None) -> dict:
-    waybill, _device = waybills.find(waybill_id)
+    waybill, device = waybills.find(waybill_id)
+    zone = device.time_zone
     assignment = db.session.scalar(select(WaybillBudget).where(WaybillBudget.waybill_id == waybill.id))
     disposition = {
         "disposition": waybill.disposition.value if waybill.disposition else None,
@@ -73,12 +76,12 @@ def waybill_budget(waybill_id: int, now: datetime | None = None) -> dict:
         "disposedAt": waybill.disposed_at,
     }
     if assignment is None:
-        return _answer(None, None, None, None, disposition)
+        return _answer(None, None, None, None, disposition, zone)
     profile = db.session.get(StabilityProfile, assignment.profile_id)
     window, figures = waybill_figures(waybill, profile, now or utcnow())
     start, end = window or (None, None)
     marks = {"alerted": assignment.alerted_at is not None, "alarmId": assignment.alarm_id}
-    return _answer(profile, start, end, figures, disposition) | marks
+    return _answer(profile, start, end, figures, disposition, zone) | marks
 
 
 def assign_waybill(args: dict) -> dict:
@@ -123,12 +126,14 @@ def lot_budget(lot: StorageLot, now: datetime | None = None) -> dict:
         "dispositionReason": lot.disposition_reason,
         "disposedAt": lot.disposed_at,
     }
+    storage = db.session.get(ColdStorage, lot.storage_id)
+    zone = storage.time_zone if storage is not None else None
     if lot.profile_id is None:
-        return _answer(None, None, None, None, disposition)
+        return _answer(None, None, None, None, disposition, zone)
     profile = db.session.get(StabilityProfile, lot.profile_id)
     (start, end), figures, _probes = lot_figures(lot, profile, now or utcnow())
     marks = {"alerted": lot.alerted_at is not None, "alarmId": lot.alarm_id}
-    return _answer(profile, start, end, figures, disposition) | marks
+    return _answer(profile, start, end, figures, disposition, zone) | marks
 
 
 # ---- the threshold alarm ------------------------------------------------------------------------------------
@@ -167,7 +172,7 @@ def check_budgets(now: datetime | None = None) -> int:
         )
     ).all()
     for assignment_id in waybill_ids:
-        raised += _check_waybill(assignment_id, now)
+        raised += check_waybill(assignment_id, now)
     lot_ids = db.session.scalars(
         select(StorageLot.id).where(
             StorageLot.profile_id.is_not(None),
@@ -180,7 +185,8 @@ def check_budgets(now: datetime | None = None) -> int:
     return raised
 
 
-def _check_waybill(assignment_id: int, now: datetime) -> int:
+def check_waybill(assignment_id: int, now: datetime) -> int:
+    """One assignment's check (the periodic pass, and an upload's queued job): 1 if it raised the alarm."""
     assignment = db.session.scalar(_locked(select(WaybillBudget).where(WaybillBudget.id == assignment_id)))
     if assignment is None or assignment.alerted_at is not None:
         db.session.rollback()

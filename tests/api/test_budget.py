@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 
 from api.alarm.models import Alarm, AlarmKind, Message
 from api.budget.services import check_budgets
+from api.device.models import Device
 from api.extensions.db import db
 from tests.api.account_helpers import auth, login, make_account
 from tests.api.budget_helpers import (
@@ -78,9 +79,12 @@ def test_profile_fields_are_checked_and_named(client, shipper):
 
 def test_the_budget_of_a_trip_from_readings_sent_out_of_order(app, client, shipper, trackers):
     waybill, _start = trip(app, client, shipper, trackers)
+    with app.app_context():  # the window is shown in the device's zone, which the answer names
+        db.session.get(Device, waybill["deviceId"]).time_zone = "Europe/Berlin"
+        db.session.commit()
     profile = add_profile(client, shipper)
     none = ok(client.get(f"{B}/WaybillBudget/get?waybillId={waybill['id']}", headers=shipper))
-    assert none["profile"] is None and none["bands"] == []
+    assert none["profile"] is None and none["bands"] == [] and none["timeZone"] == "Europe/Berlin"
     assigned = ok(
         client.put(
             f"{B}/WaybillBudget/assign", json={"waybillId": waybill["id"], "profileId": profile["id"]}, headers=shipper
@@ -90,7 +94,7 @@ def test_the_budget_of_a_trip_from_readings_sent_out_of_order(app, client, shipp
     assert assigned["inRangeSeconds"] == 1200 and assigned["unbandedSeconds"] == 600 and assigned["unknownSeconds"] == 0
     assert assigned["bands"][0]["remainingSeconds"] == 72 * 3600 - 600 and assigned["readings"] == 6
     assert assigned["exhausted"] and assigned["dispositionRequired"] and assigned["profile"]["id"] == profile["id"]
-    assert assigned["mkt"] is not None and not assigned["mktExceeded"]
+    assert assigned["mkt"] is not None and not assigned["mktExceeded"] and assigned["timeZone"] == "Europe/Berlin"
     # disposition: quarantined needs a reason, then nothing is required any more
     no_reason = client.put(
         f"{W}/Waybill/dispose", json={"id": waybill["id"], "disposition": "quarantined"}, headers=shipper

@@ -14,6 +14,7 @@ from api.device.models import Device
 from api.extensions.db import db
 from api.extensions.reasons import REASON_HEADER
 from api.fda.records import PASSWORD_HEADER, SIGNER_HEADER
+from api.storage.models import ColdStorage
 from tests.api.account_helpers import PASSWORD
 from tests.api.budget_helpers import B, errors_of, ok, profile_body
 from tests.api.device_helpers import guids, owner, stranger, upload
@@ -60,6 +61,8 @@ def test_a_lots_budget_is_its_worst_probe_and_its_alarm_is_raised_once(app, clie
     budget = ok(client.get(f"{B}/Lot/budget?id={lot['id']}", headers=owner))
     assert [b["usedSeconds"] for b in budget["bands"]] == [1800, 600, 0]
     assert not budget["exhausted"] and not budget["dispositionRequired"]
+    with app.app_context():  # the window is shown in the storage's zone, which the answer names
+        assert budget["timeZone"] == db.session.get(ColdStorage, lot["storageId"]).time_zone
     page = ok(client.post(f"{B}/Lot/page", json={"storageId": lot["storageId"]}, headers=owner))
     assert [row["product"] for row in page["list"]] == ["Insulin pens"]
     with app.app_context():

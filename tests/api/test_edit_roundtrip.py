@@ -55,6 +55,18 @@ def _waybill_records(client, headers, trackers):
         json={"name": "Night", "lineColor": "#00aa00", "lineWidth": 4, "stopMinutes": 20, "isDefault": True},
         headers=headers,
     )
+    client.post(  # a stability profile with bands on both sides of its range, open-ended and not
+        "/api/budget/StabilityProfile/insert",
+        json={
+            "name": "Vaccine 2-8",
+            "rangeLow": 2,
+            "rangeHigh": 8,
+            "bands": [{"low": 8, "high": 25, "hours": 72}, {"low": None, "high": 0, "hours": 0}],
+            "mktLimit": None,
+            "alertPercent": 80,
+        },
+        headers=headers,
+    )
     return [plain["id"], timed["id"], running["id"]]
 
 
@@ -80,6 +92,14 @@ ROUND_TRIPS = [
         "track template",
         lambda client, headers, ids: client.get(f"{W}/TrackTemplate/list", headers=headers).get_json()["data"],
         f"{W}/TrackTemplate/update",
+        "put",
+    ),
+    (
+        "stability profile",
+        lambda client, headers, ids: client.post(
+            "/api/budget/StabilityProfile/page", json={}, headers=headers
+        ).get_json()["data"]["list"],
+        "/api/budget/StabilityProfile/update",
         "put",
     ),
 ]

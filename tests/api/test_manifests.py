@@ -48,9 +48,11 @@ def test_create_app_installs_exactly_the_declared_hooks(app):
     assert [step.on_readings for step in steps] == ingest.READING_HANDLERS
     assert [step.lookup for step in steps if step.lookup is not None] == ingest.BATCH_LOOKUPS
     # A room's defrost or open door holds, and the waybill arms, before the alarms of the same batch are
-    # evaluated (explicit order, not insert(0)).
+    # evaluated (explicit order, not insert(0)); the budgets read their lookup before the waybill step
+    # forgets it.
     assert [step.on_readings.__module__ for step in steps] == [
         "api.storage.holds",
+        "api.budget.ingest",
         "api.waybill.services",
         "api.alarm.evaluation",
     ]

@@ -1,11 +1,13 @@
 // Issue 48 in the browser: a waybill's goods under a stability profile show their budget (each band's
-// used / allowed / remaining time, MKT) on the waybill page, as the api computes it from the readings.
+// used / allowed / remaining time, MKT) on the waybill page, as the api computes it from the readings;
+// the profiles page (menu Waybills > Stability Profiles) adds a profile with two bands and edits it unchanged.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { api, apiLogin, collectErrors, contextFor, launch, screenshot, siteUrl, useToken } from './browser.mjs';
 
 const DESKTOP = { width: 1440, height: 900 };
 const PROFILE = 'E2E vaccine 2-8';
+const PAGE_PROFILE = 'E2E page profile';
 let browser;
 let cleanup = async () => {};
 
@@ -76,5 +78,63 @@ describe('stability budgets (issue 48)', () => {
       [],
     );
     await context.close();
+  });
+
+  test('the profiles page adds a profile with two bands, saves it unchanged and lists it (1440 px, English)', async () => {
+    const token = await apiLogin('localhost', 'demouser');
+    const context = await contextFor(browser, 'localhost', 'en-US', DESKTOP);
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    await useToken(page, 'localhost', token);
+    let id = null;
+    try {
+      // Reached from the menu, beside the other waybill pages.
+      await page.goto(siteUrl('localhost', '/waybill/list'));
+      await page.getByTestId('side-menu').getByRole('menuitem', { name: 'Stability Profiles' }).click();
+      await page.waitForURL((url) => url.pathname === '/waybill/profiles');
+      await page.getByTestId('budget-profiles').waitFor();
+
+      await page.getByTestId('budget-profile-add').click();
+      const form = page.getByTestId('budget-profile-form');
+      await form.locator('#name').fill(PAGE_PROFILE);
+      await form.locator('#rangeLow').fill('2');
+      await form.locator('#rangeHigh').fill('8');
+      // The form starts with "8 < t ≤ 25 °C: 72 h"; a second band "below 0 °C: none allowed".
+      await form.getByTestId('budget-band-add').click();
+      await form.locator('#bands_1_high').fill('0');
+      await form.locator('#bands_1_hours').fill('0');
+      const inserted = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/api/budget/StabilityProfile/insert'));
+      await page.getByTestId('budget-profile-save').click();
+      const created = await (await inserted).json();
+      assert.equal(created.code, 0, JSON.stringify(created));
+      id = created.data.id;
+      assert.deepEqual(created.data.bands, [
+        { low: 8, high: 25, hours: 72 },
+        { low: null, high: 0, hours: 0 },
+      ]);
+      const bands = page.getByTestId(`budget-profile-bands-${id}`);
+      await bands.getByText('8 < t ≤ 25 °C: 72 h 0 min').waitFor();
+      await bands.getByText('< 0 °C: 0 h 0 min').waitFor();
+
+      // The edit form sent back unchanged is accepted and changes nothing.
+      await page.getByTestId(`budget-profile-edit-${id}`).click();
+      assert.equal(await page.getByTestId('budget-profile-form').locator('#name').inputValue(), PAGE_PROFILE);
+      const updated = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/api/budget/StabilityProfile/update'));
+      await page.getByTestId('budget-profile-save').click();
+      const answer = await (await updated).json();
+      assert.equal(answer.code, 0, JSON.stringify(answer));
+      assert.deepEqual(answer.data, created.data);
+      await page.getByTestId('budget-profile-form').waitFor({ state: 'detached' });
+      await page.getByTestId('budget-profiles').locator('tr', { hasText: PAGE_PROFILE }).waitFor();
+      await bands.getByText('< 0 °C: 0 h 0 min').waitFor();
+      await screenshot(page, 'budget-profiles-1440');
+      assert.deepEqual(
+        errors.filter((text) => !text.includes('404 (Not Found)')),
+        [],
+      );
+    } finally {
+      await context.close();
+      if (id) await api('localhost', 'DELETE', `/budget/StabilityProfile/delete/${id}`, { token });
+    }
   });
 });

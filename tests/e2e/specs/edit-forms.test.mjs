@@ -8,6 +8,7 @@ import { api, apiLogin, collectErrors, contextFor, launch, siteUrl, useToken } f
 
 const USER = 'demouser';
 const TEMPLATE = 'E2E edit';
+const PROFILE = 'E2E edit profile';
 
 /**
  * { area, form, path, call (the request's path, matched at its end), setup(token), open(page), submit(page),
@@ -63,6 +64,40 @@ export const EDIT_FORMS = [
       for (const template of listed.body?.data ?? [])
         if (template.name === TEMPLATE)
           await api('localhost', 'DELETE', `/waybill/TrackTemplate/delete/${template.id}`, { token });
+    },
+  },
+  {
+    area: 'waybill',
+    form: 'stability profile',
+    path: '/waybill/profiles',
+    call: '/api/budget/StabilityProfile/update',
+    setup: async (token) => {
+      const made = await api('localhost', 'POST', '/budget/StabilityProfile/insert', {
+        token,
+        body: {
+          name: PROFILE,
+          rangeLow: 2,
+          rangeHigh: 8,
+          bands: [
+            { low: 8, high: 25, hours: 72 },
+            { low: null, high: 0, hours: 0.5 },
+          ],
+          mktLimit: null,
+          alertPercent: 80,
+        },
+      });
+      assert.equal(made.body.code, 0, JSON.stringify(made.body));
+    },
+    open: async (page) => {
+      const row = page.getByTestId('budget-profiles').locator('tr', { hasText: PROFILE });
+      await row.getByRole('button', { name: 'Edit' }).click();
+      await page.getByTestId('budget-profile-form').waitFor();
+    },
+    submit: (page) => page.getByTestId('budget-profile-save').click(),
+    teardown: async (token) => {
+      const listed = await api('localhost', 'POST', '/budget/StabilityProfile/page', { token, body: { name: PROFILE } });
+      for (const profile of listed.body?.data?.list ?? [])
+        await api('localhost', 'DELETE', `/budget/StabilityProfile/delete/${profile.id}`, { token });
     },
   },
 ];

@@ -6,14 +6,14 @@ import type { Schemas } from './generated';
 
 const BASE = '/alarm';
 
-export type AlarmKind = 'upper' | 'lower' | 'offline' | 'battery' | 'fault';
+export type AlarmKind = 'upper' | 'lower' | 'offline' | 'battery' | 'fault' | 'budget';
 export type ProcessState = 'pending' | 'agreed' | 'rejected' | 'on_hold';
 export type ResultState = Exclude<ProcessState, 'pending'>;
 export type MessageType = 'alarm' | 'system';
 export type Channel = 'sms' | 'voice' | 'email' | 'webhook';
 export type RecipientLang = 'zh-CN' | 'en-US';
 
-export const ALARM_KINDS: AlarmKind[] = ['upper', 'lower', 'offline', 'battery', 'fault'];
+export const ALARM_KINDS: AlarmKind[] = ['upper', 'lower', 'offline', 'battery', 'fault', 'budget'];
 export const CHANNELS: Channel[] = ['sms', 'voice', 'email', 'webhook'];
 export const RESULT_STATES: ResultState[] = ['agreed', 'rejected', 'on_hold'];
 /** Business spec 5: alarm handling result max 50. */

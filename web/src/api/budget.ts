@@ -1,6 +1,6 @@
 /** Stability profiles, the budget of a waybill's goods and of a storage's lots (api/budget). */
 import type { Page } from '@/components/ui/table';
-import { post, put } from './client';
+import { del, post, put } from './client';
 import { readKey } from './read';
 import type { Schemas } from './generated';
 
@@ -12,10 +12,14 @@ export type StabilityBudget = Schemas['StabilityBudget'];
 export type StabilityBandUse = Schemas['StabilityBandUse'];
 export type StorageLot = Schemas['StorageLot'];
 
-export const profilePageKey = (args: { start: number; pageSize: number }) =>
+export const profilePageKey = (args: { start: number; pageSize: number; name?: string }) =>
   readKey(`${B}/StabilityProfile/page`, args, 'post');
-export const insertProfile = (input: StabilityProfileInput) =>
-  post<StabilityProfile>(`${B}/StabilityProfile/insert`, input);
+/** Add a profile, or change it when the input names its id. */
+export const saveProfile = (input: StabilityProfileInput & { id?: number }) =>
+  input.id
+    ? put<StabilityProfile>(`${B}/StabilityProfile/update`, input)
+    : post<StabilityProfile>(`${B}/StabilityProfile/insert`, input);
+export const deleteProfile = (id: number) => del<null>(`${B}/StabilityProfile/delete/${id}`);
 export const waybillBudgetKey = (waybillId: number) => readKey(`${B}/WaybillBudget/get`, { waybillId });
 export const assignWaybillBudget = (waybillId: number, profileId: number | null) =>
   put<StabilityBudget>(`${B}/WaybillBudget/assign`, { waybillId, profileId });

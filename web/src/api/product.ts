@@ -229,7 +229,7 @@ export function importSimCards(file: File): Promise<SimImportResult> {
 export interface AlarmRule {
   id: number;
   deviceTypeId: number;
-  alarmKind: 'upper' | 'lower' | 'offline' | 'battery' | 'fault' | 'fence';
+  alarmKind: 'upper' | 'lower' | 'offline' | 'battery' | 'fault' | 'fence' | 'budget';
   ruleClass: 'alarm' | 'warning';
   ruleName: string;
   content: string | null;

@@ -35190,6 +35190,8 @@ export interface components {
             mktLimit?: number | null;
             profile?: (Record<string, never> | null) | components["schemas"]["StabilityProfile"];
             readings?: number;
+            /** @description the zone the window is shown in: the device's (a lot: its storage's) */
+            timeZone?: string | null;
             unbandedSeconds?: number;
             unknownSeconds?: number;
             /** Format: date-time */

@@ -135,6 +135,15 @@ describe('buildAccess on the junjia style model (spec 6: the limited menu)', () 
 });
 
 describe('filterMenu', () => {
+  it('shows a page kept under another key by its route permission (stability profiles: waybill.list)', () => {
+    const waybills = buildAccess('default', grantedSet(['waybill.list']));
+    expect(keys(waybills.menu)).toEqual(['waybill', 'waybill.list', 'waybill.profiles']);
+    expect(routeAccess(waybills, route('waybill.profiles'))).toBe('allowed');
+    const fences = buildAccess('default', grantedSet(['waybill.geofence']));
+    expect(keys(fences.menu)).not.toContain('waybill.profiles');
+    expect(routeAccess(fences, route('waybill.profiles'))).toBe('forbidden');
+  });
+
   it('keeps a group only with children', () => {
     expect(filterMenu([{ key: 'g', children: [{ key: 'g.a', path: '/a' }] }], grantedSet(['x']))).toEqual([]);
   });

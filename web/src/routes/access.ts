@@ -33,7 +33,7 @@ function keysOf(entries: MenuEntry[]): string[] {
   return entries.flatMap((entry) => [entry.key, ...keysOf(entry.children ?? [])]);
 }
 
-/** Menu entries the user may see: leaves by permission, groups when a child is left; an external
+/** Menu entries the user may see: leaves by their route's permission, groups when a child is left; an external
  * site's entry by its route's permission and only while its address is set. */
 export function filterMenu(entries: MenuEntry[], granted: Granted, externals: ExternalUrls = {}): MenuItem[] {
   return entries.flatMap((entry): MenuItem[] => {
@@ -41,10 +41,12 @@ export function filterMenu(entries: MenuEntry[], granted: Granted, externals: Ex
       const children = filterMenu(entry.children, granted, externals);
       return children.length ? [{ key: entry.key, path: entry.path, icon: entry.icon, children }] : [];
     }
-    const external = CONSOLE_ROUTES.find((route) => route.external && route.name === entry.key);
-    const visible = external
-      ? Boolean(externals[external.external as ExternalSite]) && hasPermission(granted, external.permission)
-      : hasPermission(granted, entry.key);
+    const route = CONSOLE_ROUTES.find((item) => item.name === entry.key);
+    // A leaf shows by its route's permission (a page kept under another page's keys, such as the
+    // stability profiles under waybill.list); a key without a route by itself.
+    const visible = route?.external
+      ? Boolean(externals[route.external]) && hasPermission(granted, route.permission)
+      : hasPermission(granted, route?.permission ?? entry.key);
     return visible ? [{ key: entry.key, path: entry.path, icon: entry.icon }] : [];
   });
 }

@@ -54,6 +54,8 @@ export const CONSOLE_ROUTES: RouteDef[] = [
   consoleRoute('cloudControl.storage.detail', '/cloudControl/storage/detail/:id', 'storage.list'),
   consoleRoute('waybill.list', '/waybill/list'),
   consoleRoute('waybill.geofence', '/waybill/geofence'),
+  // Stability profiles (issue 48): kept with the shipments' keys, as the api checks them.
+  consoleRoute('waybill.profiles', '/waybill/profiles', 'waybill.list', { menu: 'waybill.profiles' }),
   consoleRoute('asset.list', '/asset/list'),
   consoleRoute('asset.detail', '/asset/detail/:id', 'asset.list'),
   consoleRoute('project.list', '/project/list'),

@@ -9,5 +9,7 @@ describe('alarm values carry their unit (issue 47)', () => {
     expect(alarmValue({ unit: '%RH' }, 81)).toBe('81 %RH');
     expect(alarmValue({ unit: '%RH' }, null)).toBe('-');
     expect(alarmValues({ ...alarm, kind: 'offline' } as Alarm)).toBe('-');
+    // a stability budget alarm: the share of its band used
+    expect(alarmValues({ ...alarm, kind: 'budget', unit: null, lastValue: 83.3 } as Alarm)).toBe('83.3 %');
   });
 });

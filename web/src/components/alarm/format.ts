@@ -32,5 +32,7 @@ export function alarmValue(alarm: Pick<Alarm, 'unit'>, value: number | null | un
 /** Value / limit of an alarm as a list cell shows it, each with its unit. */
 export function alarmValues(alarm: Alarm): string {
   if (alarm.kind === 'offline') return '-';
+  // A stability budget alarm carries the share of its band used, not a sensor value against a limit.
+  if (alarm.kind === 'budget') return `${formatNumber(alarm.lastValue)} %`;
   return `${alarmValue(alarm, alarm.lastValue)} / ${alarmValue(alarm, alarm.limitValue)}`;
 }

@@ -1,34 +1,18 @@
-import {
-  Alert,
-  Button,
-  Descriptions,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Select,
-  Space,
-  Table,
-  Tag,
-  Typography,
-} from 'antd';
+import { Alert, Button, Descriptions, Select, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'next-i18next/pages';
 import { useState } from 'react';
 import {
   assignWaybillBudget,
-  insertProfile,
   profilePageKey,
   waybillBudgetKey,
   type ProfilePage,
   type StabilityBandUse,
   type StabilityBudget,
-  type StabilityProfileInput,
 } from '@/api/budget';
 import { Permitted } from '@/components/ui/Permitted';
-import { rangeRules } from '@/components/ui/rangeRules';
 import { useRead } from '@/hooks/useRead';
-import { formatTime } from '@/lib/format';
-import { showServerErrors } from '@/lib/serverErrors';
+import { formatZoned, zoneLabel } from '@/lib/format';
+import { ProfileForm } from './ProfileForm';
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
@@ -38,7 +22,14 @@ export function budgetDuration(t: T, seconds: number | undefined): string {
   return t('budget:duration', { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
 }
 
-export function bandLabel(band: StabilityBandUse, rangeHigh: number): string {
+/** The budget's window in the zone the api names (the device's; a lot's storage's), each end with its offset. */
+export function budgetWindow(budget: Pick<StabilityBudget, 'windowStart' | 'windowEnd' | 'timeZone'>): string {
+  if (!budget.windowStart) return '-';
+  const zone = budget.timeZone ?? null;
+  return `${formatZoned(budget.windowStart, zone)} ~ ${formatZoned(budget.windowEnd ?? null, zone)}`;
+}
+
+export function bandLabel(band: Pick<StabilityBandUse, 'low' | 'high'>, rangeHigh: number): string {
   const { low, high } = band;
   if (low !== null && low !== undefined && low >= rangeHigh) {
     return high === null || high === undefined ? `> ${low} °C` : `${low} < t ≤ ${high} °C`;
@@ -63,7 +54,13 @@ export function BudgetFigures({ budget }: { budget: StabilityBudget }) {
         <Descriptions.Item label={t('profile')}>{profile.name}</Descriptions.Item>
         <Descriptions.Item label={t('range')}>{`${profile.rangeLow} ~ ${profile.rangeHigh} °C`}</Descriptions.Item>
         <Descriptions.Item label={t('window')}>
-          {budget.windowStart ? `${formatTime(budget.windowStart)} ~ ${formatTime(budget.windowEnd ?? null)}` : '-'}
+          <span data-testid="budget-window">{budgetWindow(budget)}</span>
+          {budget.windowStart ? (
+            <Typography.Text type="secondary" data-testid="budget-zone">
+              {' '}
+              {t('timesIn', { zone: zoneLabel(budget.timeZone) })}
+            </Typography.Text>
+          ) : null}
         </Descriptions.Item>
         <Descriptions.Item label={t('mkt')}>
           <span data-testid="budget-mkt">
@@ -106,83 +103,6 @@ export function BudgetFigures({ budget }: { budget: StabilityBudget }) {
   );
 }
 
-function ProfileForm({
-  open,
-  onClose,
-  onSaved,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onSaved: (id: number) => void;
-}) {
-  const { t } = useTranslation('budget');
-  const [form] = Form.useForm<StabilityProfileInput>();
-  const save = async () => {
-    const values = await form.validateFields();
-    try {
-      const saved = await insertProfile(values);
-      form.resetFields();
-      onSaved(saved.id ?? 0);
-    } catch (error) {
-      if (!showServerErrors(form, error)) throw error;
-    }
-  };
-  const degrees = rangeRules(t, -273.15, 1000);
-  return (
-    <Modal open={open} onCancel={onClose} onOk={() => void save()} title={t('newProfile')} destroyOnHidden>
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={{ alertPercent: 80, bands: [{ low: 8, high: 25, hours: 72 }] }}
-        data-testid="budget-profile-form"
-      >
-        <Form.Item name="name" label={t('profileName')} rules={[{ required: true, max: 50 }]}>
-          <Input maxLength={50} />
-        </Form.Item>
-        <Space wrap>
-          <Form.Item name="rangeLow" label={t('rangeLow')} rules={[{ required: true }, ...degrees]}>
-            <InputNumber />
-          </Form.Item>
-          <Form.Item name="rangeHigh" label={t('rangeHigh')} rules={[{ required: true }, ...degrees]}>
-            <InputNumber />
-          </Form.Item>
-          <Form.Item name="mktLimit" label={t('mktLimit')} rules={degrees}>
-            <InputNumber />
-          </Form.Item>
-          <Form.Item name="alertPercent" label={t('alertPercent')} rules={rangeRules(t, 1, 100)}>
-            <InputNumber />
-          </Form.Item>
-        </Space>
-        <Form.List name="bands">
-          {(fields, { add, remove }) => (
-            <Space orientation="vertical">
-              {fields.map((field) => (
-                <Space key={field.key} wrap>
-                  <Form.Item name={[field.name, 'low']} label={t('low')} rules={degrees}>
-                    <InputNumber />
-                  </Form.Item>
-                  <Form.Item name={[field.name, 'high']} label={t('high')} rules={degrees}>
-                    <InputNumber />
-                  </Form.Item>
-                  <Form.Item
-                    name={[field.name, 'hours']}
-                    label={t('hours')}
-                    rules={[{ required: true }, ...rangeRules(t, 0, 100000)]}
-                  >
-                    <InputNumber />
-                  </Form.Item>
-                  <Button onClick={() => remove(field.name)}>{t('removeBand')}</Button>
-                </Space>
-              ))}
-              <Button onClick={() => add({ low: null, high: null, hours: 0 })}>{t('addBand')}</Button>
-            </Space>
-          )}
-        </Form.List>
-      </Form>
-    </Modal>
-  );
-}
-
 /** The waybill detail's budget tab: the goods' profile (chosen here) and its budget, live. */
 export function WaybillBudgetTab({ waybillId }: { waybillId: number }) {
   const { t } = useTranslation('budget');
@@ -213,10 +133,10 @@ export function WaybillBudgetTab({ waybillId }: { waybillId: number }) {
       <ProfileForm
         open={creating}
         onClose={() => setCreating(false)}
-        onSaved={(id) => {
+        onSaved={(saved) => {
           setCreating(false);
           void reloadProfiles();
-          void assign(id);
+          void assign(saved.id ?? null);
         }}
       />
     </Space>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bandLabel, budgetDuration } from './BudgetPanel';
+import { bandLabel, budgetDuration, budgetWindow } from './BudgetPanel';
+import { profileFormValues } from './ProfileForm';
+import { bandSummary } from './ProfileListView';
 
 const t = (key: string, options?: Record<string, unknown>) => `${key}:${options?.hours}h${options?.minutes}m`;
 
@@ -16,5 +18,47 @@ describe('budget texts', () => {
     expect(budgetDuration(t, 3629)).toBe('budget:duration:1h0m');
     expect(budgetDuration(t, 3631)).toBe('budget:duration:1h1m');
     expect(budgetDuration(t, undefined)).toBe('budget:duration:0h0m');
+  });
+
+  it("shows the window in the zone the api names, each end with that zone's offset", () => {
+    const window = budgetWindow({
+      windowStart: '2026-07-01T10:00:00+08:00',
+      windowEnd: '2026-07-01T12:30:00+08:00',
+      timeZone: 'Europe/Berlin',
+    });
+    expect(window).toBe('2026-07-01 04:00:00 UTC+02:00 ~ 2026-07-01 06:30:00 UTC+02:00');
+    expect(budgetWindow({ windowStart: null, windowEnd: null, timeZone: 'Europe/Berlin' })).toBe('-');
+  });
+
+  it('lists each band of a profile with its allowed time', () => {
+    const profile = {
+      rangeHigh: 8,
+      bands: [
+        { low: 8, high: 25, hours: 72 },
+        { low: null, high: 0, hours: 0.5 },
+      ],
+    };
+    expect(bandSummary(t, profile)).toEqual(['8 < t ≤ 25 °C: budget:duration:72h0m', '< 0 °C: budget:duration:0h30m']);
+  });
+
+  it('fills the form with only the fields it sends back (an unchanged edit is accepted)', () => {
+    const read = {
+      id: 3,
+      name: 'A',
+      rangeLow: 2,
+      rangeHigh: 8,
+      mktLimit: null,
+      alertPercent: 80,
+      bands: [{ low: null, high: 0, hours: 0 }],
+    };
+    expect(profileFormValues(read)).toEqual({
+      name: 'A',
+      rangeLow: 2,
+      rangeHigh: 8,
+      mktLimit: null,
+      alertPercent: 80,
+      bands: [{ low: null, high: 0, hours: 0 }],
+    });
+    expect(profileFormValues(null).bands).toHaveLength(1);
   });
 });

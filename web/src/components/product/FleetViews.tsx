@@ -27,7 +27,7 @@ const DEVICE_STATES = [
   'disabled',
   'deactivated',
 ] as const;
-const ALARM_KINDS = ['upper', 'lower', 'offline', 'battery', 'fault', 'fence'] as const;
+const ALARM_KINDS = ['upper', 'lower', 'offline', 'battery', 'fault', 'fence', 'budget'] as const;
 const STATE_COLOURS: Record<string, string> = {
   online: 'green',
   alarm: 'red',

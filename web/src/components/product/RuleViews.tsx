@@ -18,7 +18,7 @@ import { DrawerForm, type DrawerField } from '@/components/ui/DrawerForm';
 import { Permitted } from '@/components/ui/Permitted';
 import { useRead } from '@/hooks/useRead';
 
-const KINDS = ['upper', 'lower', 'offline', 'battery', 'fault', 'fence'] as const;
+const KINDS = ['upper', 'lower', 'offline', 'battery', 'fault', 'fence', 'budget'] as const;
 const CHANNELS = ['sms', 'voice', 'email', 'webhook'] as const;
 const PLACEHOLDER = /\{(device|guid|sensor|value|limit|time|level|alarm)\}/;
 
