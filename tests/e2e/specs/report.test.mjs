@@ -69,7 +69,7 @@ describe('exports and the download centre (issue 8)', () => {
     assert.match(csv.name, /^Vaccine Fridge_\d{8}-\d{8}\.csv$/);
     assert.deepEqual([...csv.bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'UTF-8 BOM');
     const lines = csv.bytes.toString('utf8').slice(1).trim().split('\r\n');
-    assert.match(lines[0], /^Device name,GUID,Time \(.+\),Temperature \(°C\),Back-filled$/);
+    assert.match(lines[0], /^Device name,GUID,Time \(.+\),Temperature \(°C\),Back-filled,Calibration overdue$/);
     // The readings, then a blank line and the per-sensor summary (limits, excursions, MKT, completeness).
     const blank = lines.indexOf('');
     const readings = lines.slice(1, blank === -1 ? undefined : blank);
