@@ -289,8 +289,9 @@ def test_template_hides_a_parameter_in_exports(app, client, guids, files_dir, ru
     [row] = files(client, recipient)
     assert row["status"] == "generated", row
     _raw, rows = read_csv(client, recipient, row["id"])
-    # name, GUID, time, temperature and the back-filled mark only; then the summary of temperature only
-    assert len(rows[0]) == 5 and "湿度" not in ",".join(rows[0]) and "Humidity" not in ",".join(rows[0])
+    # name, GUID, time, temperature, the back-filled and calibration-overdue marks only; then the
+    # summary of temperature only
+    assert len(rows[0]) == 6 and "湿度" not in ",".join(rows[0]) and "Humidity" not in ",".join(rows[0])
     readings = rows[1 : rows.index([])]
     assert [r[3] for r in readings] == ["4.5", "4.7"]
     assert all("湿度" not in ",".join(r) for r in rows)
