@@ -136,8 +136,9 @@ def test_worker_killed_mid_export_is_retried_to_the_end(app, client, owner, guid
     readings = rows[1 : rows.index([])]  # then a blank line and the per-sensor summary
     assert len(readings) == READINGS  # every reading exactly once
     assert readings[0][2] == "2025-01-01 00:00:00 +00:00" and readings[-1][2] == "2025-12-31 23:59:00 +00:00"
-    # A blank line, the summary header, one row per sensor (2); then a blank line, the alarm list's title
-    # and its header (no alarm: no limits were set).
-    assert len(rows) == READINGS + 5 + 3
+    # A blank line, the summary header, one row per sensor (2); a blank line, the calibration section's
+    # title, its header, one row per sensor ("No certificate") and the overdue mark's legend; then a blank
+    # line, the alarm list's title and its header (no alarm: no limits were set).
+    assert len(rows) == READINGS + 5 + 6 + 3
     assert rows[-3][:1] == [] and rows[-2] in (["报警记录"], ["Alarms"])
     assert files(client, owner)[0]["status"] == "generated"
