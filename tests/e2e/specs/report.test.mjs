@@ -97,7 +97,7 @@ describe('exports and the download centre (issue 8)', () => {
     );
     assert.equal(opened.status, 0, opened.stderr);
     const book = JSON.parse(opened.stdout);
-    assert.deepEqual(book.sheets, ['Summary', DEVICE, 'Alarms']); // the alarm list, as the PDF has it
+    assert.deepEqual(book.sheets, ['Summary', DEVICE, 'Calibration', 'Alarms']); // each probe's certificate, then the alarm list, as the PDF has them
     assert.ok(book.rows > 250 && book.rows < 300, `rows ${book.rows}`);
     // Time, its UTC offset (a DST hour is never ambiguous), then the readings.
     assert.equal(book.header[1], 'UTC offset');
