@@ -3,16 +3,11 @@
 // on /message/list without a reload (and on the header badge), processed there as 'agreed' with a
 // result, and the outbox record of its email (delivered by the worker to the mail sink).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { API_PORT, MAILBOX, WEB_PORT, api, apiLogin, collectErrors, contextFor, launch, screenshot, siteUrl, useToken } from './browser.mjs';
+import { api, apiLogin, collectErrors, contextFor, launch, screenshot, siteUrl, useToken } from './browser.mjs';
+import { issueGuid, uploadNow } from './fleet.mjs';
+import { mailsTo } from './journey.mjs';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const DATABASE_URL = process.env.E2E_DATABASE_URL || 'postgresql+psycopg://postgres@127.0.0.1:5432/coldchain_e2e';
-const REDIS_URL = process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379/15';
 const LEVEL1 = 'night.shift@example.com';
 const LEVEL2 = 'quality.lead@example.com';
 
@@ -24,47 +19,19 @@ after(async () => {
   await browser?.close();
 });
 
-/** A new TH-2 logger issued by the operator CLI: its GUID and device key. */
-function issueDevice() {
-  const result = spawnSync(path.join(ROOT, '.venv/bin/flask'), ['--app', 'api', 'issue-guids', '--type-code', '8002', '--num', '1', '--order-code', 'E2EALARM'], {
-    cwd: ROOT,
-    // The api's device credential secret (run.mjs), so the key printed is the one the api accepts.
-    env: { ...process.env, DATABASE_URL, REDIS_URL, DEVICE_KEY_SECRET: process.env.E2E_DEVICE_KEY_SECRET || `e2e-device-key-secret-${WEB_PORT}` },
-    encoding: 'utf8',
-  });
-  assert.equal(result.status, 0, result.stderr);
-  const [guid, key] = result.stdout.trim().split('\n').at(-1).split('\t');
-  return { guid, key };
-}
-
-async function upload(device, temperature) {
-  const response = await fetch(`http://127.0.0.1:${API_PORT}/api/device/DeviceData/upload`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Device-Id': device.guid, 'X-Device-Key': device.key, 'X-Forwarded-Host': `localhost:${WEB_PORT}` },
-    body: JSON.stringify({ guid: device.guid, records: [{ ts: Date.now(), readings: { 1: temperature, 2: 55 }, battery: 90 }] }),
-  });
-  const body = await response.json();
-  assert.equal(body.code, 0, JSON.stringify(body));
-}
-
-function mailsTo(address, since) {
-  const lines = fs.existsSync(MAILBOX) ? fs.readFileSync(MAILBOX, 'utf8').split('\n').filter(Boolean) : [];
-  return lines.map((line) => JSON.parse(line)).filter((mail) => mail.to === address && mail.at >= since);
-}
-
 describe('alarms and notifications (issue 7)', () => {
   test('an excursion becomes a message on /message/list, is processed, and its email is on record', async () => {
     const since = Date.now();
-    const device = issueDevice();
+    const guid = issueGuid('8002'); // a TH-2 logger
     // The operator's own account (it holds devices too): the demo user's fleet stays as other specs expect it.
     const token = await apiLogin('localhost', 'operator');
     const added = await api('localhost', 'POST', '/device/Device/add', {
       token,
-      body: { deviceGuid: device.guid, deviceName: 'E2E Fridge', timeZone: 'Asia/Shanghai' },
+      body: { deviceGuid: guid, deviceName: 'E2E Fridge', timeZone: 'Asia/Shanghai' },
     });
     assert.equal(added.body?.code, 0, JSON.stringify(added.body));
     const deviceId = added.body.data.id;
-    await upload(device, 5.0);
+    await uploadNow(guid, { 1: 5.0, 2: 55 });
 
     const context = await contextFor(browser, 'localhost', 'en-US');
     const page = await context.newPage();
@@ -117,7 +84,7 @@ describe('alarms and notifications (issue 7)', () => {
     // The message list is open when the device goes out of range: the alarm appears by itself.
     await page.goto(siteUrl('localhost', '/message/list'));
     await page.getByTestId('message-list').waitFor();
-    await upload(device, 14.5);
+    await uploadNow(guid, { 1: 14.5, 2: 55 });
     const row = page.locator('tr', { hasText: 'E2E Fridge' }).first();
     await row.waitFor({ timeout: 30_000 });
     await row.getByText('Above the upper limit').first().waitFor();
